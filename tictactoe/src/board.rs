@@ -1,0 +1,325 @@
+//! The raw board: any assignment of X, O or empty to the nine cells.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::{Bitboard, Cell, Line, Player};
+
+/// Any of the 3^9 = 19,683 grids, reachable or not: one [`Bitboard`] per player, never
+/// overlapping.
+///
+/// A `Board` is what text, codes and users hand in; a [`Position`](crate::Position) is a board
+/// that passed validation.
+///
+/// ```
+/// use tictactoe::{Board, Cell, Player};
+/// let board: Board = "X.O/..O/.X.".parse()?;
+/// assert_eq!(board.at(Cell::new(2).unwrap()), Some(Player::O));
+/// assert_eq!(board.count(Player::X), 2);
+/// assert_eq!(board.to_string(), "X.O..O.X.");
+/// assert_eq!(format!("{board:#}"), "X . O\n. . O\n. X .");
+/// # Ok::<(), tictactoe::ParseBoardError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Board {
+    x: Bitboard,
+    o: Bitboard,
+}
+
+/// Two bitboards that claim the same cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("X and O both hold cell {cell}")]
+pub struct OverlapError {
+    /// The lowest cell claimed twice.
+    pub cell: Cell,
+}
+
+/// Text that is not a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseBoardError {
+    /// The text does not hold exactly nine cells.
+    #[error("wrong length: {cells} cells, expected 9 (X, O or . each, `/` allowed between rows)")]
+    WrongLength {
+        /// How many cells the text holds.
+        cells: usize,
+    },
+    /// A character that is not a cell, or a `/` that is not between rows.
+    #[error("bad character {ch:?} at index {index}: expected X, O or . (and `/` between rows)")]
+    BadChar {
+        /// Index of the character in the text, counting characters from 0.
+        index: usize,
+        /// The character.
+        ch: char,
+    },
+}
+
+impl Board {
+    /// The empty board.
+    pub const EMPTY: Board = Board {
+        x: Bitboard::EMPTY,
+        o: Bitboard::EMPTY,
+    };
+    /// Number of grids, `3^9`.
+    pub const COUNT: usize = 19_683;
+
+    /// The board with these cells for X and O, or the lowest cell they share.
+    pub const fn from_bitboards(x: Bitboard, o: Bitboard) -> Result<Board, OverlapError> {
+        match (Bitboard::from_bits_truncate(x.bits() & o.bits())).first() {
+            None => Ok(Board { x, o }),
+            Some(cell) => Err(OverlapError { cell }),
+        }
+    }
+
+    /// The board from two sets the caller knows to be disjoint.
+    pub(crate) const fn from_disjoint(x: Bitboard, o: Bitboard) -> Board {
+        debug_assert!(x.bits() & o.bits() == 0);
+        Board { x, o }
+    }
+
+    /// The cells of X.
+    #[must_use]
+    pub const fn x(self) -> Bitboard {
+        self.x
+    }
+
+    /// The cells of O.
+    #[must_use]
+    pub const fn o(self) -> Bitboard {
+        self.o
+    }
+
+    /// The cells of `player`.
+    #[must_use]
+    pub const fn pieces(self, player: Player) -> Bitboard {
+        match player {
+            Player::X => self.x,
+            Player::O => self.o,
+        }
+    }
+
+    /// The cells holding a mark.
+    #[must_use]
+    pub const fn occupied(self) -> Bitboard {
+        Bitboard::from_bits_truncate(self.x.bits() | self.o.bits())
+    }
+
+    /// The empty cells.
+    #[must_use]
+    pub const fn empty_cells(self) -> Bitboard {
+        Bitboard::from_bits_truncate(!(self.x.bits() | self.o.bits()))
+    }
+
+    /// Who holds `cell`, if anyone.
+    #[must_use]
+    pub const fn at(self, cell: Cell) -> Option<Player> {
+        if self.x.contains(cell) {
+            Some(Player::X)
+        } else if self.o.contains(cell) {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    /// The board with `cell` set to `mark` (`None` empties it).
+    #[must_use]
+    pub const fn with(self, cell: Cell, mark: Option<Player>) -> Board {
+        let (x, o) = (self.x.without(cell), self.o.without(cell));
+        match mark {
+            None => Board { x, o },
+            Some(Player::X) => Board { x: x.with(cell), o },
+            Some(Player::O) => Board { x, o: o.with(cell) },
+        }
+    }
+
+    /// Sets `cell` to `mark` (`None` empties it).
+    pub fn set(&mut self, cell: Cell, mark: Option<Player>) {
+        *self = self.with(cell, mark);
+    }
+
+    /// Number of marks of `player`.
+    #[must_use]
+    pub const fn count(self, player: Player) -> u32 {
+        self.pieces(player).count()
+    }
+
+    /// Number of marks on the board.
+    #[must_use]
+    pub const fn marks(self) -> u32 {
+        self.x.count() + self.o.count()
+    }
+
+    /// Whether `player` holds a complete line.
+    #[must_use]
+    pub const fn has_line(self, player: Player) -> bool {
+        self.pieces(player).has_line()
+    }
+
+    /// Every complete line on the board (of either player), in [`Line::ALL`] order.
+    pub fn lines(self) -> impl Iterator<Item = Line> {
+        Line::ALL.into_iter().filter(move |line| {
+            self.x.is_superset(line.cells()) || self.o.is_superset(line.cells())
+        })
+    }
+
+    /// All 19,683 grids, in increasing order of their base-3 code.
+    pub fn all() -> impl ExactSizeIterator<Item = Board> + Clone {
+        (0..Board::COUNT).map(|mut code| {
+            let mut board = Board::EMPTY;
+            for cell in Cell::ALL {
+                board.set(cell, mark_from_digit(code % 3));
+                code /= 3;
+            }
+            board
+        })
+    }
+
+    /// The board as nine characters without separators: `X.O..O.X.`.
+    #[must_use]
+    pub fn to_chars(self) -> [u8; 9] {
+        Cell::ALL.map(|cell| mark_char(self.at(cell)) as u8)
+    }
+}
+
+const fn mark_from_digit(digit: usize) -> Option<Player> {
+    match digit {
+        1 => Some(Player::X),
+        2 => Some(Player::O),
+        _ => None,
+    }
+}
+
+const fn mark_char(mark: Option<Player>) -> char {
+    match mark {
+        None => '.',
+        Some(player) => player.to_char(),
+    }
+}
+
+/// Accepts nine cells `X`, `O`, `.` (lowercase `x`, `o` too), with an optional `/` after the
+/// third and sixth cells.
+impl FromStr for Board {
+    type Err = ParseBoardError;
+
+    fn from_str(text: &str) -> Result<Board, ParseBoardError> {
+        let mut board = Board::EMPTY;
+        let mut cells = 0usize;
+        let mut last_was_slash = false;
+        for (index, ch) in text.chars().enumerate() {
+            let mark = match ch {
+                'X' | 'x' => Some(Player::X),
+                'O' | 'o' => Some(Player::O),
+                '.' => None,
+                '/' if (cells == 3 || cells == 6) && !last_was_slash => {
+                    last_was_slash = true;
+                    continue;
+                }
+                _ => return Err(ParseBoardError::BadChar { index, ch }),
+            };
+            last_was_slash = false;
+            if let Some(cell) = Cell::ALL.get(cells) {
+                board.set(*cell, mark);
+            }
+            cells += 1;
+        }
+        if cells == 9 {
+            Ok(board)
+        } else {
+            Err(ParseBoardError::WrongLength { cells })
+        }
+    }
+}
+
+/// `{}` prints the nine characters (`X.O..O.X.`); `{:#}` draws three rows separated by
+/// spaces and newlines.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for cell in Cell::ALL {
+            if f.alternate() && cell.index() > 0 {
+                f.write_str(if cell.column() == 0 { "\n" } else { " " })?;
+            }
+            write!(f, "{}", mark_char(self.at(cell)))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board(")?;
+        for cell in Cell::ALL {
+            if cell.index() > 0 && cell.column() == 0 {
+                f.write_str("/")?;
+            }
+            write!(f, "{}", mark_char(self.at(cell)))?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grid_prints_and_parses_back() {
+        let mut seen = std::collections::HashSet::new();
+        for board in Board::all() {
+            assert!(seen.insert(board));
+            let text = board.to_string();
+            assert_eq!(text.parse::<Board>(), Ok(board));
+            assert_eq!(text.to_lowercase().parse::<Board>(), Ok(board));
+            let slashed = format!("{}/{}/{}", &text[..3], &text[3..6], &text[6..]);
+            assert_eq!(slashed.parse::<Board>(), Ok(board));
+            assert_eq!(text.as_bytes(), board.to_chars());
+        }
+        assert_eq!(seen.len(), 19_683);
+    }
+
+    #[test]
+    fn parse_errors_name_the_character_or_the_length() {
+        use ParseBoardError::*;
+        assert_eq!("X.O..O.X".parse::<Board>(), Err(WrongLength { cells: 8 }));
+        assert_eq!(
+            "X.O..O.X..".parse::<Board>(),
+            Err(WrongLength { cells: 10 })
+        );
+        assert_eq!("".parse::<Board>(), Err(WrongLength { cells: 0 }));
+        assert_eq!(
+            "X.O.Z.O.X".parse::<Board>(),
+            Err(BadChar { index: 4, ch: 'Z' })
+        );
+        assert_eq!(
+            "X./O..O.X.".parse::<Board>(),
+            Err(BadChar { index: 2, ch: '/' })
+        );
+        assert_eq!(
+            "X.O//..O.X.".parse::<Board>(),
+            Err(BadChar { index: 4, ch: '/' })
+        );
+        assert_eq!(
+            "X.O..O.X./".parse::<Board>(),
+            Err(BadChar { index: 9, ch: '/' })
+        );
+        assert_eq!(
+            " X.O..O.X.".parse::<Board>(),
+            Err(BadChar { index: 0, ch: ' ' })
+        );
+        assert_eq!(
+            "X.O..O.Xé".parse::<Board>(),
+            Err(BadChar { index: 8, ch: 'é' })
+        );
+    }
+
+    #[test]
+    fn overlapping_bitboards_are_rejected() {
+        let x = Bitboard::from_bits(0b11).unwrap();
+        let o = Bitboard::from_bits(0b110).unwrap();
+        assert_eq!(
+            Board::from_bitboards(x, o),
+            Err(OverlapError {
+                cell: Cell::new(1).unwrap()
+            })
+        );
+    }
+}

@@ -1,0 +1,307 @@
+//! Base-3: one base-3 digit per cell, 15 bits in all (Barrick, "Encoding tic-tac-toe in 15 bits").
+//!
+//! | digit | meaning |
+//! |---|---|
+//! | `d_i` of `code = sum d_i * 3^i` | cell `i`: 0 empty, 1 X, 2 O |
+//!
+//! Range: `0..19,683` (`3^9`); every code in range decodes. 15 bits hold it since
+//! `2^14 < 3^9 <= 2^15`.
+//!
+//! Cost: no hardware division anywhere. From a board: two lookups in a 1 KiB table of
+//! `sum 3^i` over each 9-bit set. To a board: one multiply-shift splits the code into
+//! 5 + 4 digits, each looked up in a 486-byte digit table. Get: a multiply-shift by a
+//! per-cell reciprocal of `3^i`, then `mod 3` by another multiply-shift. Set: get, then add
+//! `(new - old) * 3^i`. [`divmod`] keeps Barrick's plain `/` and `%` version as the slow twin
+//! and the benchmark baseline. Medians are in the README (`cargo bench --bench encodings`).
+
+use super::{DecodeError, Encoding};
+use crate::{Bitboard, Board, Cell, Player};
+
+/// A grid as a base-3 number: cell `i` is digit `i` (0 empty, 1 X, 2 O).
+///
+/// ```
+/// use tictactoe::{Board, Cell, Player, encoding::Base3};
+/// let code = Base3::from_board("X.O/..O/.X.".parse::<Board>()?);
+/// assert_eq!(code.code(), 2692);
+/// assert_eq!(code.cell(Cell::new(2)?), Some(Player::O));
+/// assert_eq!(code.with(Cell::new(4)?, Some(Player::X)).code(), 2692 + 81);
+/// assert!(Base3::try_from(19_683).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Base3(u16);
+
+/// `3^i` for `i` in `0..10`.
+pub(crate) const POW3: [u16; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
+
+/// `SET_VALUE[s]` is `sum 3^i` over the cells `i` of the 9-bit set `s`: 1 KiB.
+static SET_VALUE: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut set = 0;
+    while set < 512 {
+        let mut i = 0;
+        while i < 9 {
+            if set >> i & 1 != 0 {
+                table[set] += POW3[i];
+            }
+            i += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// `DIGITS[v]` for `v < 3^5` holds the X cells of the 5-digit number `v` in bits 0..5 and its
+/// O cells in bits 8..13: 486 bytes.
+static DIGITS: [u16; 243] = {
+    let mut table = [0u16; 243];
+    let mut v = 0;
+    while v < 243 {
+        let (mut rest, mut i, mut entry) = (v, 0, 0u16);
+        while i < 5 {
+            match rest % 3 {
+                1 => entry |= 1 << i,
+                2 => entry |= 1 << (i + 8),
+                _ => {}
+            }
+            rest /= 3;
+            i += 1;
+        }
+        table[v] = entry;
+        v += 1;
+    }
+    table
+};
+
+/// Bytes of static tables used by [`Base3`].
+pub const TABLE_BYTES: usize =
+    core::mem::size_of::<[u16; 512]>() + core::mem::size_of::<[u16; 243]>();
+
+/// `floor(n / 243)` for `n < 3^9`, as multiply and shift: `ceil(2^22 / 243) = 17261`.
+const fn div243(n: u32) -> u32 {
+    (n * 17_261) >> 22
+}
+
+/// `RECIPROCAL[i] = floor(2^40 / 3^i) + 1`, so `n * RECIPROCAL[i] >> 40 == n / 3^i` for every
+/// `n < 3^9` (checked exhaustively at compile time below and in the tests).
+const RECIPROCAL: [u64; 9] = {
+    let mut table = [0u64; 9];
+    let mut i = 0;
+    while i < 9 {
+        table[i] = (1u64 << 40) / POW3[i] as u64 + 1;
+        i += 1;
+    }
+    table
+};
+
+/// `floor(n / 3^i)` without a division instruction.
+const fn shift3(n: u16, i: usize) -> u32 {
+    ((n as u64 * RECIPROCAL[i]) >> 40) as u32
+}
+
+/// `n % 3` for `n < 2^15` without a division instruction: `ceil(2^17 / 3) = 43691`.
+const fn mod3(n: u32) -> u32 {
+    n - 3 * ((n * 43_691) >> 17)
+}
+
+const _: () = {
+    let mut n = 0u32;
+    while n < 19_683 {
+        assert!(div243(n) == n / 243);
+        assert!(mod3(n) == n % 3);
+        let mut i = 0;
+        while i < 9 {
+            assert!(shift3(n as u16, i) == n / POW3[i] as u32);
+            i += 1;
+        }
+        n += 1;
+    }
+};
+
+const fn digit(mark: Option<Player>) -> u16 {
+    match mark {
+        None => 0,
+        Some(Player::X) => 1,
+        Some(Player::O) => 2,
+    }
+}
+
+impl Base3 {
+    /// The name used on the command line and in errors.
+    pub const NAME: &'static str = "base3";
+    /// `3^9 = 19,683 <= 2^15`.
+    pub const BITS: u32 = 15;
+    /// Number of codes, `3^9`.
+    pub const COUNT: u32 = 19_683;
+
+    /// The code of a board: two table lookups.
+    #[must_use]
+    pub fn from_board(board: Board) -> Base3 {
+        Base3(SET_VALUE[board.x().bits() as usize] + 2 * SET_VALUE[board.o().bits() as usize])
+    }
+
+    /// The board of the code: one multiply-shift and two digit-table lookups.
+    #[must_use]
+    pub fn to_board(self) -> Board {
+        let high = div243(self.0 as u32);
+        let low = self.0 as u32 - high * 243;
+        let (lo, hi) = (DIGITS[low as usize], DIGITS[high as usize]);
+        let x = (lo & 0x1f) | (hi & 0x1f) << 5;
+        let o = (lo >> 8) | (hi >> 8) << 5;
+        Board::from_disjoint(
+            Bitboard::from_bits_truncate(x),
+            Bitboard::from_bits_truncate(o),
+        )
+    }
+
+    /// The integer, below `3^9`.
+    #[must_use]
+    pub const fn code(self) -> u16 {
+        self.0
+    }
+
+    /// Decodes, rejecting codes of `3^9` or more.
+    pub const fn try_from_code(code: u32) -> Result<Base3, DecodeError> {
+        if code < Self::COUNT {
+            Ok(Base3(code as u16))
+        } else {
+            Err(DecodeError::out_of_range(
+                Self::NAME,
+                code as u64,
+                Self::COUNT as u64,
+            ))
+        }
+    }
+
+    /// The mark in `cell`, read from the code by two multiply-shifts.
+    #[must_use]
+    pub const fn cell(self, cell: Cell) -> Option<Player> {
+        match mod3(shift3(self.0, cell.index())) {
+            0 => None,
+            1 => Some(Player::X),
+            _ => Some(Player::O),
+        }
+    }
+
+    /// The code with `cell` set to `mark`, computed on the code itself.
+    #[must_use]
+    pub const fn with(self, cell: Cell, mark: Option<Player>) -> Base3 {
+        let old = mod3(shift3(self.0, cell.index())) as u16;
+        let place = POW3[cell.index()];
+        Base3(self.0 - old * place + digit(mark) * place)
+    }
+
+    /// Sets `cell` to `mark` in place.
+    pub fn set(&mut self, cell: Cell, mark: Option<Player>) {
+        *self = self.with(cell, mark);
+    }
+}
+
+/// Barrick's get and set, with plain `/` and `%` by `3^i`: the slow twin and the baseline.
+///
+/// ```
+/// use tictactoe::encoding::base3::divmod;
+/// let mut code = 0u16;
+/// divmod::set_cell(&mut code, 4, 1);
+/// assert_eq!((code, divmod::get_cell(code, 4)), (81, 1));
+/// ```
+pub mod divmod {
+    /// `3^i`, or 1 outside `0..9`, as in the seed's helper.
+    #[must_use]
+    pub fn pow3(i: usize) -> u16 {
+        super::POW3.get(i).filter(|_| i < 9).copied().unwrap_or(1)
+    }
+
+    /// The digit of cell `i`: `(s / 3^i) % 3`.
+    #[must_use]
+    pub fn get_cell(s: u16, i: usize) -> u16 {
+        s / pow3(i) % 3
+    }
+
+    /// Sets the digit of cell `i` to `value` (0, 1 or 2).
+    pub fn set_cell(s: &mut u16, i: usize, value: u16) {
+        let div = pow3(i);
+        let old = *s / div % 3;
+        *s -= old * div;
+        *s += value * div;
+    }
+}
+
+impl TryFrom<u32> for Base3 {
+    type Error = DecodeError;
+    fn try_from(code: u32) -> Result<Base3, DecodeError> {
+        Base3::try_from_code(code)
+    }
+}
+
+impl From<Board> for Base3 {
+    fn from(board: Board) -> Base3 {
+        Base3::from_board(board)
+    }
+}
+
+impl Encoding for Base3 {
+    const NAME: &'static str = Base3::NAME;
+    const BITS: u32 = Base3::BITS;
+    const LIMIT: u32 = Base3::COUNT;
+    const VALID: u32 = Base3::COUNT;
+
+    fn code(self) -> u32 {
+        self.0 as u32
+    }
+    fn decode(code: u32) -> Result<Base3, DecodeError> {
+        Base3::try_from_code(code)
+    }
+    fn to_board(self) -> Board {
+        Base3::to_board(self)
+    }
+    fn encode(board: Board) -> Option<Base3> {
+        Some(Base3::from_board(board))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_and_agrees_with_divmod() {
+        // Board::all() enumerates grids in base-3 order by plain division.
+        for (code, board) in Board::all().enumerate() {
+            let code = code as u16;
+            assert_eq!(Base3::from_board(board).code(), code);
+            assert_eq!(Base3(code).to_board(), board);
+            for cell in Cell::ALL {
+                let i = cell.index();
+                assert_eq!(digit(Base3(code).cell(cell)), divmod::get_cell(code, i));
+                for value in 0..3 {
+                    let mut slow = code;
+                    divmod::set_cell(&mut slow, i, value);
+                    let mark = [None, Some(Player::X), Some(Player::O)][value as usize];
+                    assert_eq!(Base3(code).with(cell, mark).code(), slow);
+                }
+            }
+        }
+        for code in 19_683..1 << 16 {
+            assert!(Base3::try_from_code(code).is_err());
+        }
+    }
+
+    #[test]
+    fn public_vectors() {
+        for (text, code) in [
+            (".........", 0),
+            ("X........", 1),
+            ("....X....", 81),
+            ("XXXXXXXXX", 9841),
+            ("OOOOOOOOO", 19682),
+            (".X./OX./.O.", 4512),
+        ] {
+            assert_eq!(
+                Base3::from_board(text.parse().unwrap()).code(),
+                code,
+                "{text}"
+            );
+        }
+    }
+}

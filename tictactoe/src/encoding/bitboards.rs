@@ -1,0 +1,128 @@
+//! Bitboards: one 9-bit set per player, side by side in 18 bits.
+//!
+//! | bits | meaning |
+//! |---|---|
+//! | `0..9` | cells of X (bit `i` is cell `i`) |
+//! | `9..18` | cells of O |
+//!
+//! Range: `0..2^18`; the 19,683 codes whose two halves are disjoint decode.
+//!
+//! Cost: a shift and an or each way; this is the layout the status methods work on.
+
+use super::{DecodeError, DecodeReason, Encoding};
+use crate::{Bitboard, Board};
+
+/// A grid as `x | o << 9`.
+///
+/// ```
+/// use tictactoe::{Board, encoding::Bitboards};
+/// let code = Bitboards::from_board("XO./.../...".parse::<Board>()?);
+/// assert_eq!(code.code(), 1 | 2 << 9);
+/// assert!(Bitboards::try_from(1 | 1 << 9).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bitboards(u32);
+
+impl Bitboards {
+    /// The name used on the command line and in errors.
+    pub const NAME: &'static str = "bitboards";
+    /// Nine bits per player.
+    pub const BITS: u32 = 18;
+
+    /// The code of a board.
+    #[must_use]
+    pub const fn from_board(board: Board) -> Bitboards {
+        Bitboards(board.x().bits() as u32 | (board.o().bits() as u32) << 9)
+    }
+
+    /// The board of the code.
+    #[must_use]
+    pub const fn to_board(self) -> Board {
+        let x = Bitboard::from_bits_truncate(self.0 as u16);
+        let o = Bitboard::from_bits_truncate((self.0 >> 9) as u16);
+        Board::from_disjoint(x, o)
+    }
+
+    /// The integer, below `2^18`.
+    #[must_use]
+    pub const fn code(self) -> u32 {
+        self.0
+    }
+
+    /// Decodes, rejecting codes of 18 bits or more and overlapping halves.
+    pub const fn try_from_code(code: u32) -> Result<Bitboards, DecodeError> {
+        if code >= 1 << Self::BITS {
+            return Err(DecodeError::out_of_range(
+                Self::NAME,
+                code as u64,
+                1 << Self::BITS,
+            ));
+        }
+        let x = Bitboard::from_bits_truncate(code as u16);
+        let o = Bitboard::from_bits_truncate((code >> 9) as u16);
+        match Board::from_bitboards(x, o) {
+            Ok(_) => Ok(Bitboards(code)),
+            Err(overlap) => Err(DecodeError::new(
+                Self::NAME,
+                code as u64,
+                DecodeReason::Overlap { cell: overlap.cell },
+            )),
+        }
+    }
+}
+
+impl TryFrom<u32> for Bitboards {
+    type Error = DecodeError;
+    fn try_from(code: u32) -> Result<Bitboards, DecodeError> {
+        Bitboards::try_from_code(code)
+    }
+}
+
+impl From<Board> for Bitboards {
+    fn from(board: Board) -> Bitboards {
+        Bitboards::from_board(board)
+    }
+}
+
+impl Encoding for Bitboards {
+    const NAME: &'static str = Bitboards::NAME;
+    const BITS: u32 = Bitboards::BITS;
+    const LIMIT: u32 = 1 << Bitboards::BITS;
+    const VALID: u32 = 19_683;
+
+    fn code(self) -> u32 {
+        self.0
+    }
+    fn decode(code: u32) -> Result<Bitboards, DecodeError> {
+        Bitboards::try_from_code(code)
+    }
+    fn to_board(self) -> Board {
+        Bitboards::to_board(self)
+    }
+    fn encode(board: Board) -> Option<Bitboards> {
+        Some(Bitboards::from_board(board))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_decodes_to_itself_or_is_rejected() {
+        let mut valid = 0;
+        for code in 0..1 << 19 {
+            if let Ok(decoded) = Bitboards::try_from_code(code) {
+                valid += 1;
+                assert_eq!(Bitboards::from_board(decoded.to_board()).code(), code);
+            } else {
+                assert!(code >= 1 << 18 || code & code >> 9 & 0x1ff != 0);
+            }
+        }
+        assert_eq!(valid, 19_683);
+        for board in Board::all() {
+            assert_eq!(Bitboards::from_board(board).to_board(), board);
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Canonical: the 765 symmetry classes of reachable positions in 10 bits, and a position as
+//! (class, symmetry) in 13.
+//!
+//! | type | layout | range |
+//! |---|---|---|
+//! | [`Canonical`] | class index | `0..765` (`2^9 < 765 <= 2^10`) |
+//! | [`Oriented`] | `class * 8 + symmetry` (index in [`Symmetry::ALL`]) | `0..6,120`; 5,478 decode |
+//!
+//! The *representative* of a board is the image, among its 8, whose [`Bitboards`] code
+//! `x | o << 9` is least. Classes are numbered in increasing [`Rank`] order of their
+//! representatives. For a position, the symmetry `s` is the first in [`Symmetry::ALL`] order
+//! with `board = s(representative)`: `identity` whenever the board is its own representative.
+//! An [`Oriented`] code whose symmetry is not that first one is rejected, so the encoding is a
+//! bijection onto the positions.
+//!
+//! Tables: a 5,478-bit set of the ranks that are representatives with one prefix count per
+//! 64-bit word (860 bytes) turns a representative's rank into its class by one popcount; the
+//! 765 representatives' ranks (1,530 bytes) decode; the symmetry images of 9-bit sets are
+//! shared with [`Symmetry`] (8 KiB).
+//!
+//! Cost: encode applies the 8 symmetries by 16 lookups, takes the least code, ranks it
+//! ([`Rank`]) and counts bits; decode is a lookup, a [`Rank`] decode and one symmetry.
+//! Medians in the README.
+//!
+//! [`Bitboards`]: super::Bitboards
+
+use super::{DecodeError, DecodeReason, Encoding, Rank};
+use crate::{Board, Position, Symmetry};
+
+/// A symmetry class of reachable positions, as its index in `0..765`.
+///
+/// ```
+/// use tictactoe::{Board, Position, Symmetry, encoding::Canonical};
+/// let corner = Position::try_from("X../.../...".parse::<Board>()?)?;
+/// let other = Position::try_from(".../.../..X".parse::<Board>()?)?;
+/// assert_eq!(Canonical::from_position(&corner), Canonical::from_position(&other));
+/// let (representative, symmetry) = Canonical::canonical_form(other.board());
+/// assert_eq!(symmetry.apply(representative), other.board());
+/// assert_eq!(Canonical::COUNT, 765);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Canonical(u16);
+
+/// A position as its class and the symmetry that carries the class representative onto it.
+///
+/// ```
+/// use tictactoe::{Board, Position, encoding::Oriented};
+/// let position = Position::try_from("..X/.O./...".parse::<Board>()?)?;
+/// let oriented = Oriented::from_position(&position);
+/// assert_eq!(oriented.to_position(), position);
+/// assert_eq!(Oriented::try_from(u32::from(oriented.code()))?, oriented);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Oriented {
+    class: Canonical,
+    symmetry: Symmetry,
+}
+
+/// Bit `r` is set when the position of rank `r` is its own class representative.
+static IS_REPRESENTATIVE: [u64; 86] = {
+    let mut bits = [0u64; 86];
+    let mut rank = 0;
+    while rank < Rank::COUNT as usize {
+        let board = super::rank::decode_board(rank as u16);
+        if is_representative(board) {
+            bits[rank / 64] |= 1 << (rank % 64);
+        }
+        rank += 1;
+    }
+    bits
+};
+
+/// `CLASSES_BEFORE[w]`: representatives among ranks below `64 * w`.
+static CLASSES_BEFORE: [u16; 86] = {
+    let mut table = [0u16; 86];
+    let mut w = 1;
+    while w < 86 {
+        table[w] = table[w - 1] + IS_REPRESENTATIVE[w - 1].count_ones() as u16;
+        w += 1;
+    }
+    table
+};
+
+/// Number of classes, counted from the table.
+const CLASS_COUNT: usize =
+    CLASSES_BEFORE[85] as usize + IS_REPRESENTATIVE[85].count_ones() as usize;
+
+/// `REPRESENTATIVE[c]`: the rank of the representative of class `c`.
+static REPRESENTATIVE: [u16; CLASS_COUNT] = {
+    let mut table = [0u16; CLASS_COUNT];
+    let mut class = 0;
+    let mut rank = 0;
+    while rank < Rank::COUNT as usize {
+        if IS_REPRESENTATIVE[rank / 64] >> (rank % 64) & 1 != 0 {
+            table[class] = rank as u16;
+            class += 1;
+        }
+        rank += 1;
+    }
+    table
+};
+
+/// Bytes of the static tables owned by the canonical encoding (the symmetry image table it
+/// shares is [`Symmetry::TABLE_BYTES`]).
+pub const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
+    + core::mem::size_of_val(&CLASSES_BEFORE)
+    + core::mem::size_of_val(&REPRESENTATIVE);
+
+/// The [`super::Bitboards`] code of a board, the order that picks representatives.
+const fn key(board: Board) -> u32 {
+    board.x().bits() as u32 | (board.o().bits() as u32) << 9
+}
+
+/// Whether no image of `board` has a smaller key (compile-time version, cell by cell).
+const fn is_representative(board: Board) -> bool {
+    let mut s = 1;
+    while s < 8 {
+        if key(crate::symmetry::apply_const(Symmetry::ALL[s], board)) < key(board) {
+            return false;
+        }
+        s += 1;
+    }
+    true
+}
+
+impl Canonical {
+    /// The name used on the command line and in errors.
+    pub const NAME: &'static str = "canonical";
+    /// `2^9 < 765 <= 2^10`.
+    pub const BITS: u32 = 10;
+    /// Classes, counted from the tables.
+    pub const COUNT: u32 = CLASS_COUNT as u32;
+
+    /// The representative of any board and the first symmetry `s` with `board = s(rep)`.
+    #[must_use]
+    pub fn canonical_form(board: Board) -> (Board, Symmetry) {
+        let (x, o) = (board.x(), board.o());
+        let mut best = u32::MAX;
+        let mut reaching = 0u8;
+        for s in Symmetry::ALL {
+            let image =
+                s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9;
+            if image < best {
+                (best, reaching) = (image, 0);
+            }
+            if image == best {
+                reaching |= 1 << s.index();
+            }
+        }
+        // `reaching` holds every t with t(board) = rep; the wanted s are their inverses, and
+        // inversion only swaps rot90 (bit 1) with rot270 (bit 3).
+        let swapped = reaching & !0b1010 | (reaching >> 2 & 0b10) | (reaching << 2 & 0b1000);
+        let symmetry = Symmetry::ALL[swapped.trailing_zeros() as usize];
+        let representative = Symmetry::ALL[reaching.trailing_zeros() as usize].apply(board);
+        (representative, symmetry)
+    }
+
+    /// The class of a position.
+    #[must_use]
+    pub fn from_position(position: &Position) -> Canonical {
+        Oriented::from_position(position).class
+    }
+
+    /// The class's representative.
+    #[must_use]
+    pub fn to_position(self) -> Position {
+        Rank::try_from_code(REPRESENTATIVE[self.0 as usize] as u32)
+            .map(Rank::to_position)
+            .unwrap_or(Position::EMPTY)
+    }
+
+    fn from_representative_rank(rank: Rank) -> Canonical {
+        let r = rank.code() as usize;
+        let below = IS_REPRESENTATIVE[r / 64] & ((1u64 << (r % 64)) - 1);
+        Canonical(CLASSES_BEFORE[r / 64] + below.count_ones() as u16)
+    }
+
+    /// The integer, below 765.
+    #[must_use]
+    pub const fn code(self) -> u16 {
+        self.0
+    }
+
+    /// Decodes, rejecting codes of 765 or more.
+    pub const fn try_from_code(code: u32) -> Result<Canonical, DecodeError> {
+        if code < Self::COUNT {
+            Ok(Canonical(code as u16))
+        } else {
+            Err(DecodeError::out_of_range(
+                Self::NAME,
+                code as u64,
+                Self::COUNT as u64,
+            ))
+        }
+    }
+}
+
+impl Oriented {
+    /// The name used on the command line and in errors.
+    pub const NAME: &'static str = "oriented";
+    /// `class * 8 + symmetry < 765 * 8 = 6,120 <= 2^13`.
+    pub const BITS: u32 = 13;
+    /// Codes lie below `765 * 8`.
+    pub const LIMIT: u32 = Canonical::COUNT * 8;
+
+    /// The class and symmetry of a position.
+    #[must_use]
+    pub fn from_position(position: &Position) -> Oriented {
+        let (representative, symmetry) = Canonical::canonical_form(position.board());
+        let rank = Rank::from_position(&Position::from_board_unchecked(representative));
+        Oriented {
+            class: Canonical::from_representative_rank(rank),
+            symmetry,
+        }
+    }
+
+    /// The position.
+    #[must_use]
+    pub fn to_position(self) -> Position {
+        let representative = self.class.to_position().board();
+        Position::from_board_unchecked(self.symmetry.apply(representative))
+    }
+
+    /// The class.
+    #[must_use]
+    pub const fn class(self) -> Canonical {
+        self.class
+    }
+
+    /// The symmetry carrying the class representative onto the position.
+    #[must_use]
+    pub const fn symmetry(self) -> Symmetry {
+        self.symmetry
+    }
+
+    /// `class * 8 + symmetry index`.
+    #[must_use]
+    pub const fn code(self) -> u16 {
+        self.class.0 * 8 + self.symmetry as u16
+    }
+
+    /// Decodes, rejecting codes out of range and codes whose symmetry is not the first one
+    /// that yields their board.
+    pub fn try_from_code(code: u32) -> Result<Oriented, DecodeError> {
+        if code >= Self::LIMIT {
+            return Err(DecodeError::out_of_range(
+                Self::NAME,
+                code as u64,
+                Self::LIMIT as u64,
+            ));
+        }
+        let class = Canonical(code as u16 / 8);
+        let given = Symmetry::ALL[code as usize % 8];
+        let oriented = Oriented {
+            class,
+            symmetry: given,
+        };
+        let expected = Oriented::from_position(&oriented.to_position()).symmetry;
+        if expected == given {
+            Ok(oriented)
+        } else {
+            Err(DecodeError::new(
+                Self::NAME,
+                code as u64,
+                DecodeReason::NonCanonicalSymmetry { given, expected },
+            ))
+        }
+    }
+}
+
+impl TryFrom<u32> for Canonical {
+    type Error = DecodeError;
+    fn try_from(code: u32) -> Result<Canonical, DecodeError> {
+        Canonical::try_from_code(code)
+    }
+}
+
+impl TryFrom<u32> for Oriented {
+    type Error = DecodeError;
+    fn try_from(code: u32) -> Result<Oriented, DecodeError> {
+        Oriented::try_from_code(code)
+    }
+}
+
+impl Encoding for Canonical {
+    const NAME: &'static str = Canonical::NAME;
+    const BITS: u32 = Canonical::BITS;
+    const LIMIT: u32 = Canonical::COUNT;
+    const VALID: u32 = Canonical::COUNT;
+
+    fn code(self) -> u32 {
+        self.0 as u32
+    }
+    fn decode(code: u32) -> Result<Canonical, DecodeError> {
+        Canonical::try_from_code(code)
+    }
+    fn to_board(self) -> Board {
+        self.to_position().board()
+    }
+    fn encode(board: Board) -> Option<Canonical> {
+        Position::try_from(board)
+            .ok()
+            .map(|p| Canonical::from_position(&p))
+    }
+}
+
+impl Encoding for Oriented {
+    const NAME: &'static str = Oriented::NAME;
+    const BITS: u32 = Oriented::BITS;
+    const LIMIT: u32 = Oriented::LIMIT;
+    const VALID: u32 = Rank::COUNT;
+
+    fn code(self) -> u32 {
+        Oriented::code(self) as u32
+    }
+    fn decode(code: u32) -> Result<Oriented, DecodeError> {
+        Oriented::try_from_code(code)
+    }
+    fn to_board(self) -> Board {
+        self.to_position().board()
+    }
+    fn encode(board: Board) -> Option<Oriented> {
+        Position::try_from(board)
+            .ok()
+            .map(|p| Oriented::from_position(&p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeSet, HashMap};
+
+    /// Representative by brute force: the least key among the 8 images, cell by cell.
+    fn slow_representative(board: Board) -> Board {
+        Symmetry::ALL
+            .iter()
+            .map(|s| {
+                let mut image = Board::EMPTY;
+                for cell in crate::Cell::ALL {
+                    image.set(s.apply_cell(cell), board.at(cell));
+                }
+                image
+            })
+            .min_by_key(|b| key(*b))
+            .unwrap()
+    }
+
+    #[test]
+    fn canonical_form_matches_brute_force_on_every_grid() {
+        for board in Board::all() {
+            let (representative, symmetry) = Canonical::canonical_form(board);
+            assert_eq!(representative, slow_representative(board));
+            let first = Symmetry::ALL
+                .into_iter()
+                .find(|s| s.apply(representative) == board);
+            assert_eq!(Some(symmetry), first, "{board}");
+            for s in Symmetry::ALL {
+                assert_eq!(Canonical::canonical_form(s.apply(board)).0, representative);
+            }
+        }
+    }
+
+    #[test]
+    fn classes_are_numbered_by_the_rank_of_their_representatives() {
+        let representatives: BTreeSet<u16> = Position::all()
+            .map(|p| {
+                Rank::from_position(&Position::from_board_unchecked(slow_representative(
+                    p.board(),
+                )))
+                .code()
+            })
+            .collect();
+        assert_eq!(representatives.len(), 765);
+        let mut sizes = HashMap::new();
+        for position in Position::all() {
+            let class = Canonical::from_position(&position);
+            let rank = Rank::from_position(&Position::from_board_unchecked(slow_representative(
+                position.board(),
+            )));
+            assert_eq!(
+                class.code() as usize,
+                representatives.range(..rank.code()).count()
+            );
+            *sizes.entry(class).or_insert(0) += 1;
+            let oriented = Oriented::from_position(&position);
+            assert_eq!(oriented.to_position(), position);
+            assert_eq!(
+                oriented.symmetry().apply(class.to_position().board()),
+                position.board()
+            );
+        }
+        assert_eq!(sizes.len(), 765);
+        assert_eq!(sizes.values().sum::<usize>(), 5_478);
+        assert!(sizes.values().all(|size| 8 % size == 0));
+    }
+
+    #[test]
+    fn every_code_decodes_to_itself_or_is_rejected() {
+        for code in 0..1u32 << 10 {
+            match Canonical::try_from_code(code) {
+                Ok(class) => assert_eq!(Canonical::from_position(&class.to_position()), class),
+                Err(_) => assert!(code >= 765),
+            }
+        }
+        let mut valid = 0;
+        for code in 0..1u32 << 13 {
+            match Oriented::try_from_code(code) {
+                Ok(oriented) => {
+                    valid += 1;
+                    assert_eq!(
+                        Oriented::from_position(&oriented.to_position()).code() as u32,
+                        code
+                    );
+                }
+                Err(DecodeError {
+                    reason: DecodeReason::NonCanonicalSymmetry { given, expected },
+                    ..
+                }) => {
+                    assert!(code < 6_120 && expected < given);
+                }
+                Err(DecodeError {
+                    reason: DecodeReason::OutOfRange { limit },
+                    ..
+                }) => {
+                    assert!(code >= 6_120 && limit == 6_120);
+                }
+                Err(other) => panic!("unexpected {other}"),
+            }
+        }
+        assert_eq!(valid, 5_478);
+    }
+}

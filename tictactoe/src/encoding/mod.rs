@@ -1,0 +1,209 @@
+//! Integer codes for boards and positions, each its own type.
+//!
+//! | type | name | bits | codes that decode | what it holds |
+//! |---|---|---|---|---|
+//! | [`Base4`] | `base4` | 18 | 19,683 of 2^18 | any grid, 2 bits per cell |
+//! | [`Base3`] | `base3` | 15 | 19,683 = 3^9 | any grid, one base-3 digit per cell |
+//! | [`Bitboards`] | `bitboards` | 18 | 19,683 of 2^18 | any grid, the two 9-bit sets |
+//! | [`CountRank`] | `count-rank` | 13 | 6,046 | boards with possible piece counts |
+//! | [`Rank`] | `rank` | 13 | 5,478 | exactly the reachable positions |
+//! | [`Canonical`] | `canonical` | 10 | 765 | exactly the symmetry classes |
+//! | [`Oriented`] | `oriented` | 13 | 5,478 of 6,120 | a position as (class, symmetry) |
+//!
+//! Every type has a checked decoder (`TryFrom<u32>`) that names the encoding and the reason a
+//! code is rejected, and a lossless round trip through [`Board`]. The [`Encoding`] trait lets
+//! code be generic over all of them.
+
+pub mod base3;
+pub mod base4;
+pub mod bitboards;
+pub mod canonical;
+pub mod count_rank;
+pub mod rank;
+
+pub use base3::Base3;
+pub use base4::Base4;
+pub use bitboards::Bitboards;
+pub use canonical::{Canonical, Oriented};
+pub use count_rank::CountRank;
+pub use rank::Rank;
+
+use crate::{Board, Cell, Symmetry, Violations};
+
+/// An integer that is not a code of an encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{encoding} code {code} is invalid: {reason}")]
+pub struct DecodeError {
+    /// The encoding's name, as in [`Encoding::NAME`].
+    pub encoding: &'static str,
+    /// The rejected code.
+    pub code: u64,
+    /// Why it was rejected.
+    pub reason: DecodeReason,
+}
+
+/// Why a code does not decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeReason {
+    /// The code is not below the size of the code space.
+    #[error("out of range (codes are 0 to {})", .limit - 1)]
+    OutOfRange {
+        /// The first code past the end.
+        limit: u64,
+    },
+    /// Both bits of a base-4 cell are set.
+    #[error("cell pattern 11 at cell {cell}")]
+    CellPattern11 {
+        /// The lowest such cell.
+        cell: Cell,
+    },
+    /// Both bitboards hold a cell.
+    #[error("X and O both hold cell {cell}")]
+    Overlap {
+        /// The lowest such cell.
+        cell: Cell,
+    },
+    /// The code stands for a board that is not a reachable position.
+    #[error("not a reachable position ({0})")]
+    Unreachable(Violations),
+    /// The symmetry of an [`Oriented`] code is not the one the encoder picks for that board.
+    #[error("symmetry {given} is not canonical here: {expected} gives the same board")]
+    NonCanonicalSymmetry {
+        /// The symmetry in the code.
+        given: Symmetry,
+        /// The first symmetry (in [`Symmetry::ALL`] order) that yields the same board.
+        expected: Symmetry,
+    },
+}
+
+impl DecodeError {
+    pub(crate) const fn new(encoding: &'static str, code: u64, reason: DecodeReason) -> Self {
+        DecodeError {
+            encoding,
+            code,
+            reason,
+        }
+    }
+
+    pub(crate) const fn out_of_range(encoding: &'static str, code: u64, limit: u64) -> Self {
+        DecodeError::new(encoding, code, DecodeReason::OutOfRange { limit })
+    }
+}
+
+/// What all encodings share, for code that is generic over them (packing, the CLI).
+///
+/// ```
+/// use tictactoe::{Board, encoding::{Encoding, Rank, Base3}};
+/// fn round_trip<E: Encoding>(board: Board) -> Option<Board> {
+///     let code = E::encode(board)?.code();
+///     Some(E::decode(code).ok()?.to_board())
+/// }
+/// let board: Board = "X.O/..O/.X.".parse()?;
+/// assert_eq!(round_trip::<Rank>(board), Some(board));
+/// assert_eq!(round_trip::<Base3>(board), Some(board));
+/// # Ok::<(), tictactoe::ParseBoardError>(())
+/// ```
+pub trait Encoding: Copy + Eq + core::fmt::Debug + Sized {
+    /// The name used on the command line and in errors.
+    const NAME: &'static str;
+    /// Bits needed to store any code.
+    const BITS: u32;
+    /// Codes lie in `0..LIMIT`.
+    const LIMIT: u32;
+    /// How many codes in `0..LIMIT` decode.
+    const VALID: u32;
+
+    /// The code, below [`Self::LIMIT`].
+    fn code(self) -> u32;
+    /// Decodes a code, or says why it is not one.
+    fn decode(code: u32) -> Result<Self, DecodeError>;
+    /// The board the code stands for ([`Canonical`]: the class representative).
+    fn to_board(self) -> Board;
+    /// Encodes a board, or `None` if this encoding cannot hold it.
+    fn encode(board: Board) -> Option<Self>;
+}
+
+/// `C(n, k)` for `n, k < 10`, as computed by Pascal's rule.
+pub(crate) const BINOMIAL: [[u8; 10]; 10] = {
+    let mut table = [[0u8; 10]; 10];
+    let mut n = 0;
+    while n < 10 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1] + if k < n { table[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// `C(n, k)` as a `u32`, zero when `k > n`.
+pub(crate) const fn binomial(n: u32, k: u32) -> u32 {
+    if n < 10 && k < 10 {
+        BINOMIAL[n as usize][k as usize] as u32
+    } else {
+        0
+    }
+}
+
+/// Software `pdep`: the `i`-th lowest bit of `bits` goes to the `i`-th lowest set bit of `mask`.
+pub(crate) const fn deposit(mut bits: u16, mut mask: u16) -> u16 {
+    let mut out = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if bits & 1 != 0 {
+            out |= low;
+        }
+        bits >>= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+#[cfg(test)]
+/// Software `pext`: the bits of `bits` at the set bits of `mask`, packed to the bottom.
+pub(crate) const fn extract(bits: u16, mut mask: u16) -> u16 {
+    let mut out = 0;
+    let mut i = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if bits & low != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials_match_the_factorial_formula() {
+        let factorial = |n: u32| (1..=n).product::<u32>();
+        for n in 0..10 {
+            for k in 0..=n {
+                assert_eq!(
+                    binomial(n, k),
+                    factorial(n) / factorial(k) / factorial(n - k)
+                );
+            }
+            assert_eq!(binomial(n, n + 1), 0);
+        }
+    }
+
+    #[test]
+    fn deposit_and_extract_are_inverse_on_every_mask() {
+        for mask in 0..512u16 {
+            for bits in 0..1u16 << mask.count_ones() {
+                let spread = deposit(bits, mask);
+                assert_eq!(spread & !mask, 0);
+                assert_eq!(extract(spread, mask), bits);
+            }
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! Exact rank: a bijection between the 5,478 reachable positions and `0..5,478`, in 13 bits,
+//! with 1.2 KiB of tables (no table with an entry per position).
+//!
+//! # Construction
+//!
+//! Call the player who is to move by the mark count (X when the count `n` is even, O when odd)
+//! the *waiting* player `W`, and the other the *last mover* `L`. `W` holds `w = floor(n / 2)`
+//! marks and `L` holds `l = ceil(n / 2)`. For a board with possible piece counts, the rules of
+//! validation reduce to a single condition: **`W` has no line.** (If `W` had a line, either both
+//! players have one or the winner's count says someone moved after the win; and `L`, with at
+//! most five marks, can never hold two lines that share no cell, since two disjoint lines need
+//! six.) The test `reduction_is_exact` checks this on all 19,683 grids.
+//!
+//! So for each `n` the reachable positions are a *product*: any line-free `w`-set for `W`,
+//! times any `l`-subset of the `9 - w` cells `W` leaves free for `L`. With `N(w)` line-free
+//! `w`-sets (1, 9, 36, 76, 78 for `w = 0..4`):
+//!
+//! | part | value |
+//! |---|---|
+//! | `offset(n)` | positions with fewer marks: 0, 1, 10, 82, 334, 1090, 2350, 3870, 5010, 5400 (5478) |
+//! | `+ free(W) * C(9 - w, l)` | rank of `W`'s set among line-free `w`-sets, in increasing mask order |
+//! | `+ colex(L within the free cells)` | colexicographic rank of `L`'s cells, numbered `0..9 - w` among the cells `W` leaves free |
+//!
+//! Range: `0..5,478` (`2^12 < 5,478 <= 2^13`); every code in range decodes to a reachable
+//! position, and only those.
+//!
+//! Colexicographic order of `k`-sets is increasing mask order, and it does not depend on the
+//! size of the universe, so one unrank table serves every `n`: the `r`-th `k`-set of `0..m` is
+//! the `r`-th mask with `k` bits for any `m`. Tables (computed by `const fn`):
+//!
+//! | table | entries | bytes |
+//! |---|---|---|
+//! | line-free rank of every 9-bit set | 512 x u8 | 512 |
+//! | line-free sets by size and rank | 200 x u16 | 400 |
+//! | `k`-bit masks by size and colex rank, `k <= 5` | 382 x u16 | 764 |
+//! | offsets, binomials | | 122 |
+//!
+//! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is one
+//! table lookup and a sum of at most five binomials indexed by popcounts; decode finds `n`
+//! among ten offsets, splits by one small division, and does two lookups and a bit deposit.
+
+use super::{DecodeError, DecodeReason, Encoding, binomial, deposit};
+use crate::{Bitboard, Board, Position};
+
+/// A reachable position as its exact rank in `0..5,478`.
+///
+/// ```
+/// use tictactoe::{Board, Position, encoding::Rank};
+/// let position = Position::try_from("X.O/..O/.X.".parse::<Board>()?)?;
+/// let rank = Rank::from_position(&position);
+/// assert!(rank.code() < 5_478);
+/// assert_eq!(rank.to_position(), position);
+/// assert_eq!(Rank::from_position(&Position::EMPTY).code(), 0);
+/// assert!(Rank::try_from(5_478).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rank(u16);
+
+/// `FREE_RANK[s]`: the number of line-free sets of `s`'s size with a smaller mask
+/// (meaningless for sets with a line).
+static FREE_RANK: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut seen = [0u8; 10];
+    let mut set = 0;
+    while set < 512 {
+        let size = (set as u16).count_ones() as usize;
+        if !Bitboard::from_bits_truncate(set as u16).has_line() {
+            table[set] = seen[size];
+            seen[size] += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// `FREE_START[w]`: where the line-free `w`-sets start in [`FREE_SETS`].
+const FREE_START: [u16; 6] = {
+    let mut table = [0u16; 6];
+    let mut set = 0;
+    while set < 512 {
+        let size = (set as u16).count_ones() as usize;
+        if size < 5 && !Bitboard::from_bits_truncate(set as u16).has_line() {
+            let mut w = size + 1;
+            while w < 6 {
+                table[w] += 1;
+                w += 1;
+            }
+        }
+        set += 1;
+    }
+    table
+};
+
+/// The line-free sets of 0 to 4 cells, by size, in increasing mask order.
+static FREE_SETS: [u16; 200] = {
+    let mut table = [0u16; 200];
+    let mut set = 0;
+    while set < 512 {
+        let size = (set as u16).count_ones() as usize;
+        if size < 5 && !Bitboard::from_bits_truncate(set as u16).has_line() {
+            table[FREE_START[size] as usize + FREE_RANK[set] as usize] = set as u16;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// `COLEX_START[k] = sum over i < k of C(9, i)`: where the `k`-bit masks start in [`COLEX`].
+const COLEX_START: [u16; 6] = [0, 1, 10, 46, 130, 256];
+
+/// The 9-bit masks with 0 to 5 bits, by bit count, in increasing order (= colex order).
+static COLEX: [u16; 382] = {
+    let mut table = [0u16; 382];
+    let mut next = COLEX_START;
+    let mut set = 0u16;
+    while set < 512 {
+        let k = set.count_ones() as usize;
+        if k < 6 {
+            table[next[k] as usize] = set;
+            next[k] += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// Positions per (`n`, line-free set of the waiting player): `C(9 - w, l)`.
+const PER_FREE_SET: [u16; 10] = {
+    let mut table = [0u16; 10];
+    let mut n = 0;
+    while n < 10 {
+        table[n] = binomial(9 - n as u32 / 2, (n as u32).div_ceil(2)) as u16;
+        n += 1;
+    }
+    table
+};
+
+/// `OFFSET[n]`: the first code of positions with `n` marks; `OFFSET[10] = 5,478`.
+const OFFSET: [u16; 11] = {
+    let mut table = [0u16; 11];
+    let mut n = 0;
+    while n < 10 {
+        let free_sets = FREE_START[n / 2 + 1] - FREE_START[n / 2];
+        table[n + 1] = table[n] + free_sets * PER_FREE_SET[n];
+        n += 1;
+    }
+    table
+};
+
+/// Bytes of static tables behind [`Rank`], binomials included.
+pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
+    + core::mem::size_of_val(&FREE_SETS)
+    + core::mem::size_of_val(&COLEX)
+    + core::mem::size_of_val(&FREE_START)
+    + core::mem::size_of_val(&COLEX_START)
+    + core::mem::size_of_val(&PER_FREE_SET)
+    + core::mem::size_of_val(&OFFSET)
+    + core::mem::size_of_val(&super::BINOMIAL);
+
+const _: () = assert!(TABLE_BYTES <= 2048);
+const _: () = assert!(OFFSET[10] == 5_478);
+
+/// The board of a code below 5,478 (a `const fn`, so the canonical tables can use it).
+pub(crate) const fn decode_board(code: u16) -> Board {
+    let mut n = 0;
+    while n < 9 && OFFSET[n + 1] <= code {
+        n += 1;
+    }
+    let rest = code - OFFSET[n];
+    let per = PER_FREE_SET[n];
+    let (free_rank, colex) = (rest / per, rest % per);
+    let (w, l) = (n / 2, n.div_ceil(2));
+    let waiting = FREE_SETS[(FREE_START[w] + free_rank) as usize];
+    let last = deposit(COLEX[(COLEX_START[l] + colex) as usize], !waiting & 0x1ff);
+    let (x, o) = if n % 2 == 0 {
+        (waiting, last)
+    } else {
+        (last, waiting)
+    };
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(x),
+        Bitboard::from_bits_truncate(o),
+    )
+}
+
+impl Rank {
+    /// The name used on the command line and in errors.
+    pub const NAME: &'static str = "rank";
+    /// `2^12 < 5,478 <= 2^13`.
+    pub const BITS: u32 = 13;
+    /// Reachable positions (computed from the construction's tables).
+    pub const COUNT: u32 = OFFSET[10] as u32;
+
+    /// The rank of a position.
+    #[must_use]
+    pub fn from_position(position: &Position) -> Rank {
+        let board = position.board();
+        let n = board.marks() as usize;
+        let (waiting, last) = if n % 2 == 0 {
+            (board.x(), board.o())
+        } else {
+            (board.o(), board.x())
+        };
+        let free = !waiting.bits() & 0x1ff;
+        // Colex rank of L's cells renumbered among the free cells: sum of C(index, i).
+        let mut colex = 0;
+        let mut cells = last.bits();
+        let mut i = 1;
+        while cells != 0 {
+            let index = (free & ((cells & cells.wrapping_neg()) - 1)).count_ones();
+            colex += binomial(index, i);
+            cells &= cells - 1;
+            i += 1;
+        }
+        let free_rank = FREE_RANK[waiting.bits() as usize] as u32;
+        Rank((OFFSET[n] as u32 + free_rank * PER_FREE_SET[n] as u32 + colex) as u16)
+    }
+
+    /// The position of the rank.
+    #[must_use]
+    pub const fn to_position(self) -> Position {
+        Position::from_board_unchecked(decode_board(self.0))
+    }
+
+    /// The integer, below 5,478.
+    #[must_use]
+    pub const fn code(self) -> u16 {
+        self.0
+    }
+
+    /// Decodes, rejecting codes of 5,478 or more.
+    pub const fn try_from_code(code: u32) -> Result<Rank, DecodeError> {
+        if code < Self::COUNT {
+            Ok(Rank(code as u16))
+        } else {
+            Err(DecodeError::out_of_range(
+                Self::NAME,
+                code as u64,
+                Self::COUNT as u64,
+            ))
+        }
+    }
+
+    /// The rank of a board, or why it has none.
+    pub fn try_from_board(board: Board) -> Result<Rank, DecodeReason> {
+        Position::try_from(board)
+            .map(|position| Rank::from_position(&position))
+            .map_err(|invalid| DecodeReason::Unreachable(invalid.violations))
+    }
+}
+
+impl TryFrom<u32> for Rank {
+    type Error = DecodeError;
+    fn try_from(code: u32) -> Result<Rank, DecodeError> {
+        Rank::try_from_code(code)
+    }
+}
+
+impl From<Position> for Rank {
+    fn from(position: Position) -> Rank {
+        Rank::from_position(&position)
+    }
+}
+
+impl From<Rank> for Position {
+    fn from(rank: Rank) -> Position {
+        rank.to_position()
+    }
+}
+
+impl Encoding for Rank {
+    const NAME: &'static str = Rank::NAME;
+    const BITS: u32 = Rank::BITS;
+    const LIMIT: u32 = Rank::COUNT;
+    const VALID: u32 = Rank::COUNT;
+
+    fn code(self) -> u32 {
+        self.0 as u32
+    }
+    fn decode(code: u32) -> Result<Rank, DecodeError> {
+        Rank::try_from_code(code)
+    }
+    fn to_board(self) -> Board {
+        self.to_position().board()
+    }
+    fn encode(board: Board) -> Option<Rank> {
+        Rank::try_from_board(board).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Player, encoding::extract};
+
+    #[test]
+    fn reduction_is_exact() {
+        for board in Board::all() {
+            let n = board.marks();
+            let counts_possible = board.count(Player::O) == n / 2;
+            let waiting = if n % 2 == 0 { Player::X } else { Player::O };
+            let predicted = counts_possible && !board.has_line(waiting);
+            assert_eq!(predicted, board.violations().is_empty(), "{board}");
+        }
+    }
+
+    /// The order the construction defines, read literally: sort every position by
+    /// (marks, waiting player's mask, last mover's mask renumbered among the free cells).
+    fn slow_ranks() -> Vec<Position> {
+        let key = |p: &Position| {
+            let b = p.board();
+            let n = b.marks();
+            let (w, l) = if n % 2 == 0 {
+                (b.x(), b.o())
+            } else {
+                (b.o(), b.x())
+            };
+            (n, w.bits(), extract(l.bits(), !w.bits() & 0x1ff))
+        };
+        let mut all: Vec<Position> = Position::all().collect();
+        all.sort_by_key(key);
+        all
+    }
+
+    #[test]
+    fn rank_is_the_sorted_index_of_every_position() {
+        let sorted = slow_ranks();
+        assert_eq!(sorted.len(), 5_478);
+        for (index, position) in sorted.iter().enumerate() {
+            let rank = Rank::from_position(position);
+            assert_eq!(rank.code() as usize, index, "{position}");
+            assert_eq!(rank.to_position(), *position);
+        }
+    }
+
+    #[test]
+    fn every_13_bit_code_decodes_to_itself_or_is_rejected() {
+        let mut decoded = std::collections::HashSet::new();
+        for code in 0..1u32 << 13 {
+            match Rank::try_from_code(code) {
+                Ok(rank) => {
+                    let position = rank.to_position();
+                    assert!(position.board().violations().is_empty());
+                    assert_eq!(Rank::from_position(&position), rank);
+                    assert!(decoded.insert(position));
+                }
+                Err(error) => {
+                    assert!(code >= 5_478);
+                    assert_eq!(
+                        error.to_string(),
+                        format!("rank code {code} is invalid: out of range (codes are 0 to 5477)")
+                    );
+                }
+            }
+        }
+        assert_eq!(decoded.len(), 5_478);
+    }
+
+    #[test]
+    fn line_free_set_counts_match_inclusion_exclusion() {
+        // N(w) = C(9, w) minus the w-sets holding a line: 8 lines x C(6, w - 3), plus the 22
+        // pairs of crossing lines counted twice when w = 5 (not needed for w <= 4).
+        let expected: Vec<u32> = (0..5)
+            .map(|w| binomial(9, w) - 8 * if w >= 3 { binomial(6, w - 3) } else { 0 })
+            .collect();
+        let found: Vec<u32> = FREE_START
+            .windows(2)
+            .map(|p| u32::from(p[1] - p[0]))
+            .collect();
+        assert_eq!(found, expected);
+    }
+}

@@ -1,0 +1,38 @@
+//! Compact tic-tac-toe: exact encodings, exhaustive validation and fast game-status analysis.
+//!
+//! The vocabulary is flat: [`Cell`], [`Player`], [`Bitboard`], [`Line`], the raw [`Board`]
+//! (any of the 19,683 grids) and the validated [`Position`] (one of the 5,478 reachable
+//! positions). Encodings live in [`encoding`], the eight symmetries of the square in
+//! [`Symmetry`].
+//!
+//! ```
+//! use tictactoe::{Board, Position, Status, encoding::{Base3, Rank}};
+//!
+//! let board: Board = "X.O/..O/.X.".parse()?;
+//! let position = Position::try_from(board)?;
+//! assert_eq!(position.status(), Status::Ongoing);
+//! assert_eq!(Base3::from_board(board).code(), 2692);
+//! let rank = Rank::from_position(&position);
+//! assert_eq!(rank.to_position(), position);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod bitboard;
+mod board;
+mod cell;
+pub mod encoding;
+mod line;
+mod player;
+mod position;
+pub(crate) mod symmetry;
+
+pub use bitboard::{Bitboard, Cells};
+pub use board::{Board, OverlapError, ParseBoardError};
+pub use cell::{Cell, CellError};
+pub use line::Line;
+pub use player::Player;
+pub use position::{InvalidBoard, Position, Status, Violation, Violations};
+pub use symmetry::{ParseSymmetryError, Symmetry};

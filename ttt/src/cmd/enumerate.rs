@@ -1,0 +1,99 @@
+//! `ttt enumerate`: counts computed by enumerating the state space.
+
+use std::process::ExitCode;
+
+use serde::Serialize;
+use tictactoe::{Board, Position, Status, encoding::Canonical};
+
+/// Count grids, positions and symmetry classes by enumeration.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  ttt enumerate\n  ttt enumerate --json")]
+pub struct Args {
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Everything `enumerate` reports, all computed.
+#[derive(Serialize)]
+struct Counts {
+    grids: usize,
+    count_valid: usize,
+    reachable: usize,
+    ongoing: usize,
+    x_won: usize,
+    o_won: usize,
+    draw: usize,
+    canonical: usize,
+    canonical_finished: usize,
+    per_marks: [usize; 10],
+    per_marks_canonical: [usize; 10],
+}
+
+fn count() -> Counts {
+    let mut counts = Counts {
+        grids: Board::all().count(),
+        count_valid: Board::all()
+            .filter(|b| tictactoe::encoding::CountRank::try_from_board(*b).is_some())
+            .count(),
+        reachable: 0,
+        ongoing: 0,
+        x_won: 0,
+        o_won: 0,
+        draw: 0,
+        canonical: 0,
+        canonical_finished: 0,
+        per_marks: [0; 10],
+        per_marks_canonical: [0; 10],
+    };
+    for position in Position::all() {
+        counts.reachable += 1;
+        let status = position.status();
+        match status {
+            Status::Ongoing => counts.ongoing += 1,
+            Status::Won(tictactoe::Player::X) => counts.x_won += 1,
+            Status::Won(tictactoe::Player::O) => counts.o_won += 1,
+            Status::Draw => counts.draw += 1,
+        }
+        let marks = position.board().marks() as usize;
+        counts.per_marks[marks] += 1;
+        if Canonical::canonical_form(position.board()).0 == position.board() {
+            counts.canonical += 1;
+            counts.per_marks_canonical[marks] += 1;
+            counts.canonical_finished += usize::from(status.is_finished());
+        }
+    }
+    counts
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let counts = count();
+    if args.json {
+        println!("{}", serde_json::to_string(&counts)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let join = |a: &[usize]| {
+        a.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("grids                      {:>7}", counts.grids);
+    println!("possible piece counts      {:>7}", counts.count_valid);
+    println!("reachable positions        {:>7}", counts.reachable);
+    println!("  ongoing                  {:>7}", counts.ongoing);
+    println!("  X won                    {:>7}", counts.x_won);
+    println!("  O won                    {:>7}", counts.o_won);
+    println!("  draw                     {:>7}", counts.draw);
+    println!("symmetry classes           {:>7}", counts.canonical);
+    println!(
+        "  finished                 {:>7}",
+        counts.canonical_finished
+    );
+    println!("positions by marks 0..9    {}", join(&counts.per_marks));
+    println!(
+        "classes by marks 0..9      {}",
+        join(&counts.per_marks_canonical)
+    );
+    Ok(ExitCode::SUCCESS)
+}
