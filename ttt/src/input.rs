@@ -1,34 +1,138 @@
-//! Inputs given as arguments, or one per line on standard input, streamed.
+//! Inputs given as arguments, or one per line on standard input, streamed with bounded memory,
+//! and the buffered output the answers go to.
+//!
+//! Every board subcommand has the same shape: answer each input on standard output, report a
+//! bad input without stopping, and exit non-zero if any input was bad. [`answer_each`] is that
+//! loop, so the subcommands only say how to answer one input.
 
-use std::io::{self, BufRead};
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
 
-/// One input item and where it came from, for error messages.
-pub struct Item {
-    /// The text, trimmed of surrounding whitespace (and a `\r`).
-    pub text: String,
-    /// `argument 2` or `line 17` (1-based).
-    pub origin: String,
+/// Buffered standard output: one `write` system call per 64 KiB, not per line.
+pub type Out = BufWriter<io::StdoutLock<'static>>;
+
+/// Where an input came from, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The n-th argument, from 1.
+    Argument(usize),
+    /// The n-th line of standard input, from 1.
+    Line(usize),
 }
 
-/// The arguments if any, else the lines of standard input (read lazily, bounded memory).
-/// Blank lines on standard input are skipped.
-#[allow(dead_code)] // used by the board subcommands
-pub fn items(args: Vec<String>) -> Box<dyn Iterator<Item = io::Result<Item>>> {
-    if !args.is_empty() {
-        return Box::new(args.into_iter().enumerate().map(|(i, text)| {
-            Ok(Item {
-                text: text.trim().to_owned(),
-                origin: format!("argument {}", i + 1),
-            })
-        }));
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Argument(n) => write!(f, "argument {n}"),
+            Origin::Line(n) => write!(f, "line {n}"),
+        }
     }
-    let lines = io::stdin().lock().lines();
-    Box::new(lines.enumerate().filter_map(|(i, line)| match line {
-        Ok(line) if line.trim().is_empty() => None,
-        Ok(line) => Some(Ok(Item {
-            text: line.trim().to_owned(),
-            origin: format!("line {}", i + 1),
-        })),
-        Err(error) => Some(Err(error)),
-    }))
+}
+
+/// One input: its text, trimmed of surrounding whitespace (and a `\r`), and where it came from.
+#[derive(Clone, Copy, Debug)]
+pub struct Item<'a> {
+    pub text: &'a str,
+    pub origin: Origin,
+}
+
+/// Whether an input was answered or rejected (the answer then holds the reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Answered,
+    Rejected,
+}
+
+/// Calls `each` on every argument, or, with none, on every non-blank line of standard input,
+/// reusing one line buffer. Lines that are not UTF-8 are read lossily (U+FFFD), so a stray byte
+/// is reported as a bad character rather than ending the run.
+pub fn for_each(
+    args: &[String],
+    mut each: impl FnMut(Item<'_>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    for (i, text) in args.iter().enumerate() {
+        each(Item {
+            text: text.trim(),
+            origin: Origin::Argument(i + 1),
+        })?;
+    }
+    if !args.is_empty() {
+        return Ok(());
+    }
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        eprintln!("ttt: reading one input per line from standard input (end with Ctrl-D)");
+    }
+    let mut stdin = stdin.lock();
+    let mut line = Vec::with_capacity(64);
+    let mut number = 0;
+    loop {
+        line.clear();
+        if stdin.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let text: Cow<'_, str> = String::from_utf8_lossy(&line);
+        let text = text.trim();
+        if !text.is_empty() {
+            each(Item {
+                text,
+                origin: Origin::Line(number),
+            })?;
+        }
+    }
+}
+
+/// Answers every input with `answer`, which writes to the buffered standard output and says
+/// whether the input was good. The exit status is failure if any input was rejected.
+pub fn answer_each(
+    args: &[String],
+    mut answer: impl FnMut(Item<'_>, &mut Out) -> anyhow::Result<Outcome>,
+) -> anyhow::Result<ExitCode> {
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let (mut total, mut rejected) = (0u64, 0u64);
+    for_each(args, |item| {
+        total += 1;
+        if answer(item, &mut out)? == Outcome::Rejected {
+            rejected += 1;
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    if rejected == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!("ttt: error: {rejected} of {total} inputs rejected");
+    Ok(ExitCode::FAILURE)
+}
+
+/// Reports a rejected input to people: one line on standard error saying where the input came
+/// from and why it was rejected (`why` names the input). Standard output is flushed first so
+/// the two streams stay in order on a terminal.
+pub fn reject(out: &mut Out, origin: Origin, why: impl fmt::Display) -> anyhow::Result<Outcome> {
+    out.flush()?;
+    eprintln!("ttt: error: {origin}: {why}");
+    Ok(Outcome::Rejected)
+}
+
+/// Writes `value` as one line of JSON.
+pub fn json_line(out: &mut Out, value: &impl serde::Serialize) -> anyhow::Result<Outcome> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")?;
+    Ok(Outcome::Answered)
+}
+
+/// The JSON answer to an input that is not a board (or code): `{"input":…,"error":…}`.
+#[derive(serde::Serialize)]
+pub struct InputError<'a> {
+    pub input: &'a str,
+    pub error: String,
+}
+
+/// Reports a rejected input as a JSON line on standard output.
+pub fn reject_json(out: &mut Out, value: &impl serde::Serialize) -> anyhow::Result<Outcome> {
+    json_line(out, value)?;
+    Ok(Outcome::Rejected)
 }

@@ -1,6 +1,7 @@
 //! `ttt`: the command-line face of the tictactoe library.
 
 mod cmd;
+mod draw;
 mod input;
 
 use std::process::ExitCode;
@@ -18,12 +19,18 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Enumerate(cmd::enumerate::Args),
+    Encode(cmd::encode::Args),
+    Decode(cmd::decode::Args),
+    Analyze(cmd::analyze::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Enumerate(args) => cmd::enumerate::run(args),
+        Command::Encode(args) => cmd::encode::run(args),
+        Command::Decode(args) => cmd::decode::run(args),
+        Command::Analyze(args) => cmd::analyze::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,3 +1,6 @@
 //! One module per subcommand: each has `Args` (clap) and `run(Args) -> anyhow::Result<ExitCode>`.
 
+pub mod analyze;
+pub mod decode;
+pub mod encode;
 pub mod enumerate;

@@ -1,0 +1,208 @@
+//! `ttt analyze`: validity, status, lines and codes of each board, streamed.
+//!
+//! The JSON report is one derived struct, [`Report`]: serde writes fields in declaration order,
+//! so a new key is a new field and one line in [`Report::of`].
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde::{Serialize, Serializer};
+use tictactoe::encoding::{Base3, Base4, Canonical, CountRank, Rank};
+use tictactoe::{Board, Line, Player, Position, Status, Violations};
+
+use super::encode::{Codes, Text, impossible_counts};
+use crate::draw::Drawing;
+use crate::input::{self, InputError, Out, Outcome};
+
+/// Analyze boards: validity (every rule broken), status, whose turn, complete lines and codes.
+///
+/// With no BOARD, reads one board per line from standard input and streams the answers, so it
+/// runs over millions of lines in bounded memory. A line that is not a board is reported and
+/// the run goes on; the exit status is then non-zero.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  ttt analyze X.O..O.X.
+  ttt analyze XXX/OO./... XXX...OOO --json
+  ttt analyze --json < boards.txt > reports.jsonl")]
+pub struct Args {
+    /// Boards: nine cells X, O or `.` in row-major order, `/` allowed between rows
+    /// (`X.O/..O/.X.`). With none, one board per line is read from standard input.
+    #[arg(value_name = "BOARD")]
+    boards: Vec<String>,
+    /// Print one JSON object per board, one per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One line of `analyze --json`; keys in this order.
+#[derive(Serialize)]
+struct Report {
+    board: Text,
+    valid: bool,
+    /// Violation codes: `o-started`, `x-went-twice`, `continued-after-win`.
+    errors: ViolationCodes,
+    /// `ongoing`, `x-won`, `o-won`, `draw`; null when invalid.
+    status: Option<&'static str>,
+    /// Null when finished or invalid.
+    to_move: Option<char>,
+    /// Null when nobody won or the board is invalid.
+    winner: Option<char>,
+    /// Every complete line (either player) as ascending cells.
+    lines: Lines,
+    codes: ReportCodes,
+}
+
+/// The `codes` object: null where the board cannot have the code.
+#[derive(Serialize)]
+struct ReportCodes {
+    base4: u32,
+    base3: u16,
+    count_rank: Option<u16>,
+    rank: Option<u16>,
+    canonical: Option<u16>,
+    symmetry: Option<&'static str>,
+}
+
+impl Report {
+    fn of(board: Board) -> Report {
+        let position = Position::try_from(board).ok();
+        let status = position.map(Position::status);
+        let codes = Codes::of(board);
+        Report {
+            board: Text(board),
+            valid: position.is_some(),
+            errors: ViolationCodes(board.violations()),
+            status: status.map(Status::as_str),
+            to_move: position.and_then(Position::to_move).map(Player::to_char),
+            winner: position.and_then(Position::winner).map(Player::to_char),
+            lines: Lines(board),
+            codes: ReportCodes {
+                base4: codes.base4.code(),
+                base3: codes.base3.code(),
+                count_rank: codes.count_rank.map(CountRank::code),
+                rank: codes.rank(),
+                canonical: codes.canonical(),
+                symmetry: codes.symmetry(),
+            },
+        }
+    }
+}
+
+/// Serializes as the list of violation codes, in reporting order.
+struct ViolationCodes(Violations);
+
+impl Serialize for ViolationCodes {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|v| v.code()))
+    }
+}
+
+/// Serializes as the complete lines of a board, each as its three cells ascending.
+struct Lines(Board);
+
+fn cells(line: Line) -> [usize; 3] {
+    line.to_cells().map(|cell| cell.index())
+}
+
+impl Serialize for Lines {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.lines().map(cells))
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    input::answer_each(&args.boards, |item, out| {
+        match (item.text.parse::<Board>(), args.json) {
+            (Ok(board), true) => input::json_line(out, &Report::of(board)),
+            (Ok(board), false) => write_for_people(out, board),
+            (Err(error), true) => input::reject_json(
+                out,
+                &InputError {
+                    input: item.text,
+                    error: error.to_string(),
+                },
+            ),
+            (Err(error), false) => {
+                input::reject(out, item.origin, format_args!("{:?}: {error}", item.text))
+            }
+        }
+    })
+}
+
+/// The status in words.
+fn describe(status: Status, position: Position) -> String {
+    match (status, position.to_move()) {
+        (Status::Ongoing, Some(player)) => format!("ongoing, {player} to move"),
+        (Status::Won(player), _) => format!("{status}, {player} has a line: game over"),
+        (Status::Draw, _) => format!("{status}, the board is full and no one has a line"),
+        (Status::Ongoing, None) => status.to_string(),
+    }
+}
+
+fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
+    writeln!(out, "{board}")?;
+    writeln!(out, "{}", Drawing::with_lines(board).indented("  "))?;
+    match Position::try_from(board) {
+        Ok(position) => writeln!(out, "status    {}", describe(position.status(), position))?,
+        Err(invalid) => {
+            writeln!(out, "status    invalid: not a reachable position")?;
+            for violation in invalid.violations.iter() {
+                writeln!(out, "why       {}: {violation}", violation.code())?;
+            }
+        }
+    }
+    write!(out, "lines     ")?;
+    let mut any = false;
+    for line in board.lines() {
+        let [a, b, c] = cells(line);
+        let owner = if board.x().is_superset(line.cells()) {
+            Player::X
+        } else {
+            Player::O
+        };
+        let comma = if any { ", " } else { "" };
+        write!(out, "{comma}{a}-{b}-{c} ({owner})")?;
+        any = true;
+    }
+    writeln!(out, "{}", if any { "" } else { "none" })?;
+    write_codes(out, board)?;
+    writeln!(out)?;
+    Ok(Outcome::Answered)
+}
+
+fn write_codes(out: &mut Out, board: Board) -> anyhow::Result<()> {
+    let codes = Codes::of(board);
+    write!(
+        out,
+        "codes     {} {}, {} {}, ",
+        Base4::NAME,
+        codes.base4.code(),
+        Base3::NAME,
+        codes.base3.code()
+    )?;
+    match codes.count_rank {
+        Some(code) => write!(out, "{} {}, ", CountRank::NAME, code.code())?,
+        None => write!(
+            out,
+            "{} - ({}), ",
+            CountRank::NAME,
+            impossible_counts(board)
+        )?,
+    }
+    match (codes.rank(), codes.canonical(), codes.symmetry()) {
+        (Some(rank), Some(canonical), Some(symmetry)) => writeln!(
+            out,
+            "{} {rank}, {} {canonical} (symmetry {symmetry})",
+            Rank::NAME,
+            Canonical::NAME
+        )?,
+        _ => writeln!(
+            out,
+            "{} -, {} - (invalid board)",
+            Rank::NAME,
+            Canonical::NAME
+        )?,
+    }
+    Ok(())
+}

@@ -1,0 +1,355 @@
+//! `ttt decode`: the board behind each code of one encoding.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use tictactoe::Board;
+use tictactoe::encoding::{
+    Base3, Base4, Bitboards, Canonical, CountRank, DecodeError, DecodeReason, Encoding, Oriented,
+    Rank,
+};
+
+use super::encode::Text;
+use crate::draw::Drawing;
+use crate::input::{self, Out, Outcome};
+
+/// Print the board behind each code, drawn and as nine characters.
+///
+/// A canonical code stands for a symmetry class; its board is the class representative.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  ttt decode --encoding rank 0 17 5477
+  ttt decode --encoding base4 0x4821 --json
+  ttt decode --encoding bitboards 0b000000010000000001
+  ttt encode --json X.O..O.X. | jq .rank | ttt decode --encoding rank")]
+pub struct Args {
+    /// The encoding the codes are in.
+    #[arg(long, short, value_enum, value_name = "NAME")]
+    encoding: Name,
+    /// Codes: decimal, or hexadecimal after `0x`, or binary after `0b`. With none, one code per
+    /// line is read from standard input.
+    #[arg(value_name = "CODE", allow_negative_numbers = true)]
+    codes: Vec<String>,
+    /// Print one JSON object per code, one per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The encodings that decode to a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Name {
+    /// 2 bits per cell, any grid
+    Base4,
+    /// one base-3 digit per cell, any grid
+    Base3,
+    /// X's 9 bits, then O's 9 bits, any grid
+    Bitboards,
+    /// the 6,046 boards with possible piece counts
+    #[value(alias = "count_rank")]
+    CountRank,
+    /// exactly the 5,478 reachable positions
+    Rank,
+    /// the 765 symmetry classes (decodes to the class representative)
+    Canonical,
+    /// a position as class * 8 + symmetry
+    Oriented,
+}
+
+/// One encoding, type-erased: its name, its code range and its decoder.
+#[derive(Clone, Copy)]
+struct Codec {
+    name: &'static str,
+    limit: u32,
+    decode: fn(u32) -> Result<Board, DecodeError>,
+}
+
+impl Codec {
+    fn of<E: Encoding>() -> Codec {
+        Codec {
+            name: E::NAME,
+            limit: E::LIMIT,
+            decode: |code| E::decode(code).map(E::to_board),
+        }
+    }
+
+    fn from_name(name: Name) -> Codec {
+        match name {
+            Name::Base4 => Codec::of::<Base4>(),
+            Name::Base3 => Codec::of::<Base3>(),
+            Name::Bitboards => Codec::of::<Bitboards>(),
+            Name::CountRank => Codec::of::<CountRank>(),
+            Name::Rank => Codec::of::<Rank>(),
+            Name::Canonical => Codec::of::<Canonical>(),
+            Name::Oriented => Codec::of::<Oriented>(),
+        }
+    }
+
+    /// The code in `text` and its board, or the message saying why there is none.
+    fn read(self, text: &str) -> Result<(u32, Board), String> {
+        let out_of_range = DecodeReason::OutOfRange {
+            limit: u64::from(self.limit),
+        };
+        let invalid = |reason: &dyn std::fmt::Display| {
+            format!("{} code {text} is invalid: {reason}", self.name)
+        };
+        let code = match parse_number(text) {
+            Ok(code) => code,
+            Err(NumberError::TooLarge) => return Err(invalid(&out_of_range)),
+            Err(NumberError::Negative) => {
+                return Err(invalid(&format_args!("negative, {out_of_range}")));
+            }
+            Err(error) => {
+                return Err(format!(
+                    "{} code {text:?} is not a number: {error}",
+                    self.name
+                ));
+            }
+        };
+        let decoded = match u32::try_from(code) {
+            Ok(code) => (self.decode)(code).map(|board| (code, board)),
+            Err(_) => Err(DecodeError {
+                encoding: self.name,
+                code,
+                reason: out_of_range,
+            }),
+        };
+        decoded.map_err(|error| error.to_string())
+    }
+}
+
+/// Text that is not a non-negative integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum NumberError {
+    #[error("no digits")]
+    NoDigits,
+    #[error("bad character {ch:?} at index {index} (expected {expected})")]
+    BadChar {
+        index: usize,
+        ch: char,
+        expected: &'static str,
+    },
+    #[error("negative")]
+    Negative,
+    #[error("too large")]
+    TooLarge,
+}
+
+/// Reads a decimal number, or hexadecimal after `0x`, or binary after `0b` (prefixes in either
+/// case). A minus sign before a number is recognized, to be reported as such.
+fn parse_number(text: &str) -> Result<u64, NumberError> {
+    let Some(magnitude) = text.strip_prefix('-') else {
+        return parse_unsigned(text);
+    };
+    match parse_unsigned(magnitude) {
+        Ok(0) => Ok(0),
+        Ok(_) | Err(NumberError::TooLarge) => Err(NumberError::Negative),
+        Err(NumberError::BadChar {
+            index,
+            ch,
+            expected,
+        }) => Err(NumberError::BadChar {
+            index: index + 1,
+            ch,
+            expected,
+        }),
+        Err(error) => Err(error),
+    }
+}
+
+fn parse_unsigned(text: &str) -> Result<u64, NumberError> {
+    let (radix, skip, expected) = match text.get(..2) {
+        Some("0x" | "0X") => (16, 2, "hexadecimal digits after 0x"),
+        Some("0b" | "0B") => (2, 2, "binary digits after 0b"),
+        _ => (10, 0, "decimal digits, or a 0x or 0b prefix"),
+    };
+    if text.len() == skip {
+        return Err(NumberError::NoDigits);
+    }
+    let mut value = 0u64;
+    for (index, ch) in text.chars().enumerate().skip(skip) {
+        let digit = ch.to_digit(radix).ok_or(NumberError::BadChar {
+            index,
+            ch,
+            expected,
+        })?;
+        value = value
+            .checked_mul(u64::from(radix))
+            .and_then(|v| v.checked_add(u64::from(digit)))
+            .ok_or(NumberError::TooLarge)?;
+    }
+    Ok(value)
+}
+
+/// One line of `decode --json` for a good code.
+#[derive(Serialize)]
+struct Decoded {
+    encoding: &'static str,
+    code: u32,
+    board: Text,
+}
+
+/// One line of `decode --json` for a bad code.
+#[derive(Serialize)]
+struct Rejected<'a> {
+    encoding: &'static str,
+    input: &'a str,
+    error: String,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let codec = Codec::from_name(args.encoding);
+    input::answer_each(&args.codes, |item, out| {
+        match (codec.read(item.text), args.json) {
+            (Ok((code, board)), true) => input::json_line(
+                out,
+                &Decoded {
+                    encoding: codec.name,
+                    code,
+                    board: Text(board),
+                },
+            ),
+            (Ok((code, board)), false) => write_for_people(out, codec, code, board),
+            (Err(error), true) => input::reject_json(
+                out,
+                &Rejected {
+                    encoding: codec.name,
+                    input: item.text,
+                    error,
+                },
+            ),
+            (Err(error), false) => input::reject(out, item.origin, error),
+        }
+    })
+}
+
+fn write_for_people(
+    out: &mut Out,
+    codec: Codec,
+    code: u32,
+    board: Board,
+) -> anyhow::Result<Outcome> {
+    let note = if codec.name == Canonical::NAME {
+        " (class representative)"
+    } else {
+        ""
+    };
+    writeln!(out, "{} {code}{note}", codec.name)?;
+    writeln!(out, "{}", Drawing::new(board).indented("  "))?;
+    writeln!(out, "{board}")?;
+    writeln!(out)?;
+    Ok(Outcome::Answered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_three_bases() {
+        assert_eq!(parse_number("0"), Ok(0));
+        assert_eq!(parse_number("18465"), Ok(18_465));
+        assert_eq!(parse_number("0x4821"), Ok(0x4821));
+        assert_eq!(parse_number("0XfF"), Ok(255));
+        assert_eq!(parse_number("0b101"), Ok(5));
+        assert_eq!(parse_number("-0"), Ok(0));
+        assert_eq!(parse_number("18446744073709551615"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn bad_numbers_say_why() {
+        use NumberError::*;
+        assert_eq!(parse_number(""), Err(NoDigits));
+        assert_eq!(parse_number("0x"), Err(NoDigits));
+        assert_eq!(parse_number("-"), Err(NoDigits));
+        assert_eq!(parse_number("-5"), Err(Negative));
+        assert_eq!(parse_number("-99999999999999999999999"), Err(Negative));
+        assert!(matches!(
+            parse_number("-5a"),
+            Err(BadChar {
+                index: 2,
+                ch: 'a',
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_number("--5"),
+            Err(BadChar {
+                index: 1,
+                ch: '-',
+                ..
+            })
+        ));
+        assert_eq!(parse_number("18446744073709551616"), Err(TooLarge));
+        assert!(matches!(
+            parse_number("12a"),
+            Err(BadChar {
+                index: 2,
+                ch: 'a',
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_number("0b102"),
+            Err(BadChar {
+                index: 4,
+                ch: '2',
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_number("5-"),
+            Err(BadChar {
+                index: 1,
+                ch: '-',
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_number("0x-5"),
+            Err(BadChar {
+                index: 2,
+                ch: '-',
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn every_code_of_every_encoding_reads_as_the_library_decodes_it() {
+        for name in <Name as clap::ValueEnum>::value_variants() {
+            let codec = Codec::from_name(*name);
+            for code in 0..codec.limit + 3 {
+                let read = codec.read(&code.to_string());
+                let expected = (codec.decode)(code).map_err(|e| e.to_string());
+                assert_eq!(read, expected.map(|board| (code, board)));
+            }
+        }
+    }
+
+    #[test]
+    fn messages_name_the_encoding_and_the_code() {
+        let rank = Codec::from_name(Name::Rank);
+        assert_eq!(
+            rank.read("5478").unwrap_err(),
+            "rank code 5478 is invalid: out of range (codes are 0 to 5477)"
+        );
+        assert_eq!(
+            rank.read("99999999999").unwrap_err(),
+            "rank code 99999999999 is invalid: out of range (codes are 0 to 5477)"
+        );
+        assert_eq!(
+            rank.read("99999999999999999999999").unwrap_err(),
+            "rank code 99999999999999999999999 is invalid: out of range (codes are 0 to 5477)"
+        );
+        assert_eq!(
+            rank.read("-3").unwrap_err(),
+            "rank code -3 is invalid: negative, out of range (codes are 0 to 5477)"
+        );
+        assert_eq!(
+            Codec::from_name(Name::Base4).read("0b11").unwrap_err(),
+            "base4 code 3 is invalid: cell pattern 11 at cell 0"
+        );
+    }
+}
