@@ -1,0 +1,637 @@
+//! The `ttt` binary as users run it: arguments and standard input in, exact output and exit
+//! status out. JSON is parsed with serde_json; key order is checked on the raw text.
+
+use std::io::Write;
+use std::process::{Command, ExitStatus, Stdio};
+
+use serde_json::{Value, json};
+use tictactoe::encoding::{Encoding, Oriented, Rank};
+use tictactoe::{Board, Position, Symmetry};
+
+/// What a run of `ttt` printed, and how it ended.
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("every output line is JSON"))
+            .collect()
+    }
+
+    fn succeeded(&self) -> bool {
+        self.status.success()
+    }
+
+    /// Exit code 1: inputs rejected (2 is clap's usage error).
+    fn rejected_inputs(&self) -> bool {
+        self.status.code() == Some(1)
+    }
+}
+
+/// Runs `ttt args...` with `stdin` fed from a thread, so large inputs cannot deadlock.
+fn ttt(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("ttt finishes");
+    writer.join().unwrap().expect("stdin is written");
+    Run {
+        status: output.status,
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn all_grids() -> Vec<String> {
+    Board::all().map(|board| board.to_string()).collect()
+}
+
+fn board(text: &str) -> Board {
+    text.parse().unwrap()
+}
+
+// ---------------------------------------------------------------- enumerate
+
+#[test]
+fn enumerate_json_has_every_count_in_order() {
+    let run = ttt(&["enumerate", "--json"], "");
+    assert!(run.succeeded());
+    assert_eq!(
+        run.stdout,
+        concat!(
+            r#"{"grids":19683,"count_valid":6046,"reachable":5478,"ongoing":4520,"#,
+            r#""x_won":626,"o_won":316,"draw":16,"canonical":765,"canonical_finished":138,"#,
+            r#""per_marks":[1,9,72,252,756,1260,1520,1140,390,78],"#,
+            r#""per_marks_canonical":[1,3,12,38,108,174,204,153,57,15]}"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn enumerate_table_shows_the_counts() {
+    let run = ttt(&["enumerate"], "");
+    assert!(run.succeeded());
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "grids                        19683");
+    assert_eq!(lines[2], "reachable positions           5478");
+    assert_eq!(lines[7], "symmetry classes               765");
+    assert_eq!(
+        lines[9],
+        "positions by marks 0..9    1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78"
+    );
+}
+
+// ---------------------------------------------------------------- encode
+
+#[test]
+fn encode_json_matches_the_public_vectors() {
+    let run = ttt(
+        &[
+            "encode",
+            "--json",
+            ".........",
+            "X........",
+            "....X....",
+            "XXXXXXXXX",
+            "OOOOOOOOO",
+            "X.O..O.X.",
+            "XXX...OOO",
+        ],
+        "",
+    );
+    assert!(run.succeeded(), "{}", run.stderr);
+    let codes: Vec<(Value, Value, Value)> = run
+        .json()
+        .into_iter()
+        .map(|r| {
+            (
+                r["base4"].clone(),
+                r["base3"].clone(),
+                r["count_rank"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (json!(0), json!(0), json!(0)),
+            (json!(1), json!(1), json!(1)),
+            (json!(256), json!(81), json!(5)),
+            (json!(87381), json!(9841), Value::Null),
+            (json!(174762), json!(19682), Value::Null),
+            (json!(18465), json!(2692), json!(523)),
+            (json!(172053), json!(18967), json!(2749)),
+        ]
+    );
+    // González's worked example, in the project's layout.
+    let gonzalez = ttt(&["encode", "--json", ".X./OX./.O."], "").json();
+    assert_eq!(
+        (&gonzalez[0]["base4"], &gonzalez[0]["base3"]),
+        (&json!(33156), &json!(4512))
+    );
+    let unreachable = &run.json()[6];
+    assert_eq!(unreachable["board"], "XXX...OOO");
+    for key in ["rank", "canonical", "symmetry", "oriented"] {
+        assert_eq!(unreachable[key], Value::Null, "{key}");
+    }
+}
+
+#[test]
+fn encode_json_keys_in_order_and_ranks_from_the_library() {
+    let run = ttt(&["encode", "--json", "X.O/..O/.X."], "");
+    let position = Position::try_from(board("X.O..O.X.")).unwrap();
+    let oriented = Oriented::from_position(&position);
+    let expected = format!(
+        r#"{{"board":"X.O..O.X.","base4":18465,"base3":2692,"bitboards":{},"count_rank":523,"rank":{},"canonical":{},"symmetry":"{}","oriented":{}}}"#,
+        (1 << 0 | 1 << 7) | (1 << 2 | 1 << 5) << 9,
+        Rank::from_position(&position).code(),
+        oriented.class().code(),
+        oriented.symmetry().name(),
+        oriented.code(),
+    );
+    assert_eq!(run.stdout, expected + "\n");
+}
+
+#[test]
+fn encode_for_people_gives_the_reason_for_each_dash() {
+    let run = ttt(&["encode", "XXX...OOO", "OO......."], "");
+    assert!(run.succeeded());
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "XXX...OOO");
+    assert_eq!(lines[1], "  base4       172053");
+    assert_eq!(lines[4], "  count-rank  2749");
+    let why = "- (not a reachable position: impossible board: game should have ended after the game was won)";
+    assert_eq!(lines[5], format!("  rank        {why}"));
+    assert_eq!(lines[6], format!("  canonical   {why}"));
+    assert_eq!(lines[7], format!("  oriented    {why}"));
+    assert_eq!(lines[8], "");
+    assert_eq!(lines[9], "OO.......");
+    assert!(lines[13].starts_with("  count-rank  - (impossible piece counts: 0 X and 2 O"));
+    assert!(lines[14].ends_with("(not a reachable position: wrong turn order: O started)"));
+}
+
+#[test]
+fn encode_rejects_bad_boards_and_answers_the_rest() {
+    let run = ttt(
+        &["encode", "--json"],
+        "X.O..O.X.\nX.O..O.Z.\nX.O\n.........\n",
+    );
+    assert!(run.rejected_inputs());
+    let out = run.json();
+    assert_eq!(out.len(), 4);
+    assert_eq!(out[0]["base3"], 2692);
+    assert_eq!(
+        out[1],
+        json!({"input": "X.O..O.Z.", "error": "bad character 'Z' at index 7: expected X, O or . (and `/` between rows)"})
+    );
+    assert_eq!(
+        out[2],
+        json!({"input": "X.O", "error": "wrong length: 3 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
+    );
+    assert_eq!(out[3]["base4"], 0);
+    assert_eq!(run.stderr, "ttt: error: 2 of 4 inputs rejected\n");
+}
+
+// ---------------------------------------------------------------- decode
+
+#[test]
+fn decode_json_is_one_object_per_code() {
+    let run = ttt(&["decode", "--encoding", "rank", "--json", "17", "0"], "");
+    assert!(run.succeeded());
+    let seventeen = Rank::try_from(17).unwrap().to_board().to_string();
+    assert_eq!(
+        run.stdout,
+        format!(
+            "{{\"encoding\":\"rank\",\"code\":17,\"board\":\"{seventeen}\"}}\n{}\n",
+            r#"{"encoding":"rank","code":0,"board":"........."}"#
+        )
+    );
+}
+
+#[test]
+fn decode_reads_hexadecimal_and_binary() {
+    let run = ttt(
+        &[
+            "decode",
+            "-e",
+            "base4",
+            "--json",
+            "0x4821",
+            "0X4821",
+            "0b100100000100001",
+        ],
+        "",
+    );
+    assert!(run.succeeded());
+    for record in run.json() {
+        assert_eq!(record["board"], "X.O..O.X.");
+        assert_eq!(record["code"], 18465);
+    }
+    let run = ttt(
+        &[
+            "decode",
+            "-e",
+            "bitboards",
+            "--json",
+            "0b000000100000000001",
+        ],
+        "",
+    );
+    assert_eq!(run.json()[0]["board"], "X.O......");
+}
+
+#[test]
+fn decode_rejects_bad_codes_with_the_library_message_and_goes_on() {
+    let input = "5478\nabc\n-1\n\n17\n99999999999999999999999\n0x\n";
+    let run = ttt(&["decode", "--encoding", "rank", "--json"], input);
+    assert!(run.rejected_inputs());
+    let error =
+        |input: &str, error: &str| json!({"encoding": "rank", "input": input, "error": error});
+    let range = "out of range (codes are 0 to 5477)";
+    assert_eq!(
+        run.json(),
+        [
+            error("5478", &format!("rank code 5478 is invalid: {range}")),
+            error(
+                "abc",
+                "rank code \"abc\" is not a number: bad character 'a' at index 0 (expected decimal digits, or a 0x or 0b prefix)"
+            ),
+            error("-1", &format!("rank code -1 is invalid: negative, {range}")),
+            json!({"encoding": "rank", "code": 17, "board": Rank::try_from(17).unwrap().to_board().to_string()}),
+            error(
+                "99999999999999999999999",
+                &format!("rank code 99999999999999999999999 is invalid: {range}")
+            ),
+            error("0x", "rank code \"0x\" is not a number: no digits"),
+        ]
+    );
+    assert_eq!(run.stderr, "ttt: error: 5 of 6 inputs rejected\n");
+}
+
+#[test]
+fn decode_rejects_invalid_patterns() {
+    let run = ttt(&["decode", "-e", "base4", "--json", "3", "0b1100"], "");
+    assert!(run.rejected_inputs());
+    let errors: Vec<Value> = run.json().iter().map(|r| r["error"].clone()).collect();
+    assert_eq!(
+        errors,
+        [
+            "base4 code 3 is invalid: cell pattern 11 at cell 0",
+            "base4 code 12 is invalid: cell pattern 11 at cell 1"
+        ]
+    );
+    let run = ttt(&["decode", "-e", "bitboards", "--json", "513"], "");
+    assert!(run.rejected_inputs());
+    assert_eq!(
+        run.json()[0]["error"],
+        "bitboards code 513 is invalid: X and O both hold cell 0"
+    );
+    let run = ttt(&["decode", "-e", "count-rank", "--json", "6046"], "");
+    assert!(run.rejected_inputs());
+    assert_eq!(
+        run.json()[0]["error"],
+        "count-rank code 6046 is invalid: out of range (codes are 0 to 6045)"
+    );
+}
+
+#[test]
+fn decode_for_people_draws_the_board() {
+    let run = ttt(&["decode", "--encoding", "base3", "2692"], "");
+    assert!(run.succeeded());
+    assert_eq!(
+        run.stdout,
+        "base3 2692\n   X | . | O\n  ---+---+---\n   . | . | O\n  ---+---+---\n   . | X | .\nX.O..O.X.\n\n"
+    );
+    let run = ttt(&["decode", "--encoding", "rank", "5478", "1"], "");
+    assert!(run.rejected_inputs());
+    assert!(run.stdout.starts_with("rank 1\n"));
+    assert_eq!(
+        run.stderr,
+        "ttt: error: argument 1: rank code 5478 is invalid: out of range (codes are 0 to 5477)\n\
+         ttt: error: 1 of 2 inputs rejected\n"
+    );
+}
+
+#[test]
+fn decode_needs_a_known_encoding() {
+    let run = ttt(&["decode", "--encoding", "base5", "1"], "");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        run.stderr.contains("invalid value 'base5'"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("count-rank"), "{}", run.stderr);
+    let run = ttt(&["decode", "--encoding", "count_rank", "523", "--json"], "");
+    assert_eq!(run.json()[0]["board"], "X.O..O.X.");
+}
+
+/// Every grid through `encode`, then every code of every encoding back through `decode`.
+#[test]
+fn every_encoding_round_trips_through_decode_for_every_grid() {
+    let grids = all_grids();
+    let encoded = ttt(&["encode", "--json"], &(grids.join("\n") + "\n"));
+    assert!(encoded.succeeded());
+    let records = encoded.json();
+    assert_eq!(records.len(), 19_683);
+    for (key, encoding, holds) in [
+        ("base4", "base4", 19_683),
+        ("base3", "base3", 19_683),
+        ("bitboards", "bitboards", 19_683),
+        ("count_rank", "count-rank", 6_046),
+        ("rank", "rank", 5_478),
+        ("oriented", "oriented", 5_478),
+        ("canonical", "canonical", 5_478),
+    ] {
+        let held: Vec<&Value> = records.iter().filter(|r| r[key].is_u64()).collect();
+        assert_eq!(held.len(), holds, "{encoding}");
+        let codes: String = held.iter().map(|r| format!("{}\n", r[key])).collect();
+        let decoded = ttt(&["decode", "--json", "--encoding", encoding], &codes);
+        assert!(decoded.succeeded(), "{encoding}: {}", decoded.stderr);
+        let boards = decoded.json();
+        assert_eq!(boards.len(), held.len());
+        for (record, decoded) in held.iter().zip(&boards) {
+            let text = record["board"].as_str().unwrap();
+            assert_eq!(decoded["code"], record[key]);
+            assert_eq!(decoded["encoding"], encoding);
+            let back = decoded["board"].as_str().unwrap();
+            if encoding == "canonical" {
+                // The class representative, which the symmetry carries onto the board.
+                let symmetry: Symmetry = record["symmetry"].as_str().unwrap().parse().unwrap();
+                assert_eq!(symmetry.apply(board(back)), board(text));
+            } else {
+                assert_eq!(back, text, "{encoding} {}", record[key]);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- analyze
+
+#[test]
+fn analyze_json_keys_in_order() {
+    let run = ttt(&["analyze", "--json", "X.O..O.X."], "");
+    assert!(run.succeeded());
+    let position = Position::try_from(board("X.O..O.X.")).unwrap();
+    let oriented = Oriented::from_position(&position);
+    let expected = format!(
+        concat!(
+            r#"{{"board":"X.O..O.X.","valid":true,"errors":[],"status":"ongoing","to_move":"X","#,
+            r#""winner":null,"lines":[],"codes":{{"base4":18465,"base3":2692,"count_rank":523,"#,
+            r#""rank":{},"canonical":{},"symmetry":"{}"}}}}"#,
+            "\n"
+        ),
+        Rank::from_position(&position).code(),
+        oriented.class().code(),
+        oriented.symmetry().name(),
+    );
+    assert_eq!(run.stdout, expected);
+}
+
+#[test]
+fn analyze_json_for_won_invalid_and_drawn_boards() {
+    let run = ttt(
+        &[
+            "analyze",
+            "--json",
+            "XXX...OOO",
+            "XXX/XOO/XOO",
+            "OXO/XOX/XOX",
+            "OOO......",
+            "XOX/O../...",
+        ],
+        "",
+    );
+    assert!(run.succeeded());
+    let out = run.json();
+    let fields = |r: &Value| {
+        json!([
+            r["valid"],
+            r["errors"],
+            r["status"],
+            r["to_move"],
+            r["winner"],
+            r["lines"]
+        ])
+    };
+    assert_eq!(
+        fields(&out[0]),
+        json!([
+            false,
+            ["continued-after-win"],
+            null,
+            null,
+            null,
+            [[0, 1, 2], [6, 7, 8]]
+        ])
+    );
+    assert_eq!(
+        out[0]["codes"],
+        json!({"base4": 172053, "base3": 18967, "count_rank": 2749, "rank": null, "canonical": null, "symmetry": null})
+    );
+    assert_eq!(
+        fields(&out[1]),
+        json!([true, [], "x-won", null, "X", [[0, 1, 2], [0, 3, 6]]])
+    );
+    assert_eq!(fields(&out[2]), json!([true, [], "draw", null, null, []]));
+    assert_eq!(
+        fields(&out[3]),
+        json!([
+            false,
+            ["o-started", "continued-after-win"],
+            null,
+            null,
+            null,
+            [[0, 1, 2]]
+        ])
+    );
+    assert_eq!(out[3]["codes"]["count_rank"], Value::Null);
+    assert_eq!(out[3]["codes"]["base3"], 2 * (1 + 3 + 9));
+    assert_eq!(fields(&out[4]), json!([true, [], "ongoing", "X", null, []]));
+}
+
+#[test]
+fn analyze_streams_stdin_with_good_and_bad_lines() {
+    let input =
+        "X.O..O.X.\n\nXXZ......\r\nXXX...OOO\n  x.o/..o/.x.  \n........\nXX.X.....\nOXOXOXXOX";
+    let run = ttt(&["analyze", "--json"], input);
+    assert!(run.rejected_inputs());
+    let out = run.json();
+    assert_eq!(out.len(), 7);
+    assert_eq!(out[0]["board"], "X.O..O.X.");
+    assert_eq!(
+        out[1],
+        json!({"input": "XXZ......", "error": "bad character 'Z' at index 2: expected X, O or . (and `/` between rows)"})
+    );
+    assert_eq!(out[2]["board"], "XXX...OOO");
+    assert_eq!(out[3]["board"], "X.O..O.X.", "lowercase and slashes read");
+    assert_eq!(
+        out[4],
+        json!({"input": "........", "error": "wrong length: 8 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
+    );
+    assert_eq!(out[5]["errors"], json!(["x-went-twice"]));
+    assert_eq!(out[6]["status"], "draw", "a last line without newline");
+    assert_eq!(run.stderr, "ttt: error: 2 of 7 inputs rejected\n");
+}
+
+#[test]
+fn analyze_for_people_explains_every_violation() {
+    let run = ttt(&["analyze"], "OOO......\nXXX/OO./...\nX.Z\n");
+    assert!(run.rejected_inputs());
+    let expected = "\
+OOO......
+  [O]|[O]|[O]
+  ---+---+---
+   . | . | .
+  ---+---+---
+   . | . | .
+status    invalid: not a reachable position
+why       o-started: wrong turn order: O started
+why       continued-after-win: impossible board: game should have ended after the game was won
+lines     0-1-2 (O)
+codes     base4 42, base3 26, count-rank - (impossible piece counts: 0 X and 3 O, but X moves first so has as many marks as O or one more), rank -, canonical - (invalid board)
+
+XXXOO....
+  [X]|[X]|[X]
+  ---+---+---
+   O | O | .
+  ---+---+---
+   . | . | .
+status    x-won, X has a line: game over
+lines     0-1-2 (X)
+";
+    assert!(run.stdout.starts_with(expected), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("\ncodes     base4 661, base3 229, count-rank ")
+    );
+    assert_eq!(
+        run.stderr,
+        "ttt: error: line 3: \"X.Z\": bad character 'Z' at index 2: expected X, O or . (and `/` between rows)\n\
+         ttt: error: 1 of 3 inputs rejected\n"
+    );
+}
+
+#[test]
+fn analyze_with_empty_stdin_prints_nothing_and_succeeds() {
+    let run = ttt(&["analyze", "--json"], "\n\n");
+    assert!(run.succeeded());
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "");
+}
+
+fn complete_lines(board: &str) -> Vec<[usize; 3]> {
+    let cells = board.as_bytes();
+    [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ]
+    .into_iter()
+    .filter(|&[a, b, c]| cells[a] != b'.' && cells[a] == cells[b] && cells[b] == cells[c])
+    .map(|mut line| {
+        line.sort_unstable();
+        line
+    })
+    .collect()
+}
+
+/// Every grid through `analyze --json` at once, checked against the library and counted.
+#[test]
+fn analyze_every_grid_agrees_with_the_library() {
+    let grids = all_grids();
+    let run = ttt(&["analyze", "--json"], &grids.join("\n"));
+    assert!(run.succeeded());
+    let reports = run.json();
+    assert_eq!(reports.len(), 19_683);
+    let mut statuses = std::collections::BTreeMap::new();
+    for (text, report) in grids.iter().zip(&reports) {
+        let grid = board(text);
+        assert_eq!(report["board"], text.as_str());
+        let lines: Vec<[usize; 3]> = serde_json::from_value(report["lines"].clone()).unwrap();
+        assert_eq!(lines, complete_lines(text), "{text}");
+        let errors: Vec<&str> = grid.violations().iter().map(|v| v.code()).collect();
+        assert_eq!(report["errors"], json!(errors));
+        let codes = &report["codes"];
+        assert_eq!(
+            codes["count_rank"].as_u64(),
+            tictactoe::encoding::CountRank::encode(grid).map(|c| u64::from(c.code()))
+        );
+        match Position::try_from(grid) {
+            Ok(position) => {
+                assert_eq!(report["valid"], true);
+                assert_eq!(report["status"], position.status().as_str());
+                let to_move = position.to_move().map(|p| p.to_string());
+                assert_eq!(report["to_move"], json!(to_move));
+                let winner = position.winner().map(|p| p.to_string());
+                assert_eq!(report["winner"], json!(winner));
+                assert_eq!(codes["rank"], Rank::from_position(&position).code());
+                let oriented = Oriented::from_position(&position);
+                assert_eq!(codes["canonical"], oriented.class().code());
+                assert_eq!(codes["symmetry"], oriented.symmetry().name());
+            }
+            Err(_) => {
+                assert_eq!(report["valid"], false);
+                for key in ["status", "to_move", "winner"] {
+                    assert_eq!(report[key], Value::Null);
+                }
+                for key in ["rank", "canonical", "symmetry"] {
+                    assert_eq!(codes[key], Value::Null);
+                }
+            }
+        }
+        *statuses
+            .entry(report["status"].as_str().unwrap_or("invalid").to_owned())
+            .or_insert(0) += 1;
+    }
+    let counts: Vec<(&str, i32)> = statuses.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(
+        counts,
+        [
+            ("draw", 16),
+            ("invalid", 19_683 - 5_478),
+            ("o-won", 316),
+            ("ongoing", 4_520),
+            ("x-won", 626)
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- help
+
+#[test]
+fn every_subcommand_help_shows_examples() {
+    for (subcommand, example) in [
+        ("encode", "ttt encode X.O..O.X."),
+        ("decode", "ttt decode --encoding rank 0 17 5477"),
+        ("analyze", "ttt analyze X.O..O.X."),
+        ("enumerate", "ttt enumerate --json"),
+    ] {
+        let run = ttt(&[subcommand, "--help"], "");
+        assert!(run.succeeded(), "{subcommand}");
+        assert!(run.stdout.contains("Examples:"), "{subcommand}");
+        assert!(run.stdout.contains(example), "{subcommand}: {}", run.stdout);
+    }
+    let run = ttt(&["--help"], "");
+    for subcommand in ["encode", "decode", "analyze", "enumerate"] {
+        assert!(run.stdout.contains(subcommand), "{subcommand}");
+    }
+}
