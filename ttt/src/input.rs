@@ -119,7 +119,8 @@ pub fn reject(out: &mut Out, origin: Origin, why: impl fmt::Display) -> anyhow::
 
 /// Writes `value` as one line of JSON.
 pub fn json_line(out: &mut Out, value: &impl serde::Serialize) -> anyhow::Result<Outcome> {
-    serde_json::to_writer(&mut *out, value)?;
+    // As an `io::Error`, so that `main` recognizes a broken pipe (`ttt ... | head`).
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
     out.write_all(b"\n")?;
     Ok(Outcome::Answered)
 }

@@ -615,6 +615,37 @@ fn analyze_every_grid_agrees_with_the_library() {
     );
 }
 
+/// `ttt analyze --json < big | head -1`: the reader leaves early and ttt ends quietly.
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    use std::io::{BufRead, BufReader};
+    for json in [true, false] {
+        let mut args = vec!["analyze"];
+        args.extend(json.then_some("--json"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        // Far more output than a pipe buffers, so ttt is still writing when the reader leaves.
+        let input = all_grids().join("\n");
+        let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with(if json { "{" } else { "........." }));
+        let output = child.wait_with_output().unwrap();
+        // The writer may or may not see the pipe close, depending on timing.
+        let _ = writer.join();
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "json: {json}");
+        assert!(output.status.success(), "json: {json}");
+    }
+}
+
 // ---------------------------------------------------------------- help
 
 #[test]
