@@ -299,6 +299,12 @@ fn decode_rejects_invalid_patterns() {
         run.json()[0]["error"],
         "bitboards code 513 is invalid: X and O both hold cell 0"
     );
+    let run = ttt(&["decode", "-e", "oriented", "--json", "1"], "");
+    assert!(run.rejected_inputs());
+    assert_eq!(
+        run.json()[0]["error"],
+        "oriented code 1 is invalid: symmetry rot90 is not canonical here: identity gives the same board"
+    );
     let run = ttt(&["decode", "-e", "count-rank", "--json", "6046"], "");
     assert!(run.rejected_inputs());
     assert_eq!(

@@ -23,7 +23,7 @@ Examples:
   ttt decode --encoding rank 0 17 5477
   ttt decode --encoding base4 0x4821 --json
   ttt decode --encoding bitboards 0b000000010000000001
-  ttt encode --json X.O..O.X. | jq .rank | ttt decode --encoding rank")]
+  printf '523\\n2749\\n' | ttt decode --encoding count-rank --json")]
 pub struct Args {
     /// The encoding the codes are in.
     #[arg(long, short, value_enum, value_name = "NAME")]
