@@ -532,6 +532,36 @@ lines     0-1-2 (X)
 }
 
 #[test]
+fn analyze_for_people_states_status_and_turn() {
+    let run = ttt(
+        &[
+            "analyze",
+            "X.O/..O/.X.",
+            "X../.../...",
+            "XX./OOO/X..",
+            "OXO/XOX/XOX",
+        ],
+        "",
+    );
+    assert!(run.succeeded());
+    let statuses: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("status "))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            "status    ongoing, X to move",
+            "status    ongoing, O to move",
+            "status    o-won, O has a line: game over",
+            "status    draw, the board is full and no one has a line",
+        ]
+    );
+    assert!(run.stdout.contains("\nlines     3-4-5 (O)\n"));
+}
+
+#[test]
 fn analyze_with_empty_stdin_prints_nothing_and_succeeds() {
     let run = ttt(&["analyze", "--json"], "\n\n");
     assert!(run.succeeded());

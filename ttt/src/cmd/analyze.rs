@@ -131,12 +131,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The status in words.
-fn describe(status: Status, position: Position) -> String {
-    match (status, position.to_move()) {
-        (Status::Ongoing, Some(player)) => format!("ongoing, {player} to move"),
-        (Status::Won(player), _) => format!("{status}, {player} has a line: game over"),
-        (Status::Draw, _) => format!("{status}, the board is full and no one has a line"),
-        (Status::Ongoing, None) => status.to_string(),
+fn describe(position: Position) -> String {
+    match position.status() {
+        Status::Ongoing => format!("ongoing, {} to move", position.side_to_move()),
+        status @ Status::Won(player) => format!("{status}, {player} has a line: game over"),
+        Status::Draw => "draw, the board is full and no one has a line".to_owned(),
     }
 }
 
@@ -144,7 +143,7 @@ fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     writeln!(out, "{board}")?;
     writeln!(out, "{}", Drawing::with_lines(board).indented("  "))?;
     match Position::try_from(board) {
-        Ok(position) => writeln!(out, "status    {}", describe(position.status(), position))?,
+        Ok(position) => writeln!(out, "status    {}", describe(position))?,
         Err(invalid) => {
             writeln!(out, "status    invalid: not a reachable position")?;
             for violation in invalid.violations.iter() {
