@@ -10,6 +10,8 @@ use std::fmt;
 use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
+use tictactoe::Board;
+
 /// Buffered standard output: one `write` system call per 64 KiB, not per line.
 pub type Out = BufWriter<io::StdoutLock<'static>>;
 
@@ -106,6 +108,26 @@ pub fn answer_each(
     }
     eprintln!("ttt: error: {rejected} of {total} inputs rejected");
     Ok(ExitCode::FAILURE)
+}
+
+/// [`answer_each`] for subcommands that take boards: an input that is not a board is rejected
+/// with the parse error (as [`InputError`] JSON when `json`), the others go to `answer`.
+pub fn answer_each_board(
+    args: &[String],
+    json: bool,
+    mut answer: impl FnMut(Board, &mut Out) -> anyhow::Result<Outcome>,
+) -> anyhow::Result<ExitCode> {
+    answer_each(args, |item, out| match item.text.parse::<Board>() {
+        Ok(board) => answer(board, out),
+        Err(error) if json => reject_json(
+            out,
+            &InputError {
+                input: item.text,
+                error: error.to_string(),
+            },
+        ),
+        Err(error) => reject(out, item.origin, format_args!("{:?}: {error}", item.text)),
+    })
 }
 
 /// Reports a rejected input to people: one line on standard error saying where the input came

@@ -12,7 +12,7 @@ use tictactoe::{Board, Line, Player, Position, Status, Violations};
 
 use super::encode::{Codes, Text, impossible_counts};
 use crate::draw::Drawing;
-use crate::input::{self, InputError, Out, Outcome};
+use crate::input::{self, Out, Outcome};
 
 /// Analyze boards: validity (every rule broken), status, whose turn, complete lines and codes.
 ///
@@ -112,20 +112,11 @@ impl Serialize for Lines {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    input::answer_each(&args.boards, |item, out| {
-        match (item.text.parse::<Board>(), args.json) {
-            (Ok(board), true) => input::json_line(out, &Report::of(board)),
-            (Ok(board), false) => write_for_people(out, board),
-            (Err(error), true) => input::reject_json(
-                out,
-                &InputError {
-                    input: item.text,
-                    error: error.to_string(),
-                },
-            ),
-            (Err(error), false) => {
-                input::reject(out, item.origin, format_args!("{:?}: {error}", item.text))
-            }
+    input::answer_each_board(&args.boards, args.json, |board, out| {
+        if args.json {
+            input::json_line(out, &Report::of(board))
+        } else {
+            write_for_people(out, board)
         }
     })
 }

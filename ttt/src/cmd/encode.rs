@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 use tictactoe::encoding::{Base3, Base4, Bitboards, Canonical, CountRank, Oriented, Rank};
 use tictactoe::{Board, InvalidBoard, Player, Position};
 
-use crate::input::{self, InputError, Out, Outcome};
+use crate::input::{self, Out, Outcome};
 
 /// Print each board in every encoding that can hold it.
 ///
@@ -130,20 +130,11 @@ impl Record {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    input::answer_each(&args.boards, |item, out| {
-        match (item.text.parse::<Board>(), args.json) {
-            (Ok(board), true) => input::json_line(out, &Record::of(board)),
-            (Ok(board), false) => write_for_people(out, board),
-            (Err(error), true) => input::reject_json(
-                out,
-                &InputError {
-                    input: item.text,
-                    error: error.to_string(),
-                },
-            ),
-            (Err(error), false) => {
-                input::reject(out, item.origin, format_args!("{:?}: {error}", item.text))
-            }
+    input::answer_each_board(&args.boards, args.json, |board, out| {
+        if args.json {
+            input::json_line(out, &Record::of(board))
+        } else {
+            write_for_people(out, board)
         }
     })
 }
