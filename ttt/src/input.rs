@@ -7,10 +7,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use tictactoe::Board;
+use tictactoe::{Board, ParseBoardError};
 
 /// Buffered standard output: one `write` system call per 64 KiB, not per line.
 pub type Out = BufWriter<io::StdoutLock<'static>>;
@@ -33,11 +33,33 @@ impl fmt::Display for Origin {
     }
 }
 
+/// Longest line of standard input kept, in bytes: far more than any board or code, and the
+/// bound on the memory a line can take (`ttt analyze < /dev/zero` must not grow without end).
+pub const MAX_LINE: usize = 4096;
+
+/// A line of standard input longer than [`MAX_LINE`]; it is skipped to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line too long: more than {MAX_LINE} bytes")]
+pub struct LineTooLong;
+
 /// One input: its text, trimmed of surrounding whitespace (and a `\r`), and where it came from.
 #[derive(Clone, Copy, Debug)]
 pub struct Item<'a> {
+    /// The text; only its first [`MAX_LINE`] bytes when the line was too long.
     pub text: &'a str,
     pub origin: Origin,
+    too_long: bool,
+}
+
+impl<'a> Item<'a> {
+    /// The text, or the error for a line too long to be an input.
+    pub fn checked_text(&self) -> Result<&'a str, LineTooLong> {
+        if self.too_long {
+            Err(LineTooLong)
+        } else {
+            Ok(self.text)
+        }
+    }
 }
 
 /// Whether an input was answered or rejected (the answer then holds the reason).
@@ -48,8 +70,8 @@ pub enum Outcome {
 }
 
 /// Calls `each` on every argument, or, with none, on every non-blank line of standard input,
-/// reusing one line buffer. Lines that are not UTF-8 are read lossily (U+FFFD), so a stray byte
-/// is reported as a bad character rather than ending the run.
+/// reusing one line buffer of at most [`MAX_LINE`] bytes. Lines that are not UTF-8 are read
+/// lossily (U+FFFD), so a stray byte is reported as a bad character rather than ending the run.
 pub fn for_each(
     args: &[String],
     mut each: impl FnMut(Item<'_>) -> anyhow::Result<()>,
@@ -58,6 +80,7 @@ pub fn for_each(
         each(Item {
             text: text.trim(),
             origin: Origin::Argument(i + 1),
+            too_long: false,
         })?;
     }
     if !args.is_empty() {
@@ -72,17 +95,47 @@ pub fn for_each(
     let mut number = 0;
     loop {
         line.clear();
-        if stdin.read_until(b'\n', &mut line)? == 0 {
+        if (&mut stdin)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)?
+            == 0
+        {
             return Ok(());
         }
         number += 1;
+        let too_long = line.len() > MAX_LINE && line.last() != Some(&b'\n');
+        if too_long {
+            skip_line(&mut stdin)?;
+            line.truncate(MAX_LINE);
+        }
         let text: Cow<'_, str> = String::from_utf8_lossy(&line);
         let text = text.trim();
         if !text.is_empty() {
             each(Item {
                 text,
                 origin: Origin::Line(number),
+                too_long,
             })?;
+        }
+    }
+}
+
+/// Reads past the next newline (or to the end of the input) without keeping anything.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
         }
     }
 }
@@ -117,13 +170,18 @@ pub fn answer_each_board(
     json: bool,
     mut answer: impl FnMut(Board, &mut Out) -> anyhow::Result<Outcome>,
 ) -> anyhow::Result<ExitCode> {
-    answer_each(args, |item, out| match item.text.parse::<Board>() {
+    let parse = |item: &Item<'_>| -> Result<Board, String> {
+        let text = item.checked_text().map_err(|error| error.to_string())?;
+        text.parse()
+            .map_err(|error: ParseBoardError| error.to_string())
+    };
+    answer_each(args, |item, out| match parse(&item) {
         Ok(board) => answer(board, out),
         Err(error) if json => reject_json(
             out,
             &InputError {
                 input: item.text,
-                error: error.to_string(),
+                error,
             },
         ),
         Err(error) => reject(out, item.origin, format_args!("{:?}: {error}", item.text)),

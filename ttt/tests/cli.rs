@@ -561,6 +561,39 @@ fn analyze_for_people_states_status_and_turn() {
     assert!(run.stdout.contains("\nlines     3-4-5 (O)\n"));
 }
 
+/// A line longer than 4096 bytes is skipped to its end, never held whole.
+#[test]
+fn overlong_lines_are_rejected_and_skipped() {
+    let input = format!("{}\nX........\n{}", ".".repeat(100_000), "7".repeat(5_000));
+    let run = ttt(&["analyze", "--json"], &input);
+    assert!(run.rejected_inputs());
+    let out = run.json();
+    assert_eq!(out.len(), 3);
+    assert_eq!(out[0]["error"], "line too long: more than 4096 bytes");
+    assert_eq!(out[0]["input"].as_str().unwrap().len(), 4096);
+    assert_eq!(out[1]["board"], "X........");
+    assert_eq!(out[2]["error"], "line too long: more than 4096 bytes");
+    let run = ttt(&["decode", "--encoding", "rank"], &input);
+    assert!(run.rejected_inputs());
+    assert!(
+        run.stderr
+            .starts_with("ttt: error: line 1: rank code: line too long: more than 4096 bytes\n"),
+        "{}",
+        run.stderr
+    );
+    // Exactly 4096 bytes is still a line.
+    let run = ttt(
+        &["decode", "--encoding", "rank", "--json"],
+        &"7".repeat(4096),
+    );
+    assert!(
+        run.json()[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("out of range")
+    );
+}
+
 #[test]
 fn analyze_with_empty_stdin_prints_nothing_and_succeeds() {
     let run = ttt(&["analyze", "--json"], "\n\n");

@@ -201,7 +201,11 @@ struct Rejected<'a> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let codec = Codec::from_name(args.encoding);
     input::answer_each(&args.codes, |item, out| {
-        match (codec.read(item.text), args.json) {
+        let read = item
+            .checked_text()
+            .map_err(|error| format!("{} code: {error}", codec.name))
+            .and_then(|text| codec.read(text));
+        match (read, args.json) {
             (Ok((code, board)), true) => input::json_line(
                 out,
                 &Decoded {
