@@ -36,3 +36,8 @@ pub use line::Line;
 pub use player::Player;
 pub use position::{InvalidBoard, Position, Status, Violation, Violations};
 pub use symmetry::{ParseSymmetryError, Symmetry};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
