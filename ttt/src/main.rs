@@ -1,11 +1,17 @@
 //! `ttt`: the command-line face of the tictactoe library.
 
+mod alloc_count;
+mod bench;
 mod cmd;
 mod input;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+// Counts heap bytes so `ttt bench` can report allocations inside its timed loops.
+#[global_allocator]
+static ALLOCATOR: alloc_count::Counting = alloc_count::Counting;
 
 /// Compact tic-tac-toe encodings, exhaustive validation and fast game-status analysis.
 #[derive(Parser)]
@@ -18,12 +24,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Enumerate(cmd::enumerate::Args),
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Enumerate(args) => cmd::enumerate::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -87,6 +87,7 @@ impl Method for Base3Table {
     type State = Base3;
     const TABLE_BYTES: usize = core::mem::size_of_val(&STATUS);
 
+    #[inline]
     fn prepare(board: Board) -> Base3 {
         Base3::from_board(board)
     }

@@ -29,6 +29,7 @@ pub const TABLE_BYTES: usize = 0;
 /// assert_eq!(out[0].winner(), Some(Player::X));
 /// assert_eq!(out[1].winner(), None);
 /// ```
+#[inline]
 pub fn verdicts(boards: &[Packed], out: &mut [Verdict]) -> usize {
     let n = boards.len().min(out.len());
     for (verdict, &board) in out[..n].iter_mut().zip(&boards[..n]) {

@@ -23,6 +23,7 @@ pub const MASKS: [u16; 8] = {
 
 /// Whether the 9-bit set `pieces` contains a line, without early exit.
 #[must_use]
+#[inline]
 pub const fn has_line(pieces: u16) -> bool {
     let mut found = false;
     let mut l = 0;
@@ -49,10 +50,14 @@ impl Method for Masks {
     type State = Board;
     const TABLE_BYTES: usize = 0;
 
+    #[inline]
     fn prepare(board: Board) -> Board {
         board
     }
 
+    // Branches, not a lookup: measured faster (`ttt bench`), as X's test alone decides most
+    // won boards and the branch predictor learns the rest.
+    #[inline]
     fn winner(board: Board) -> Option<Player> {
         if has_line(board.x().bits()) {
             Some(Player::X)
@@ -63,6 +68,7 @@ impl Method for Masks {
         }
     }
 
+    #[inline]
     fn status(board: Board) -> Option<Status> {
         Some(match Self::winner(board) {
             Some(player) => Status::Won(player),

@@ -123,6 +123,16 @@ impl Packed {
     }
 }
 
+/// Winner by whether X and O hold a line, X first when both do: a lookup, not a branch.
+const WINNERS: [Option<Player>; 4] = [None, Some(Player::X), Some(Player::O), Some(Player::X)];
+
+/// The winner given whether X (`x`) and O (`o`) hold a line; X when both do.
+#[inline]
+#[must_use]
+pub(crate) const fn winner_of(x: bool, o: bool) -> Option<Player> {
+    WINNERS[x as usize | (o as usize) << 1]
+}
+
 /// The winner by the definition: the first player, X then O, holding all three cells of a
 /// line of [`Line::ALL`]. The slow twin of every method.
 #[must_use]

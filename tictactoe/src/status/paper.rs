@@ -68,6 +68,7 @@ pub const DEFECTIVE: [Option<(&str, u16)>; 8] = {
 /// # Ok::<(), tictactoe::ParseBoardError>(())
 /// ```
 #[must_use]
+#[inline]
 pub fn to_bitboards(array: Array) -> (u16, u16) {
     let board = array.rows();
     let (mut x_board, mut o_board) = (0u16, 0u16);
@@ -85,6 +86,7 @@ pub fn to_bitboards(array: Array) -> (u16, u16) {
 /// Fig. 3.4 without its first line: the pattern loops on bitboards already converted.
 /// `1` X, `-1` O, `0` nobody.
 #[must_use]
+#[inline]
 pub fn check_bitboards(x_board: u16, o_board: u16) -> i8 {
     for patterns in [&ROW_PATTERNS[..], &COL_PATTERNS[..], &DIAG_PATTERNS[..]] {
         for &pattern in patterns {
@@ -101,6 +103,7 @@ pub fn check_bitboards(x_board: u16, o_board: u16) -> i8 {
 
 /// Fig. 3.4, `check_winner_boolean`: conversion, then the pattern loops.
 #[must_use]
+#[inline]
 pub fn check(array: Array) -> i8 {
     let (x_board, o_board) = to_bitboards(array);
     check_bitboards(x_board, o_board)
@@ -140,15 +143,18 @@ impl Method for Paper {
     type State = Array;
     const TABLE_BYTES: usize = 0;
 
+    #[inline]
     fn prepare(board: Board) -> Array {
         Array::from(board)
     }
 
+    #[inline]
     fn winner(array: Array) -> Option<Player> {
         super::traditional::player_of(check(array))
     }
 
     /// The paper's method reports winners only.
+    #[inline]
     fn status(_: Array) -> Option<crate::Status> {
         None
     }

@@ -26,6 +26,7 @@ const ANTI_DIAGONAL: u32 = 0b100 * 0x1_0001;
 
 /// The starting cells of the complete lines: X's in bits 0..9, O's in bits 16..25.
 #[must_use]
+#[inline]
 pub const fn line_starts(word: u32) -> u32 {
     let (s2, s4) = (word >> 2, word >> 4);
     let rows = word & word >> 1 & s2 & ROWS;
@@ -49,9 +50,6 @@ pub const fn line_starts(word: u32) -> u32 {
 #[repr(transparent)]
 pub struct Verdict(u8);
 
-/// Winner by the two low bits of a verdict: X first, as [`reference_winner`](super::reference_winner).
-const WINNERS: [Option<Player>; 4] = [None, Some(Player::X), Some(Player::O), Some(Player::X)];
-
 impl Verdict {
     /// The verdict on a packed board, branch-free.
     #[must_use]
@@ -59,10 +57,13 @@ impl Verdict {
     pub const fn of(board: Packed) -> Verdict {
         let word = board.word();
         let starts = line_starts(word);
-        let x = (starts & 0xffff != 0) as u8;
-        let o = (starts >> 16 != 0) as u8;
-        let full = ((word | word >> 16) & 0x1ff == 0x1ff) as u8;
-        Verdict(x | o << 1 | full << 2)
+        // Comparisons written as carries, so a vectorised loop stays in 32-bit lanes and
+        // narrows once: for v < 2^9, (v + 511) >> 9 is 1 exactly when v != 0, and
+        // (v + 1) >> 9 is 1 exactly when v == 0x1ff.
+        let x = ((starts & 0x1ff) + 0x1ff) >> 9;
+        let o = ((starts >> 16) + 0x1ff) >> 9;
+        let full = (((word | word >> 16) & 0x1ff) + 1) >> 9;
+        Verdict((x | o << 1 | full << 2) as u8)
     }
 
     /// The three bits.
@@ -73,12 +74,14 @@ impl Verdict {
 
     /// The player holding a line, X first when both do.
     #[must_use]
+    #[inline]
     pub const fn winner(self) -> Option<Player> {
-        WINNERS[(self.0 & 3) as usize]
+        super::winner_of(self.0 & 1 != 0, self.0 & 2 != 0)
     }
 
     /// Won, drawn (full, no line) or ongoing.
     #[must_use]
+    #[inline]
     pub const fn status(self) -> Status {
         match self.winner() {
             Some(player) => Status::Won(player),
@@ -104,6 +107,7 @@ impl Method for Shift {
     type State = Packed;
     const TABLE_BYTES: usize = 0;
 
+    #[inline]
     fn prepare(board: Board) -> Packed {
         Packed::from_board(board)
     }

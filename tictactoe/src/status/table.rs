@@ -24,10 +24,14 @@ impl Method for Table {
     type State = Board;
     const TABLE_BYTES: usize = Bitboard::HAS_LINE_TABLE_BYTES;
 
+    #[inline]
     fn prepare(board: Board) -> Board {
         board
     }
 
+    // Branches, not a lookup: measured faster (`ttt bench`), as X's test alone decides most
+    // won boards and the branch predictor learns the rest.
+    #[inline]
     fn winner(board: Board) -> Option<Player> {
         if board.x().has_line() {
             Some(Player::X)
@@ -38,6 +42,7 @@ impl Method for Table {
         }
     }
 
+    #[inline]
     fn status(board: Board) -> Option<Status> {
         Some(match Self::winner(board) {
             Some(player) => Status::Won(player),

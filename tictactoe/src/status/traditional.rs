@@ -56,6 +56,7 @@ pub struct Traditional;
 
 /// The winner as `1` (X), `-1` (O) or `0`, exactly as the paper's `check_winner_traditional`.
 #[must_use]
+#[inline]
 pub fn check(array: Array) -> i8 {
     let b = array.0;
     for i in 0..3 {
@@ -81,6 +82,7 @@ pub fn check(array: Array) -> i8 {
 
 /// `1` as X, `-1` as O, anything else as nobody: the paper's return convention.
 #[must_use]
+#[inline]
 pub const fn player_of(value: i8) -> Option<Player> {
     match value {
         1 => Some(Player::X),
@@ -94,15 +96,18 @@ impl Method for Traditional {
     type State = Array;
     const TABLE_BYTES: usize = 0;
 
+    #[inline]
     fn prepare(board: Board) -> Array {
         Array::from(board)
     }
 
+    #[inline]
     fn winner(array: Array) -> Option<Player> {
         player_of(check(array))
     }
 
     /// The winner, else a scan for an empty cell (the paper has no draw test of its own).
+    #[inline]
     fn status(array: Array) -> Option<Status> {
         Some(match Self::winner(array) {
             Some(player) => Status::Won(player),
