@@ -3,6 +3,7 @@
 use std::io::{self, BufRead};
 
 /// One input item and where it came from, for error messages.
+#[allow(dead_code)] // read by the board subcommands
 pub struct Item {
     /// The text, trimmed of surrounding whitespace (and a `\r`).
     pub text: String,

@@ -38,11 +38,67 @@ pub fn verdicts(boards: &[Packed], out: &mut [Verdict]) -> usize {
     n
 }
 
+/// Whether the 9-bit set `pieces` holds a line, as 0 or 1: the [`shift`](super::shift)
+/// kernel on one player, in a 16-bit lane.
+#[inline]
+const fn line_bit(pieces: u16) -> u16 {
+    let (s2, s4) = (pieces >> 2, pieces >> 4);
+    let rows = pieces & pieces >> 1 & s2 & 0b001_001_001;
+    let columns = pieces & pieces >> 3 & pieces >> 6 & 0b111;
+    let diagonal = pieces & s4 & pieces >> 8 & 0b001;
+    let anti_diagonal = pieces & s2 & s4 & 0b100;
+    // At most 9 bits are set, so adding 511 carries into bit 9 exactly when one is.
+    ((rows | columns | diagonal | anti_diagonal) + 0x1ff) >> 9
+}
+
+/// The verdict from one player's cells in each of `xs` and `os` (structure of arrays), for every
+/// `i` below the shortest length, written to `out[i]`; returns that length.
+///
+/// The fastest layout: 16-bit lanes hold twice the boards of 32-bit ones per vector, and the
+/// verdict narrows from 16 bits to 8 in one step.
+///
+/// ```
+/// use tictactoe::{Board, Player, status::{Verdict, batch}};
+/// let boards: Vec<Board> = ["XXX/OO./...", "OOO/XX./X.."]
+///     .iter()
+///     .map(|t| t.parse().unwrap())
+///     .collect();
+/// let xs: Vec<u16> = boards.iter().map(|b| b.x().bits()).collect();
+/// let os: Vec<u16> = boards.iter().map(|b| b.o().bits()).collect();
+/// let mut out = [Verdict::default(); 2];
+/// assert_eq!(batch::verdicts_split(&xs, &os, &mut out), 2);
+/// assert_eq!(out[1].winner(), Some(Player::O));
+/// ```
+pub fn verdicts_split(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    let n = xs.len().min(os.len()).min(out.len());
+    for ((verdict, &x), &o) in out[..n].iter_mut().zip(&xs[..n]).zip(&os[..n]) {
+        let full = (((x | o) & 0x1ff) + 1) >> 9;
+        *verdict = Verdict::from_bits((line_bit(x) | line_bit(o) << 1 | full << 2) as u8);
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::status::{reference_status, status_agrees};
     use crate::{Board, Position};
+
+    #[test]
+    fn split_layout_agrees_with_packed_on_every_grid() {
+        let boards: Vec<Board> = Board::all().collect();
+        let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
+        let xs: Vec<u16> = boards.iter().map(|b| b.x().bits()).collect();
+        let os: Vec<u16> = boards.iter().map(|b| b.o().bits()).collect();
+        let (mut a, mut b) = (
+            vec![Verdict::default(); 19_683],
+            vec![Verdict::default(); 19_683],
+        );
+        assert_eq!(verdicts(&packed, &mut a), 19_683);
+        assert_eq!(verdicts_split(&xs, &os[..100], &mut b), 100);
+        assert_eq!(verdicts_split(&xs, &os, &mut b), 19_683);
+        assert_eq!(a, b);
+    }
 
     #[test]
     fn batch_agrees_on_every_grid_and_position() {

@@ -40,10 +40,10 @@ pub mod table;
 pub mod traditional;
 
 pub use base3::Base3Table;
-pub use shift::Verdict;
 pub use masks::Masks;
 pub use paper::Paper;
 pub use shift::Shift;
+pub use shift::Verdict;
 pub use table::Table;
 pub use traditional::Traditional;
 
@@ -197,7 +197,11 @@ mod tests {
                 wrong.push(board);
             }
             if let Some(status) = M::status(state) {
-                assert_eq!(status_agrees(board, status), agrees(board, winner), "{board}");
+                assert_eq!(
+                    status_agrees(board, status),
+                    agrees(board, winner),
+                    "{board}"
+                );
                 assert_eq!(status.is_finished(), winner.is_some() || board.marks() == 9);
             }
         }

@@ -20,7 +20,7 @@ const ROWS: u32 = 0b001_001_001 * 0x1_0001;
 /// Starting cells of the columns.
 const COLUMNS: u32 = 0b111 * 0x1_0001;
 /// Starting cell of the diagonal `0-4-8`.
-const DIAGONAL: u32 = 0b001 * 0x1_0001;
+const DIAGONAL: u32 = 0x1_0001;
 /// Starting cell of the anti-diagonal `2-4-6`.
 const ANTI_DIAGONAL: u32 = 0b100 * 0x1_0001;
 
@@ -64,6 +64,13 @@ impl Verdict {
         let o = ((starts >> 16) + 0x1ff) >> 9;
         let full = (((word | word >> 16) & 0x1ff) + 1) >> 9;
         Verdict((x | o << 1 | full << 2) as u8)
+    }
+
+    /// The verdict with these bits (only the low three are kept).
+    #[must_use]
+    #[inline]
+    pub const fn from_bits(bits: u8) -> Verdict {
+        Verdict(bits & 7)
     }
 
     /// The three bits.
@@ -114,7 +121,8 @@ impl Method for Shift {
 
     #[inline]
     fn winner(board: Packed) -> Option<Player> {
-        Verdict::of(board).winner()
+        let starts = line_starts(board.word());
+        super::winner_of(starts & 0xffff != 0, starts >> 16 != 0)
     }
 
     #[inline]

@@ -59,6 +59,8 @@ pub struct Traditional;
 #[inline]
 pub fn check(array: Array) -> i8 {
     let b = array.0;
+    // Indexing on purpose: row `i` and column `i` together, as the paper's loop does.
+    #[allow(clippy::needless_range_loop)]
     for i in 0..3 {
         let row_sum = b[i][0] + b[i][1] + b[i][2];
         let col_sum = b[0][i] + b[1][i] + b[2][i];

@@ -51,7 +51,13 @@ fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::e
     let scenarios = distinct(bars.iter().map(|b| b.scenario));
     let methods = distinct(bars.iter().map(|b| b.method));
     let positive = bars.iter().map(|b| b.ns).filter(|&ns| ns > 0.0);
-    let lo = 10f64.powf(positive.clone().fold(f64::INFINITY, f64::min).log10().floor());
+    let lo = 10f64.powf(
+        positive
+            .clone()
+            .fold(f64::INFINITY, f64::min)
+            .log10()
+            .floor(),
+    );
     let hi = 10f64.powf(positive.fold(0.0, f64::max).log10().ceil());
     let (lo, hi) = if lo < hi { (lo, hi) } else { (0.01, 100.0) };
 
@@ -95,14 +101,18 @@ fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::e
         .border_style(BLACK)
         .draw()?;
 
-    let label_style = TextStyle::from(("sans-serif", 13))
-        .pos(plotters::style::text_anchor::Pos::new(
+    let label_style =
+        TextStyle::from(("sans-serif", 13)).pos(plotters::style::text_anchor::Pos::new(
             plotters::style::text_anchor::HPos::Center,
             plotters::style::text_anchor::VPos::Top,
         ));
     for (s, scenario) in scenarios.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(s as f64 + 0.5, lo));
-        root.draw(&Text::new(scenario.to_string(), (x, y + 8), label_style.clone()))?;
+        root.draw(&Text::new(
+            scenario.to_string(),
+            (x, y + 8),
+            label_style.clone(),
+        ))?;
     }
     root.present()?;
     Ok(())

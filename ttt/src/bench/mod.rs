@@ -24,15 +24,35 @@ use crate::alloc_count;
 pub const FLOOR_NS: f64 = 0.05;
 
 /// Every method `ttt bench` knows, in reporting order.
-pub const METHODS: [&str; 7] = [
+pub const METHODS: [&str; 8] = [
     Traditional::NAME,
     Paper::NAME,
     Masks::NAME,
     Table::NAME,
     Shift::NAME,
     Base3Table::NAME,
-    "batch",
+    BATCH,
+    BATCH_PACKED,
 ];
+
+/// The methods a run without `--method` times: the paper's two, the two native-bitboard
+/// checks and the vectorised batch. Left out, because they never win (see
+/// docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players on every
+/// board while `masks` and `table` stop at X's line (its kernel is the one `batch`
+/// vectorises); `base3`, the status table over base-3 codes, slower than `masks` everywhere;
+/// and `batch-packed`, the batch kernel on one `u32` per board, slower than `batch`.
+pub const DEFAULT_METHODS: [&str; 5] = [
+    Traditional::NAME,
+    Paper::NAME,
+    Masks::NAME,
+    Table::NAME,
+    BATCH,
+];
+
+/// [`batch::verdicts_split`]: X's and O's cells in two `u16` slices.
+pub const BATCH: &str = "batch";
+/// [`batch::verdicts`]: one [`Packed`] `u32` per board.
+pub const BATCH_PACKED: &str = "batch-packed";
 
 /// The paper's five scenarios (facts.md), then the two exhaustive ones.
 pub const SCENARIOS: [(&str, &str); 7] = [
@@ -108,7 +128,10 @@ impl Measurement {
 
     /// Fastest trial, seconds.
     pub fn min_s(&self) -> f64 {
-        self.trial_seconds.iter().copied().fold(f64::INFINITY, f64::min)
+        self.trial_seconds
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// Nanoseconds per check, from the median trial.
@@ -222,9 +245,9 @@ pub fn time_fn<S: Copy, R>(
     })
 }
 
-/// Times [`batch::verdicts`]: one call per pass over the buffer laid out by [`layout`], so
-/// the batch method makes the same checks as the single-board methods.
-fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+/// Times [`batch::verdicts`] on packed boards: one call per pass over the buffer laid out by
+/// [`layout`], so it makes the same checks as the single-board methods.
+fn time_batch_packed(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
     let checks = iterations * boards.len() as u64;
     let (copies, calls) = layout(boards.len(), iterations);
     let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
@@ -234,6 +257,31 @@ fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
         let mut checksum = 0u64;
         for _ in 0..calls {
             let n = batch::verdicts(black_box(&input), black_box(&mut out));
+            // black_box(&mut out): the kernel's stores must all happen, as if read later.
+            black_box(&mut out);
+            checksum = checksum.wrapping_add(u64::from(out[n - 1].bits()));
+        }
+        black_box(checksum)
+    })
+}
+
+/// Times [`batch::verdicts_split`], as [`time_batch_packed`] does the packed kernel.
+fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+    let checks = iterations * boards.len() as u64;
+    let (copies, calls) = layout(boards.len(), iterations);
+    let xs = repeated(
+        &boards.iter().map(|b| b.x().bits()).collect::<Vec<_>>(),
+        copies,
+    );
+    let os = repeated(
+        &boards.iter().map(|b| b.o().bits()).collect::<Vec<_>>(),
+        copies,
+    );
+    let mut out = vec![Verdict::default(); xs.len()];
+    run_trials(trials, checks, || {
+        let mut checksum = 0u64;
+        for _ in 0..calls {
+            let n = batch::verdicts_split(black_box(&xs), black_box(&os), black_box(&mut out));
             // black_box(&mut out): the kernel's stores must all happen, as if read later.
             black_box(&mut out);
             checksum = checksum.wrapping_add(u64::from(out[n - 1].bits()));
@@ -258,6 +306,7 @@ pub fn measure(name: &str, boards: &[Board], iterations: u64, trials: u32) -> Me
         Base3Table::NAME => {
             time_method::<Base3Table>(&prepared::<Base3Table>(boards), iterations, trials)
         }
+        BATCH_PACKED => time_batch_packed(boards, iterations, trials),
         _ => time_batch(boards, iterations, trials),
     }
 }
@@ -288,9 +337,14 @@ pub fn winner(name: &str, board: Board) -> Option<Player> {
         Table::NAME => of::<Table>(board),
         Shift::NAME => of::<Shift>(board),
         Base3Table::NAME => of::<Base3Table>(board),
-        _ => {
+        BATCH_PACKED => {
             let mut out = [Verdict::default()];
             batch::verdicts(&[Packed::from_board(board)], &mut out);
+            out[0].winner()
+        }
+        _ => {
+            let mut out = [Verdict::default()];
+            batch::verdicts_split(&[board.x().bits()], &[board.o().bits()], &mut out);
             out[0].winner()
         }
     }

@@ -1,6 +1,6 @@
 //! `ttt bench`: the paper's experiment reproduced, its defect found, and faster methods timed.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -26,7 +26,8 @@ use crate::bench::{self, Measurement, chart, published};
     ttt bench --json --iterations 1000\n\n\
     Scenarios: row-win XXX/OO./..., column-win XO./XO./X.., diagonal-win XOO/OXX/XOX,\n\
     full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
-    Methods: traditional, paper, masks, table, shift, base3, batch.")]
+    Methods: traditional, paper, masks, table, batch by default; shift, base3 and batch-packed\n\
+    on request (each loses to a default method: see docs/readme/status.md).")]
 pub struct Args {
     /// Iterations per trial; in all-positions and all-grids one iteration checks every board
     /// once [default: 100,000 for one board, else enough passes for 100,000 checks]
@@ -38,7 +39,7 @@ pub struct Args {
     /// Scenario to run (repeatable) [default: all].
     #[arg(long = "scenario", value_name = "NAME")]
     scenarios: Vec<String>,
-    /// Method to time (repeatable) [default: all].
+    /// Method to time (repeatable) [default: all but shift, base3 and batch-packed].
     #[arg(long = "method", value_name = "NAME")]
     methods: Vec<String>,
     /// One JSON object per line per (scenario, method), then one for the machine.
@@ -78,6 +79,19 @@ struct MachineRecord {
     cores: usize,
 }
 
+/// `19683` as `19,683`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// Picks names from `valid`, in `valid`'s order; all of them when `asked` is empty.
 fn select(
     asked: &[String],
@@ -86,7 +100,10 @@ fn select(
 ) -> anyhow::Result<Vec<&'static str>> {
     if let Some(bad) = asked.iter().find(|a| !valid.clone().any(|v| v == *a)) {
         let list: Vec<&str> = valid.collect();
-        bail!("unknown {what} `{bad}`: valid {what}s are {}", list.join(", "));
+        bail!(
+            "unknown {what} `{bad}`: valid {what}s are {}",
+            list.join(", ")
+        );
     }
     Ok(valid
         .filter(|v| asked.is_empty() || asked.iter().any(|a| a == v))
@@ -115,7 +132,9 @@ impl Progress {
 
     /// Called between timed loops only: drawing allocates.
     fn step(&mut self, message: String) {
-        if !self.shown && self.start.elapsed().as_secs_f64() > 1.0 && std::io::stderr().is_terminal()
+        if !self.shown
+            && self.start.elapsed().as_secs_f64() > 1.0
+            && std::io::stderr().is_terminal()
         {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
@@ -148,7 +167,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bench::SCENARIOS.iter().map(|(n, _)| *n),
         "scenario",
     )?;
-    let methods = select(&args.methods, bench::METHODS.iter().copied(), "method")?;
+    let methods = if args.methods.is_empty() {
+        bench::DEFAULT_METHODS.to_vec()
+    } else {
+        select(&args.methods, bench::METHODS.iter().copied(), "method")?
+    };
     let wrong: Vec<usize> = methods.iter().map(|m| bench::wrong_positions(m)).collect();
 
     let with_split = methods.contains(&Paper::NAME);
@@ -163,7 +186,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .unwrap_or_else(|| bench::default_iterations(boards.len()));
         let mut results = Vec::new();
         for &method in &methods {
-            results.push((method, bench::measure(method, &boards, iterations, args.trials)));
+            results.push((
+                method,
+                bench::measure(method, &boards, iterations, args.trials),
+            ));
             progress.step(format!("{name} {method}"));
         }
         if with_split {
@@ -194,21 +220,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, false, false) => Some(PathBuf::from("target/bench.svg")),
         _ => None,
     };
+    let mut out = std::io::stdout().lock();
     if args.json {
         for record in &records {
-            println!("{}", serde_json::to_string(record)?);
+            writeln!(out, "{}", serde_json::to_string(record)?)?;
         }
         let machine = MachineRecord {
             machine: cpu.clone(),
             cores,
         };
-        println!("{}", serde_json::to_string(&machine)?);
+        writeln!(out, "{}", serde_json::to_string(&machine)?)?;
     } else {
-        print_table(&records, &cpu, cores, args.trials, &runs);
+        print_table(&mut out, &records, &cpu, cores, args.trials, &runs)?;
         if with_split {
-            print_defect(&runs, &splits);
+            print_defect(&mut out, &runs, &splits)?;
         }
-        print_published(&runs);
+        print_published(&mut out, &runs)?;
     }
     if let Some(path) = chart_path {
         let bars: Vec<chart::Bar<'_>> = records
@@ -223,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.json {
             eprintln!("chart: {}", path.display());
         } else {
-            println!("\nchart: {}", path.display());
+            writeln!(out, "\nchart: {}", path.display())?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -258,18 +285,30 @@ fn records(runs: &[ScenarioRun], wrong: &[usize], trials: u32) -> Vec<Record> {
     records
 }
 
-fn print_table(records: &[Record], cpu: &str, cores: usize, trials: u32, runs: &[ScenarioRun]) {
-    println!("ttt bench: {trials} trials per scenario and method; machine: {cpu}, {cores} cores");
+fn print_table(
+    out: &mut impl Write,
+    records: &[Record],
+    cpu: &str,
+    cores: usize,
+    trials: u32,
+    runs: &[ScenarioRun],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "ttt bench: {trials} trials per scenario and method; machine: {cpu}, {cores} cores"
+    )?;
     for run in runs {
-        println!(
+        writeln!(
+            out,
             "  {:<16} {} board(s) x {} iterations = {} checks per trial",
             run.name,
             run.boards.len(),
             run.iterations,
             run.boards.len() as u64 * run.iterations
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "\n{:<16} {:<12} {:>14} {:>12} {:>9} {:>10} {:>6} {:>6} {:>6} {:>6}",
         "scenario",
         "method",
@@ -281,18 +320,19 @@ fn print_table(records: &[Record], cpu: &str, cores: usize, trials: u32, runs: &
         "table",
         "heap",
         "wrong"
-    );
+    )?;
     let mut last = "";
     for r in records {
         if r.scenario != last && !last.is_empty() {
-            println!();
+            writeln!(out)?;
         }
         last = r.scenario;
         let scale = 100_000.0 / r.checks_per_trial as f64;
         let improvement = r
             .improvement_pct
             .map_or_else(|| "-".to_owned(), |p| format!("{p:+.1}%"));
-        println!(
+        writeln!(
+            out,
             "{:<16} {:<12} {:>14.8} {:>12.8} {:>9.3} {:>10} {:>6} {:>6} {:>6} {:>6}",
             r.scenario,
             r.method,
@@ -304,13 +344,15 @@ fn print_table(records: &[Record], cpu: &str, cores: usize, trials: u32, runs: &
             r.table_bytes,
             r.heap_bytes,
             r.wrong_positions
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "\nstate = bytes per board of the method's representation, table = bytes of static \
-         tables,\nheap = bytes allocated inside the timed loops (counting allocator), wrong = \
-         positions of 5,478 answered wrongly."
-    );
+         tables,\nheap = bytes allocated inside the timed loops (counting allocator), wrong = how many \
+         of the 5,478 positions answered wrongly."
+    )?;
+    Ok(())
 }
 
 /// The paper's method taken apart: conversion alone, pattern check alone (ns per check).
@@ -321,9 +363,13 @@ struct Split {
 
 fn time_split(boards: &[Board], iterations: u64, trials: u32, progress: &mut Progress) -> Split {
     let arrays: Vec<Array> = boards.iter().map(|&b| Array::from(b)).collect();
-    let conversion = bench::time_fn(&arrays, iterations, trials, paper::to_bitboards, |(x, o)| {
-        u64::from(x ^ o)
-    });
+    let conversion = bench::time_fn(
+        &arrays,
+        iterations,
+        trials,
+        paper::to_bitboards,
+        |(x, o)| u64::from(x ^ o),
+    );
     progress.step("paper conversion alone".to_owned());
     let bitboards: Vec<(u16, u16)> = arrays.iter().map(|&a| paper::to_bitboards(a)).collect();
     let check = bench::time_fn(
@@ -337,61 +383,73 @@ fn time_split(boards: &[Board], iterations: u64, trials: u32, progress: &mut Pro
     Split { conversion, check }
 }
 
-fn print_defect(runs: &[ScenarioRun], splits: &[Split]) {
-    println!("\nThe paper's defect (Fig. 3.3), found by exhaustive comparison");
+fn print_defect(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> io::Result<()> {
+    writeln!(
+        out,
+        "\nThe paper's defect (Fig. 3.3), found by exhaustive comparison"
+    )?;
     for (label, pattern) in paper::DEFECTIVE.iter().flatten() {
         let cells: Vec<String> = (0..9)
             .filter(|i| pattern >> i & 1 != 0)
             .map(|i| i.to_string())
             .collect();
-        println!(
+        writeln!(
+            out,
             "  pattern {label} = {pattern:#011b} covers {} cells ({}) with bit i = cell i as its \
              board_to_bitboard sets them: not a line.",
             cells.len(),
             cells.join(", ")
-        );
+        )?;
     }
     let wrong_grids = bench::wrong_grids(Paper::NAME);
     let wrong_positions: Vec<Position> = Position::all()
         .filter(|p| bench::winner(Paper::NAME, p.board()) != p.winner())
         .collect();
-    println!(
+    writeln!(
+        out,
         "  A top-row win is missed unless the winner also holds cell 3: the printed method \
          answers wrongly on\n  {} of {} positions and {} of {} grids (every other method: 0).",
-        wrong_positions.len(),
-        Position::COUNT,
-        wrong_grids.len(),
-        Board::COUNT
-    );
-    println!("  Three of the positions it gets wrong (it answers \"no winner\"):");
+        thousands(wrong_positions.len()),
+        thousands(Position::all().count()),
+        thousands(wrong_grids.len()),
+        thousands(Board::all().len())
+    )?;
+    writeln!(
+        out,
+        "  Three of the positions it gets wrong (it answers \"no winner\"):"
+    )?;
     let examples: Vec<Board> = wrong_positions.iter().take(3).map(|p| p.board()).collect();
     for row in 0..3 {
         let line: Vec<String> = examples
             .iter()
             .map(|b| format!("{b:#}").lines().nth(row).unwrap_or("").to_owned())
             .collect();
-        println!("      {}", line.join("        "));
+        writeln!(out, "      {}", line.join("        "))?;
     }
     let row_win: Board = bench::SCENARIOS[0].1.parse().expect("valid scenario board");
     if bench::winner(Paper::NAME, row_win).is_none() {
-        println!(
+        writeln!(
+            out,
             "  The paper's own row-win scenario {row_win} is one of them: the method it times \
              there answers \"no winner\"."
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "\n  Conversion separated from check (ns per check; improvement over traditional):"
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  {:<16} {:>11} {:>11} {:>11} {:>11} {:>14} {:>14}",
         "scenario", "traditional", "paper", "convert", "check", "paper vs trad", "check vs trad"
-    );
+    )?;
     for (run, split) in runs.iter().zip(splits) {
         let (Some(trad), Some(whole)) = (run.ns(Traditional::NAME), run.ns(Paper::NAME)) else {
             continue;
         };
         let (conv, check) = (split.conversion.ns_per_check(), split.check.ns_per_check());
-        println!(
+        writeln!(
+            out,
             "  {:<16} {:>11.3} {:>11.3} {:>11.3} {:>11.3} {:>13.1}% {:>13.1}%",
             run.name,
             trad,
@@ -400,49 +458,111 @@ fn print_defect(runs: &[ScenarioRun], splits: &[Split]) {
             check,
             (trad - whole) / trad * 100.0,
             (trad - check) / trad * 100.0
-        );
+        )?;
     }
     if runs.iter().all(|r| r.ns(Traditional::NAME).is_none()) {
-        println!("  (add --method traditional for the comparison)");
+        writeln!(out, "  (add --method traditional for the comparison)")?;
     }
+    Ok(())
 }
 
-fn print_published(runs: &[ScenarioRun]) {
+fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()> {
     let paper_runs: Vec<&ScenarioRun> = runs
         .iter()
         .filter(|r| published::for_scenario(r.name).is_some())
         .collect();
     if paper_runs.is_empty() {
-        return;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\nAgainst the paper's published figures (Figs. 4.1, 4.2; seconds per 100,000 checks)\n  \
+         The paper ran Python on unstated hardware; we run compiled Rust on the machine above.\n  \
+         Language, hardware and method all differ, so a ratio measures the three together."
+    )?;
+    writeln!(
+        out,
+        "  {:<16} {:>20} {:>20} {:>8} {:>11} | {:>10} {:>10} {:>8} {:>6}",
+        "scenario",
+        "pub. trad. (std)",
+        "pub. Boolean (std)",
+        "pub. +%",
+        "pub. KB t/B",
+        "our trad.",
+        "our paper",
+        "our +%",
+        "heap"
+    )?;
+    for run in &paper_runs {
+        let p = published::for_scenario(run.name).expect("filtered above");
+        let ours = |method: &str| {
+            run.results
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, m)| m)
+        };
+        let (trad, paper) = (ours(Traditional::NAME), ours(Paper::NAME));
+        let s = |m: Option<&Measurement>| {
+            m.map_or_else(
+                || "-".to_owned(),
+                |m| format!("{:.7}", m.per_100k(m.median_s())),
+            )
+        };
+        let improvement = match (trad, paper) {
+            (Some(t), Some(b)) => format!(
+                "{:+.1}",
+                (t.median_s()
+                    - b.median_s() * t.checks_per_trial as f64 / b.checks_per_trial as f64)
+                    / t.median_s()
+                    * 100.0
+            ),
+            _ => "-".to_owned(),
+        };
+        let heap = trad
+            .iter()
+            .chain(paper.iter())
+            .map(|m| m.heap_bytes)
+            .sum::<u64>();
+        writeln!(
+            out,
+            "  {:<16} {:>9.6} ({:>8.6}) {:>9.6} ({:>8.6}) {:>8.1} {:>5.1}/{:<5.1} | {:>10} {:>10} {:>8} {:>5}B",
+            run.name,
+            p.traditional_s,
+            p.traditional_std,
+            p.boolean_s,
+            p.boolean_std,
+            p.improvement_pct,
+            p.traditional_kb,
+            p.boolean_kb,
+            s(trad),
+            s(paper),
+            improvement,
+            heap
+        )?;
     }
     let methods: Vec<&str> = paper_runs[0].results.iter().map(|(m, _)| *m).collect();
-    println!(
-        "\nAgainst the paper's published figures (Figs. 4.1, 4.2): how many times faster per \
-         check we measure.\n  Counterparts: traditional vs its traditional, paper vs its \
-         Boolean, the others vs the faster of the two.\n  The paper ran Python on unstated \
-         hardware; we run compiled Rust here: language, hardware and method differ,\n  so \
-         these ratios measure all three together, not the method alone."
-    );
-    print!("  {:<16} {:>10} {:>10}", "scenario", "pub. trad", "pub. bool");
+    writeln!(
+        out,
+        "\n  Times faster per check than the paper's Python (traditional vs its traditional, paper \
+         vs its Boolean,\n  every other method vs the faster of the two):"
+    )?;
+    write!(out, "  {:<16}", "scenario")?;
     for m in &methods {
-        print!(" {m:>11}");
+        write!(out, " {m:>12}")?;
     }
-    println!();
+    writeln!(out)?;
     for run in paper_runs {
         let p = published::for_scenario(run.name).expect("filtered above");
-        print!(
-            "  {:<16} {:>9.4}s {:>9.4}s",
-            run.name, p.traditional_s, p.boolean_s
-        );
+        write!(out, "  {:<16}", run.name)?;
         for (method, m) in &run.results {
             let counterpart = match *method {
                 Traditional::NAME => p.traditional_s,
                 Paper::NAME => p.boolean_s,
                 _ => p.traditional_s.min(p.boolean_s),
             };
-            let ours = m.per_100k(m.mean_s());
-            print!(" {:>10.0}x", counterpart / ours);
+            write!(out, " {:>11.0}x", counterpart / m.per_100k(m.median_s()))?;
         }
-        println!();
+        writeln!(out)?;
     }
+    Ok(())
 }
