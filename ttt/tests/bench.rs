@@ -104,10 +104,7 @@ fn every_method_can_be_asked_for() {
         args.extend(["--method", method]);
     }
     let lines = json_lines(&args);
-    let methods: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| l["method"].as_str())
-        .collect();
+    let methods: Vec<&str> = lines.iter().filter_map(|l| l["method"].as_str()).collect();
     assert_eq!(methods, all);
     for line in &lines[..all.len()] {
         assert_eq!(line["iterations"], 1);
@@ -129,8 +126,14 @@ fn text_report_names_the_defect_and_the_published_figures() {
     ]);
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).expect("utf-8");
-    assert!(text.contains("Row 3 = 0b000001111 covers 4 cells (0, 1, 2, 3)"), "{text}");
-    assert!(text.contains("95 of 5,478 positions and 570 of 19,683 grids"), "{text}");
+    assert!(
+        text.contains("Row 3 = 0b000001111 covers 4 cells (0, 1, 2, 3)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("95 of 5,478 positions and 570 of 19,683 grids"),
+        "{text}"
+    );
     assert!(text.contains("0.134855"), "published figures cited: {text}");
     assert!(text.contains("Language, hardware and method all differ"));
 }
@@ -169,7 +172,10 @@ fn bad_names_are_one_line_errors_listing_the_valid_ones() {
         assert!(!output.status.success());
         let err = String::from_utf8(output.stderr).expect("utf-8");
         assert!(err.starts_with("ttt: error: unknown "), "{err}");
-        assert!(err.contains(&format!("`{bad}`")) && err.contains(valid), "{err}");
+        assert!(
+            err.contains(&format!("`{bad}`")) && err.contains(valid),
+            "{err}"
+        );
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }

@@ -68,13 +68,13 @@ fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::e
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .right_y_label_area_size(150)
         .build_cartesian_2d(0f64..scenarios.len() as f64, (lo..hi).log_scale())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
-        .y_desc("ns per check (log scale)")
+        .y_labels(12)
+        .y_desc("ns per check (log scale), median trial")
         .y_label_formatter(&|v| format!("{v}"))
         .draw()?;
 
@@ -96,7 +96,7 @@ fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::e
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
         .draw()?;
