@@ -58,7 +58,8 @@ fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::e
             .log10()
             .floor(),
     );
-    let hi = 10f64.powf(positive.fold(0.0, f64::max).log10().ceil());
+    // One spare decade on top holds the legend clear of the bars.
+    let hi = 10f64.powf(positive.fold(0.0, f64::max).log10().ceil() + 1.0);
     let (lo, hi) = if lo < hi { (lo, hi) } else { (0.01, 100.0) };
 
     let root = SVGBackend::new(path, (1100, 560)).into_drawing_area();

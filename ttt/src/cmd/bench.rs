@@ -350,7 +350,8 @@ fn print_table(
         out,
         "\nstate = bytes per board of the method's representation, table = bytes of static \
          tables,\nheap = bytes allocated inside the timed loops (counting allocator), wrong = how many \
-         of the 5,478 positions answered wrongly."
+         of the 5,478 positions answered wrongly.\ns/100k checks and std: mean and standard \
+         deviation of the trials, as in the paper; ns/check and vs trad.: the median trial."
     )?;
     Ok(())
 }
@@ -478,7 +479,8 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
         out,
         "\nAgainst the paper's published figures (Figs. 4.1, 4.2; seconds per 100,000 checks)\n  \
          The paper ran Python on unstated hardware; we run compiled Rust on the machine above.\n  \
-         Language, hardware and method all differ, so a ratio measures the three together."
+         Language, hardware and method all differ, so a ratio measures the three together.\n  \
+         (* median trial, seconds per 100,000 checks)"
     )?;
     writeln!(
         out,
@@ -488,8 +490,8 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
         "pub. Boolean (std)",
         "pub. +%",
         "pub. KB t/B",
-        "our trad.",
-        "our paper",
+        "our trad.*",
+        "our paper*",
         "our +%",
         "heap"
     )?;
