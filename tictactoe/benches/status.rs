@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the status methods: `cargo bench -p tictactoe --bench status`.
 //!
 //! Each single-board method checks the paper's five scenario boards and all 5,478 positions;
-//! `batch` runs its kernel over all positions. Inputs go through `black_box` per check, as in
+//! `batch` runs its kernels (split `u16` slices, and packed `u32`s) over all positions. Inputs go through `black_box` per check, as in
 //! `ttt bench`.
 
 use std::hint::black_box;
@@ -44,9 +44,14 @@ fn bench_batch(c: &mut Criterion) {
     let boards: Vec<Packed> = Position::all()
         .map(|p| Packed::from_board(p.board()))
         .collect();
+    let xs: Vec<u16> = Position::all().map(|p| p.board().x().bits()).collect();
+    let os: Vec<u16> = Position::all().map(|p| p.board().o().bits()).collect();
     let mut out = vec![Verdict::default(); boards.len()];
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("all-positions", |b| {
+        b.iter(|| batch::verdicts_split(black_box(&xs), black_box(&os), black_box(&mut out)))
+    });
+    group.bench_function("packed/all-positions", |b| {
         b.iter(|| batch::verdicts(black_box(&boards), black_box(&mut out)))
     });
     group.finish();

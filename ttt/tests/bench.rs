@@ -53,7 +53,7 @@ fn json_has_one_record_per_scenario_and_method_then_the_machine() {
     ]);
     let (machine, records) = lines.split_last().expect("output");
     assert!(machine["machine"].is_string() && machine["cores"].as_u64() >= Some(1));
-    let methods = ["traditional", "paper", "masks", "table", "batch"];
+    let methods = ["traditional", "paper", "masks", "table", "base3", "batch"];
     assert_eq!(records.len(), 2 * methods.len());
     for (record, (scenario, method)) in records.iter().zip(
         ["row-win", "all-positions"]

@@ -36,16 +36,17 @@ pub const METHODS: [&str; 8] = [
 ];
 
 /// The methods a run without `--method` times: the paper's two, the two native-bitboard
-/// checks and the vectorised batch. Left out, because they never win (see
-/// docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players on every
-/// board while `masks` and `table` stop at X's line (its kernel is the one `batch`
-/// vectorises); `base3`, the status table over base-3 codes, slower than `masks` everywhere;
-/// and `batch-packed`, the batch kernel on one `u32` per board, slower than `batch`.
-pub const DEFAULT_METHODS: [&str; 5] = [
+/// checks, the base-3 status table and the vectorised batch. Left out, because they never
+/// win (see docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players
+/// on every board while `masks` and `table` stop at X's line (its kernel is the one `batch`
+/// vectorises); and `batch-packed`, the batch kernel on one `u32` per board, slower than
+/// `batch`.
+pub const DEFAULT_METHODS: [&str; 6] = [
     Traditional::NAME,
     Paper::NAME,
     Masks::NAME,
     Table::NAME,
+    Base3Table::NAME,
     BATCH,
 ];
 

@@ -26,7 +26,7 @@ use crate::bench::{self, Measurement, chart, published};
     ttt bench --json --iterations 1000\n\n\
     Scenarios: row-win XXX/OO./..., column-win XO./XO./X.., diagonal-win XOO/OXX/XOX,\n\
     full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
-    Methods: traditional, paper, masks, table, batch by default; shift, base3 and batch-packed\n\
+    Methods: traditional, paper, masks, table, base3, batch by default; shift and batch-packed\n\
     on request (each loses to a default method: see docs/readme/status.md).")]
 pub struct Args {
     /// Iterations per trial; in all-positions and all-grids one iteration checks every board
@@ -39,7 +39,7 @@ pub struct Args {
     /// Scenario to run (repeatable) [default: all].
     #[arg(long = "scenario", value_name = "NAME")]
     scenarios: Vec<String>,
-    /// Method to time (repeatable) [default: all but shift, base3 and batch-packed].
+    /// Method to time (repeatable) [default: all but shift and batch-packed].
     #[arg(long = "method", value_name = "NAME")]
     methods: Vec<String>,
     /// One JSON object per line per (scenario, method), then one for the machine.
