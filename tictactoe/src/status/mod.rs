@@ -11,7 +11,7 @@
 //! | `table` | [`table`] | two 9-bit [`Bitboard`]s | 4 | 64 | [`Bitboard::has_line`]: one bit of a 512-bit table per player |
 //! | `shift` | [`shift`] | [`Packed`] `x \| o << 16` | 4 | 0 | shift-AND of both players at once, branch-free |
 //! | `base3` | [`base3`] | [`Base3`](crate::encoding::Base3) code | 2 | 4,921 | the status of every grid, 2 bits each |
-//! | `batch` | [`batch`] | slices of [`Packed`] | 4 | 0 | `shift` over a slice, written to auto-vectorise |
+//! | `batch` | [`batch`] | two `u16` slices (X, O) or one of [`Packed`] | 4 | 0 | the `shift` kernel over slices, written to auto-vectorise |
 //!
 //! `paper` reproduces the printed method of Prajoda (2025), "Optimization of Tic-Tac-Toe Game
 //! Status Analysis Using Boolean Algebra Approach", Figs. 3.2 to 3.4, defect included: its "Row 3"
@@ -22,12 +22,16 @@
 //! of them: which one depends on its scan order. [`agrees`] states the contract exactly.
 //!
 //! ```
-//! use tictactoe::{Board, Player, Status, status::{Masks, Method, Paper, Traditional}};
+//! use tictactoe::{Board, Player, Status, status::{Masks, Method, Paper, Verdict, batch}};
+//!
 //! let row_win: Board = "XXX/OO./...".parse()?;
 //! assert_eq!(Masks::winner(Masks::prepare(row_win)), Some(Player::X));
-//! assert_eq!(Traditional::status(Traditional::prepare(row_win)), Some(Status::Won(Player::X)));
-//! // The paper's printed patterns miss this top-row win.
-//! assert_eq!(Paper::winner(Paper::prepare(row_win)), None);
+//! assert_eq!(Paper::winner(Paper::prepare(row_win)), None); // the printed defect
+//!
+//! let (xs, os) = ([row_win.x().bits()], [row_win.o().bits()]);
+//! let mut out = [Verdict::default()];
+//! batch::verdicts_split(&xs, &os, &mut out);
+//! assert_eq!(out[0].status(), Status::Won(Player::X));
 //! # Ok::<(), tictactoe::ParseBoardError>(())
 //! ```
 

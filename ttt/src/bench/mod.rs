@@ -36,8 +36,9 @@ pub const METHODS: [&str; 8] = [
 ];
 
 /// The methods a run without `--method` times: the paper's two, the two native-bitboard
-/// checks, the base-3 status table and the vectorised batch. Left out, because they never
-/// win (see docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players
+/// checks, the base-3 status table (not the fastest, but the smallest state: 2 bytes per
+/// board) and the vectorised batch. Left out, because they never win (see
+/// docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players
 /// on every board while `masks` and `table` stop at X's line (its kernel is the one `batch`
 /// vectorises); and `batch-packed`, the batch kernel on one `u32` per board, slower than
 /// `batch`.

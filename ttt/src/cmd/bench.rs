@@ -22,7 +22,7 @@ use crate::bench::{self, Measurement, chart, published};
 #[command(after_help = "Examples:\n  \
     ttt bench\n  \
     ttt bench --scenario row-win --method traditional --method paper\n  \
-    ttt bench --iterations 1000000 --trials 10 --chart docs/bench.svg\n  \
+    ttt bench --trials 51 --chart docs/bench.svg\n  \
     ttt bench --json --iterations 1000\n\n\
     Scenarios: row-win XXX/OO./..., column-win XO./XO./X.., diagonal-win XOO/OXX/XOX,\n\
     full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
