@@ -7,8 +7,8 @@
 //! |---|---|---|---|---|---|
 //! | `traditional` | [`traditional`] | 3x3 `i8` array, X = 1, O = -1 | 9 | 0 | sums of rows, columns, diagonals vs +-3 |
 //! | `paper` | [`paper`] | the same array | 9 | 0 | array to bitboards in the call, then the paper's 8 patterns *as printed* |
-//! | `masks` | [`masks`] | two 9-bit [`Bitboard`]s | 4 | 0 | AND with the 8 line masks |
-//! | `table` | [`table`] | two 9-bit [`Bitboard`]s | 4 | 64 | [`Bitboard::has_line`]: one bit of a 512-bit table per player |
+//! | `masks` | [`masks`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks |
+//! | `table` | [`table`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
 //! | `shift` | [`shift`] | [`Packed`] `x \| o << 16` | 4 | 0 | shift-AND of both players at once, branch-free |
 //! | `base3` | [`base3`] | [`Base3`](crate::encoding::Base3) code | 2 | 4,921 | the status of every grid, 2 bits each |
 //! | `batch` | [`batch`] | two `u16` slices (X, O) or one of [`Packed`] | 4 | 0 | the `shift` kernel over slices, written to auto-vectorise |

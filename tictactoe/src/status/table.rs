@@ -2,7 +2,7 @@
 //!
 //! | representation | check | state bytes | table bytes |
 //! |---|---|---|---|
-//! | [`Board`]: two 9-bit [`Bitboard`](crate::Bitboard)s | [`Bitboard::has_line`](crate::Bitboard::has_line) for X, then O | 4 | 64 |
+//! | [`Board`]: two 9-bit [`Bitboard`]s | [`Bitboard::has_line`] for X, then O | 4 | 64 |
 
 use super::Method;
 use crate::{Bitboard, Board, Player, Status};
