@@ -427,11 +427,12 @@ fn print_defect(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) ->
             .collect();
         writeln!(out, "      {}", line.join("        "))?;
     }
-    let row_win: Board = bench::SCENARIOS[0].1.parse().expect("valid scenario board");
+    let (_, row_win_text) = bench::SCENARIOS[0];
+    let row_win: Board = row_win_text.parse().expect("valid scenario board");
     if bench::winner(Paper::NAME, row_win).is_none() {
         writeln!(
             out,
-            "  The paper's own row-win scenario {row_win} is one of them: the method it times \
+            "  The paper's own row-win scenario {row_win_text} is one of them: the method it times \
              there answers \"no winner\"."
         )?;
     }
