@@ -175,34 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let wrong: Vec<usize> = methods.iter().map(|m| bench::wrong_positions(m)).collect();
 
     let with_split = methods.contains(&Paper::NAME);
-    let steps = scenarios.len() * (methods.len() + if with_split { 2 } else { 0 });
-    let mut progress = Progress::new(steps as u64);
-    let mut runs = Vec::new();
-    let mut splits = Vec::new();
-    for &name in &scenarios {
-        let boards = bench::scenario_boards(name);
-        let iterations = args
-            .iterations
-            .unwrap_or_else(|| bench::default_iterations(boards.len()));
-        let mut results = Vec::new();
-        for &method in &methods {
-            results.push((
-                method,
-                bench::measure(method, &boards, iterations, args.trials),
-            ));
-            progress.step(format!("{name} {method}"));
-        }
-        if with_split {
-            splits.push(time_split(&boards, iterations, args.trials, &mut progress));
-        }
-        runs.push(ScenarioRun {
-            name,
-            boards,
-            iterations,
-            results,
-        });
-    }
-    progress.bar.finish_and_clear();
+    let (runs, splits) = measure_all(&args, &scenarios, &methods, with_split);
 
     let records = records(&runs, &wrong, args.trials);
     for r in records.iter().filter(|r| r.ns_per_check < bench::FLOOR_NS) {
@@ -238,15 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_published(&mut out, &runs)?;
     }
     if let Some(path) = chart_path {
-        let bars: Vec<chart::Bar<'_>> = records
-            .iter()
-            .map(|r| chart::Bar {
-                scenario: r.scenario,
-                method: r.method,
-                ns: r.ns_per_check,
-            })
-            .collect();
-        chart::write(&path, &bars, &format!("ttt bench: ns per check, {cpu}"))?;
+        write_chart(&path, &records, &cpu)?;
         if args.json {
             eprintln!("chart: {}", path.display());
         } else {
@@ -254,6 +219,55 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Times every (scenario, method) pair, and the paper's conversion and check apart when
+/// `with_split`.
+fn measure_all(
+    args: &Args,
+    scenarios: &[&'static str],
+    methods: &[&'static str],
+    with_split: bool,
+) -> (Vec<ScenarioRun>, Vec<Split>) {
+    let steps = scenarios.len() * (methods.len() + if with_split { 2 } else { 0 });
+    let mut progress = Progress::new(steps as u64);
+    let (mut runs, mut splits) = (Vec::new(), Vec::new());
+    for &name in scenarios {
+        let boards = bench::scenario_boards(name);
+        let iterations = args
+            .iterations
+            .unwrap_or_else(|| bench::default_iterations(boards.len()));
+        let mut results = Vec::new();
+        for &method in methods {
+            let measured = bench::measure(method, &boards, iterations, args.trials);
+            results.push((method, measured));
+            progress.step(format!("{name} {method}"));
+        }
+        if with_split {
+            splits.push(time_split(&boards, iterations, args.trials, &mut progress));
+        }
+        runs.push(ScenarioRun {
+            name,
+            boards,
+            iterations,
+            results,
+        });
+    }
+    progress.bar.finish_and_clear();
+    (runs, splits)
+}
+
+/// Draws the chart of every record to `path`.
+fn write_chart(path: &std::path::Path, records: &[Record], cpu: &str) -> anyhow::Result<()> {
+    let bars: Vec<chart::Bar<'_>> = records
+        .iter()
+        .map(|r| chart::Bar {
+            scenario: r.scenario,
+            method: r.method,
+            ns: r.ns_per_check,
+        })
+        .collect();
+    chart::write(path, &bars, &format!("ttt bench: ns per check, {cpu}"))
 }
 
 fn records(runs: &[ScenarioRun], wrong: &[usize], trials: u32) -> Vec<Record> {
