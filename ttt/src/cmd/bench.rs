@@ -206,7 +206,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         print_table(&mut out, &records, &cpu, cores, args.trials, &runs)?;
         if with_split {
-            print_defect(&mut out, &runs, &splits)?;
+            print_defect(&mut out)?;
+            print_split(&mut out, &runs, &splits)?;
         }
         print_published(&mut out, &runs)?;
     }
@@ -398,7 +399,8 @@ fn time_split(boards: &[Board], iterations: u64, trials: u32, progress: &mut Pro
     Split { conversion, check }
 }
 
-fn print_defect(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> io::Result<()> {
+/// Which printed pattern is wrong, and on how many boards, with examples.
+fn print_defect(out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
         "\nThe paper's defect (Fig. 3.3), found by exhaustive comparison"
@@ -450,6 +452,11 @@ fn print_defect(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) ->
              there answers \"no winner\"."
         )?;
     }
+    Ok(())
+}
+
+/// The paper's timing taken apart: conversion alone and check alone next to the whole.
+fn print_split(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> io::Result<()> {
     writeln!(
         out,
         "\n  Conversion separated from check (ns per check; improvement over traditional):"
@@ -482,6 +489,7 @@ fn print_defect(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) ->
     Ok(())
 }
 
+/// The paper's published figures next to ours.
 fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()> {
     let paper_runs: Vec<&ScenarioRun> = runs
         .iter()
@@ -557,6 +565,11 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
             heap
         )?;
     }
+    print_ratios(out, &paper_runs)
+}
+
+/// How many times faster per check than the paper's Python each method is, per scenario.
+fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result<()> {
     let methods: Vec<&str> = paper_runs[0].results.iter().map(|(m, _)| *m).collect();
     writeln!(
         out,
@@ -569,7 +582,7 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
     }
     writeln!(out)?;
     for run in paper_runs {
-        let p = published::for_scenario(run.name).expect("filtered above");
+        let p = published::for_scenario(run.name).expect("only the paper's scenarios");
         write!(out, "  {:<16}", run.name)?;
         for (method, m) in &run.results {
             let counterpart = match *method {
