@@ -27,6 +27,7 @@ pub mod encoding;
 mod line;
 mod player;
 mod position;
+pub mod status;
 pub(crate) mod symmetry;
 
 pub use bitboard::{Bitboard, Cells};

@@ -1,5 +1,7 @@
 //! `ttt`: the command-line face of the tictactoe library.
 
+mod alloc_count;
+mod bench;
 mod cmd;
 mod draw;
 mod input;
@@ -7,6 +9,10 @@ mod input;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+// Counts heap bytes so `ttt bench` can report allocations inside its timed loops.
+#[global_allocator]
+static ALLOCATOR: alloc_count::Counting = alloc_count::Counting;
 
 /// Compact tic-tac-toe encodings, exhaustive validation and fast game-status analysis.
 #[derive(Parser)]
@@ -22,6 +28,7 @@ enum Command {
     Encode(cmd::encode::Args),
     Decode(cmd::decode::Args),
     Analyze(cmd::analyze::Args),
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +38,7 @@ fn main() -> ExitCode {
         Command::Encode(args) => cmd::encode::run(args),
         Command::Decode(args) => cmd::decode::run(args),
         Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,104 @@
+//! The status of every grid, looked up by its base-3 code.
+//!
+//! | representation | table | state bytes | table bytes |
+//! |---|---|---|---|
+//! | [`Base3`] code, `0..19,683` | 2 bits per code: 0 ongoing, 1 X won, 2 O won, 3 draw | 2 | 4,921 |
+//!
+//! The table is built at compile time from [`Line::ALL`]; on a grid where both players hold a
+//! line it says X, as [`reference_winner`](super::reference_winner) does. 4,921 bytes fit in
+//! the L1 cache next to everything else a status loop reads.
+
+use super::Method;
+use crate::encoding::Base3;
+use crate::{Board, Line, Player, Status};
+
+/// Number of grids, `3^9`.
+const GRIDS: usize = 19_683;
+
+/// Four 2-bit statuses per byte, code `c` in bits `2 (c % 4)..` of byte `c / 4`.
+static STATUS: [u8; GRIDS.div_ceil(4)] = {
+    let mut table = [0u8; GRIDS.div_ceil(4)];
+    let mut code = 0;
+    while code < GRIDS {
+        table[code / 4] |= status_code(code) << (2 * (code % 4));
+        code += 1;
+    }
+    table
+};
+
+/// 0 ongoing, 1 X won, 2 O won, 3 draw, for the grid with base-3 code `code`.
+const fn status_code(code: usize) -> u8 {
+    let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
+    while i < 9 {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
+        i += 1;
+    }
+    let (mut x_line, mut o_line, mut l) = (false, false, 0);
+    while l < 8 {
+        let cells = Line::ALL[l].cells().bits();
+        x_line |= x & cells == cells;
+        o_line |= o & cells == cells;
+        l += 1;
+    }
+    match (x_line, o_line, x | o == 0x1ff) {
+        (true, _, _) => 1,
+        (false, true, _) => 2,
+        (false, false, true) => 3,
+        (false, false, false) => 0,
+    }
+}
+
+/// Winner by table entry.
+const WINNERS: [Option<Player>; 4] = [None, Some(Player::X), Some(Player::O), None];
+/// Status by table entry.
+const STATUSES: [Status; 4] = [
+    Status::Ongoing,
+    Status::Won(Player::X),
+    Status::Won(Player::O),
+    Status::Draw,
+];
+
+/// The table entry for a code.
+#[inline]
+fn entry(code: Base3) -> usize {
+    let c = code.code() as usize;
+    (STATUS[c / 4] >> (2 * (c % 4)) & 3) as usize
+}
+
+/// The base-3 status table method.
+///
+/// ```
+/// use tictactoe::{Board, Status, status::{Base3Table, Method}};
+/// let code = Base3Table::prepare("XOX/XOO/OXX".parse::<Board>()?);
+/// assert_eq!(Base3Table::status(code), Some(Status::Draw));
+/// assert_eq!(Base3Table::TABLE_BYTES, 4_921);
+/// # Ok::<(), tictactoe::ParseBoardError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Base3Table;
+
+impl Method for Base3Table {
+    const NAME: &'static str = "base3";
+    type State = Base3;
+    const TABLE_BYTES: usize = core::mem::size_of_val(&STATUS);
+
+    #[inline]
+    fn prepare(board: Board) -> Base3 {
+        Base3::from_board(board)
+    }
+
+    #[inline]
+    fn winner(code: Base3) -> Option<Player> {
+        WINNERS[entry(code)]
+    }
+
+    #[inline]
+    fn status(code: Base3) -> Option<Status> {
+        Some(STATUSES[entry(code)])
+    }
+}

@@ -1,0 +1,409 @@
+//! The measurements behind `ttt bench`: scenarios, methods, timed loops.
+//!
+//! Every timed loop follows one pattern. The board is passed through [`black_box`] on every
+//! iteration, so the compiler cannot hoist the check out of the loop or fold it into a
+//! constant; each answer is added into a checksum, and the checksum goes through
+//! [`black_box`] at the end, so the checks cannot be deleted as dead code. What remains is the
+//! check itself plus a load of the board: the cost a caller pays. A figure below
+//! [`FLOOR_NS`] means the guard failed and work was optimised away; the report flags it.
+
+pub mod chart;
+pub mod published;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use tictactoe::status::{
+    self, Base3Table, Masks, Method, Packed, Paper, Shift, Table, Traditional, Verdict, batch,
+};
+use tictactoe::{Board, Player, Position};
+
+use crate::alloc_count;
+
+/// Below this many nanoseconds per check, a loop has been optimised away.
+pub const FLOOR_NS: f64 = 0.05;
+
+/// Every method `ttt bench` knows, in reporting order.
+pub const METHODS: [&str; 8] = [
+    Traditional::NAME,
+    Paper::NAME,
+    Masks::NAME,
+    Table::NAME,
+    Shift::NAME,
+    Base3Table::NAME,
+    BATCH,
+    BATCH_PACKED,
+];
+
+/// The methods a run without `--method` times: the paper's two, the two native-bitboard
+/// checks, the base-3 status table (not the fastest, but the smallest state: 2 bytes per
+/// board) and the vectorised batch. Left out, because they never win (see
+/// docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players
+/// on every board while `masks` and `table` stop at X's line (its kernel is the one `batch`
+/// vectorises); and `batch-packed`, the batch kernel on one `u32` per board, slower than
+/// `batch`.
+pub const DEFAULT_METHODS: [&str; 6] = [
+    Traditional::NAME,
+    Paper::NAME,
+    Masks::NAME,
+    Table::NAME,
+    Base3Table::NAME,
+    BATCH,
+];
+
+/// [`batch::verdicts_split`]: X's and O's cells in two `u16` slices.
+pub const BATCH: &str = "batch";
+/// [`batch::verdicts`]: one [`Packed`] `u32` per board.
+pub const BATCH_PACKED: &str = "batch-packed";
+
+/// The paper's five scenarios (facts.md), then the two exhaustive ones.
+pub const SCENARIOS: [(&str, &str); 7] = [
+    ("row-win", "XXX/OO./..."),
+    ("column-win", "XO./XO./X.."),
+    ("diagonal-win", "XOO/OXX/XOX"),
+    ("full-board-draw", "XOX/XOO/OXX"),
+    ("early-game", "X../.O./..."),
+    ("all-positions", "each of the 5,478 positions"),
+    ("all-grids", "each of the 19,683 grids"),
+];
+
+/// The boards a scenario checks in one iteration.
+pub fn scenario_boards(name: &str) -> Vec<Board> {
+    match name {
+        "all-positions" => Position::all().map(|p| p.board()).collect(),
+        "all-grids" => Board::all().collect(),
+        _ => {
+            let (_, text) = SCENARIOS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .expect("scenario names are validated by the CLI");
+            vec![text.parse().expect("scenario boards are valid")]
+        }
+    }
+}
+
+/// The default number of iterations: the paper's 100,000 for one board; for the exhaustive
+/// scenarios, enough passes to make at least 100,000 checks.
+pub fn default_iterations(boards: usize) -> u64 {
+    100_000u64.div_ceil(boards as u64)
+}
+
+/// The timings of one (scenario, method) pair, and what the method costs in memory.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// Seconds per trial, one entry per trial.
+    pub trial_seconds: Vec<f64>,
+    /// Checks made in one trial.
+    pub checks_per_trial: u64,
+    /// Heap bytes allocated inside the timed loops, all trials together.
+    pub heap_bytes: u64,
+}
+
+impl Measurement {
+    /// Mean seconds per trial.
+    pub fn mean_s(&self) -> f64 {
+        self.trial_seconds.iter().sum::<f64>() / self.trial_seconds.len() as f64
+    }
+
+    /// Sample standard deviation of the seconds per trial (`n - 1`).
+    pub fn std_s(&self) -> f64 {
+        let n = self.trial_seconds.len() as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let mean = self.mean_s();
+        let sq: f64 = self.trial_seconds.iter().map(|t| (t - mean).powi(2)).sum();
+        (sq / (n - 1.0)).sqrt()
+    }
+
+    /// Median seconds per trial: robust to a trial that lost the core to another process.
+    pub fn median_s(&self) -> f64 {
+        let mut sorted = self.trial_seconds.clone();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        }
+    }
+
+    /// Fastest trial, seconds.
+    pub fn min_s(&self) -> f64 {
+        self.trial_seconds
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Nanoseconds per check, from the median trial.
+    pub fn ns_per_check(&self) -> f64 {
+        self.median_s() * 1e9 / self.checks_per_trial as f64
+    }
+
+    /// Seconds per 100,000 checks, the paper's unit.
+    pub fn per_100k(&self, seconds: f64) -> f64 {
+        seconds * 100_000.0 / self.checks_per_trial as f64
+    }
+}
+
+/// `0` X, `1` O, `2` nobody: what the checksum adds up. The same numbers as the in-memory
+/// form of `Option<Player>`, so the fold costs a zero-extension, not a branch.
+fn answer_code(winner: Option<Player>) -> u64 {
+    match winner {
+        Some(player) => player as u64,
+        None => 2,
+    }
+}
+
+/// Runs `trials` timed trials of `one_trial`, each returning its checksum, and counts the heap
+/// bytes allocated while the clock runs.
+fn run_trials(trials: u32, checks: u64, mut one_trial: impl FnMut() -> u64) -> Measurement {
+    let mut trial_seconds = Vec::with_capacity(trials as usize);
+    let mut heap_bytes = 0;
+    // One untimed trial first: page faults, cold caches and frequency ramp-up land there.
+    black_box(one_trial());
+    for _ in 0..trials {
+        let heap_before = alloc_count::allocated_bytes();
+        let start = Instant::now();
+        black_box(one_trial());
+        let elapsed = start.elapsed();
+        heap_bytes += alloc_count::allocated_bytes() - heap_before;
+        trial_seconds.push(elapsed.as_secs_f64());
+    }
+    Measurement {
+        trial_seconds,
+        checks_per_trial: checks,
+        heap_bytes,
+    }
+}
+
+/// How a trial of `iterations` iterations over `boards` is laid out: a single board is
+/// copied `copies` times into a buffer walked `passes` times (so the loop overhead is one
+/// level, not two); a scenario with many boards is walked `iterations` times. Either way a
+/// trial makes exactly `iterations * boards.len()` checks.
+fn layout(boards: usize, iterations: u64) -> (usize, u64) {
+    if boards == 1 {
+        let copies = gcd(iterations, 1_000);
+        (copies as usize, iterations / copies)
+    } else {
+        (1, iterations)
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// `items`, each repeated `copies` times.
+fn repeated<T: Copy>(items: &[T], copies: usize) -> Vec<T> {
+    items
+        .iter()
+        .flat_map(|&t| std::iter::repeat_n(t, copies))
+        .collect()
+}
+
+/// Times `M::winner` over `states`, `iterations` iterations per trial.
+fn time_method<M: Method>(states: &[M::State], iterations: u64, trials: u32) -> Measurement {
+    let checks = iterations * states.len() as u64;
+    let (copies, passes) = layout(states.len(), iterations);
+    let buffer = repeated(states, copies);
+    run_trials(trials, checks, || trial::<M>(&buffer, passes))
+}
+
+/// One trial of [`time_method`]: its own function, so each method's loop is compiled (and
+/// can be read in the disassembly) on its own.
+#[inline(never)]
+fn trial<M: Method>(states: &[M::State], iterations: u64) -> u64 {
+    let mut checksum = 0u64;
+    for _ in 0..iterations {
+        for &state in states {
+            // black_box: a fresh, opaque board each time; see the module comment.
+            checksum = checksum.wrapping_add(answer_code(M::winner(black_box(state))));
+        }
+    }
+    black_box(checksum)
+}
+
+/// Times `f` on prepared inputs, for the conversion/check split of the defect report.
+pub fn time_fn<S: Copy, R>(
+    inputs: &[S],
+    iterations: u64,
+    trials: u32,
+    f: impl Fn(S) -> R,
+    fold: impl Fn(R) -> u64,
+) -> Measurement {
+    let checks = iterations * inputs.len() as u64;
+    let (copies, passes) = layout(inputs.len(), iterations);
+    let buffer = repeated(inputs, copies);
+    run_trials(trials, checks, || {
+        let mut checksum = 0u64;
+        for _ in 0..passes {
+            for &input in &buffer {
+                checksum = checksum.wrapping_add(fold(f(black_box(input))));
+            }
+        }
+        black_box(checksum)
+    })
+}
+
+/// Times [`batch::verdicts`] on packed boards: one call per pass over the buffer laid out by
+/// [`layout`], so it makes the same checks as the single-board methods.
+fn time_batch_packed(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+    let checks = iterations * boards.len() as u64;
+    let (copies, calls) = layout(boards.len(), iterations);
+    let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
+    let input = repeated(&packed, copies);
+    let mut out = vec![Verdict::default(); input.len()];
+    run_trials(trials, checks, || {
+        let mut checksum = 0u64;
+        for _ in 0..calls {
+            let n = batch::verdicts(black_box(&input), black_box(&mut out));
+            // black_box(&mut out): the kernel's stores must all happen, as if read later.
+            black_box(&mut out);
+            checksum = checksum.wrapping_add(u64::from(out[n - 1].bits()));
+        }
+        black_box(checksum)
+    })
+}
+
+/// Times [`batch::verdicts_split`], as [`time_batch_packed`] does the packed kernel.
+fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+    let checks = iterations * boards.len() as u64;
+    let (copies, calls) = layout(boards.len(), iterations);
+    let xs = repeated(
+        &boards.iter().map(|b| b.x().bits()).collect::<Vec<_>>(),
+        copies,
+    );
+    let os = repeated(
+        &boards.iter().map(|b| b.o().bits()).collect::<Vec<_>>(),
+        copies,
+    );
+    let mut out = vec![Verdict::default(); xs.len()];
+    run_trials(trials, checks, || {
+        let mut checksum = 0u64;
+        for _ in 0..calls {
+            let n = batch::verdicts_split(black_box(&xs), black_box(&os), black_box(&mut out));
+            // black_box(&mut out): the kernel's stores must all happen, as if read later.
+            black_box(&mut out);
+            checksum = checksum.wrapping_add(u64::from(out[n - 1].bits()));
+        }
+        black_box(checksum)
+    })
+}
+
+/// Times method `name` on `boards`.
+pub fn measure(name: &str, boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+    fn prepared<M: Method>(boards: &[Board]) -> Vec<M::State> {
+        boards.iter().map(|&b| M::prepare(b)).collect()
+    }
+    match name {
+        Traditional::NAME => {
+            time_method::<Traditional>(&prepared::<Traditional>(boards), iterations, trials)
+        }
+        Paper::NAME => time_method::<Paper>(&prepared::<Paper>(boards), iterations, trials),
+        Masks::NAME => time_method::<Masks>(&prepared::<Masks>(boards), iterations, trials),
+        Table::NAME => time_method::<Table>(&prepared::<Table>(boards), iterations, trials),
+        Shift::NAME => time_method::<Shift>(&prepared::<Shift>(boards), iterations, trials),
+        Base3Table::NAME => {
+            time_method::<Base3Table>(&prepared::<Base3Table>(boards), iterations, trials)
+        }
+        BATCH_PACKED => time_batch_packed(boards, iterations, trials),
+        _ => time_batch(boards, iterations, trials),
+    }
+}
+
+/// What a method costs in memory: bytes per board of its representation and of static
+/// tables.
+pub fn memory(name: &str) -> (usize, usize) {
+    match name {
+        Traditional::NAME => (Traditional::STATE_BYTES, Traditional::TABLE_BYTES),
+        Paper::NAME => (Paper::STATE_BYTES, Paper::TABLE_BYTES),
+        Masks::NAME => (Masks::STATE_BYTES, Masks::TABLE_BYTES),
+        Table::NAME => (Table::STATE_BYTES, Table::TABLE_BYTES),
+        Shift::NAME => (Shift::STATE_BYTES, Shift::TABLE_BYTES),
+        Base3Table::NAME => (Base3Table::STATE_BYTES, Base3Table::TABLE_BYTES),
+        _ => (batch::STATE_BYTES, batch::TABLE_BYTES),
+    }
+}
+
+/// The winner method `name` gives for `board`.
+pub fn winner(name: &str, board: Board) -> Option<Player> {
+    fn of<M: Method>(board: Board) -> Option<Player> {
+        M::winner(M::prepare(board))
+    }
+    match name {
+        Traditional::NAME => of::<Traditional>(board),
+        Paper::NAME => of::<Paper>(board),
+        Masks::NAME => of::<Masks>(board),
+        Table::NAME => of::<Table>(board),
+        Shift::NAME => of::<Shift>(board),
+        Base3Table::NAME => of::<Base3Table>(board),
+        BATCH_PACKED => {
+            let mut out = [Verdict::default()];
+            batch::verdicts(&[Packed::from_board(board)], &mut out);
+            out[0].winner()
+        }
+        _ => {
+            let mut out = [Verdict::default()];
+            batch::verdicts_split(&[board.x().bits()], &[board.o().bits()], &mut out);
+            out[0].winner()
+        }
+    }
+}
+
+/// How many of the 5,478 positions method `name` answers wrongly.
+pub fn wrong_positions(name: &str) -> usize {
+    Position::all()
+        .filter(|p| winner(name, p.board()) != p.winner())
+        .count()
+}
+
+/// The grids method `name` answers wrongly (see [`status::agrees`]).
+pub fn wrong_grids(name: &str) -> Vec<Board> {
+    Board::all()
+        .filter(|&b| !status::agrees(b, winner(name, b)))
+        .collect()
+}
+
+/// The CPU model from `/proc/cpuinfo` (or `unknown`), and the number of logical cores.
+pub fn machine() -> (String, usize) {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".to_owned());
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    (model, cores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrong_counts_come_from_the_methods() {
+        for name in METHODS {
+            let expected = if name == Paper::NAME { 95 } else { 0 };
+            assert_eq!(wrong_positions(name), expected, "{name}");
+        }
+        assert_eq!(wrong_grids(Paper::NAME).len(), 570);
+    }
+
+    #[test]
+    fn measurements_count_checks() {
+        assert_eq!(layout(1, 100_000), (1_000, 100));
+        assert_eq!(layout(1, 7), (1, 7));
+        assert_eq!(layout(5_478, 3), (1, 3));
+        let boards = scenario_boards("row-win");
+        for name in METHODS {
+            let m = measure(name, &boards, 10, 2);
+            assert_eq!(m.trial_seconds.len(), 2);
+            assert_eq!(m.checks_per_trial, 10, "{name}");
+        }
+    }
+}

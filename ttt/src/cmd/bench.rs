@@ -1,0 +1,598 @@
+//! `ttt bench`: the paper's experiment reproduced, its defect found, and faster methods timed.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::bail;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use tictactoe::status::{Method, Paper, Traditional, paper, traditional::Array};
+use tictactoe::{Board, Position};
+
+use crate::bench::{self, Measurement, chart, published};
+
+/// Time the status methods on the paper's five scenarios and on every position and grid.
+///
+/// Without flags: the paper's protocol (100,000 iterations x 5 trials per scenario) for every
+/// method, then all 5,478 positions and all 19,683 grids; a table like the paper's Figs. 4.1
+/// and 4.2, the defect in the paper's patterns, and a comparison with its published figures.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  \
+    ttt bench\n  \
+    ttt bench --scenario row-win --method traditional --method paper\n  \
+    ttt bench --trials 51 --chart docs/bench.svg\n  \
+    ttt bench --json --iterations 1000\n\n\
+    Scenarios: row-win XXX/OO./..., column-win XO./XO./X.., diagonal-win XOO/OXX/XOX,\n\
+    full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
+    Methods: traditional, paper, masks, table, base3, batch by default; shift and batch-packed\n\
+    on request (each loses to a default method: see docs/readme/status.md).")]
+pub struct Args {
+    /// Iterations per trial; in all-positions and all-grids one iteration checks every board
+    /// once [default: 100,000 for one board, else enough passes for 100,000 checks]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    iterations: Option<u64>,
+    /// Trials per scenario and method.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    trials: u32,
+    /// Scenario to run (repeatable) [default: all].
+    #[arg(long = "scenario", value_name = "NAME")]
+    scenarios: Vec<String>,
+    /// Method to time (repeatable) [default: all but shift and batch-packed].
+    #[arg(long = "method", value_name = "NAME")]
+    methods: Vec<String>,
+    /// One JSON object per line per (scenario, method), then one for the machine.
+    #[arg(long)]
+    json: bool,
+    /// Write the SVG chart here [default: target/bench.svg; in --json mode only when given].
+    #[arg(long, value_name = "PATH")]
+    chart: Option<PathBuf>,
+    /// Do not write the chart.
+    #[arg(long, conflicts_with = "chart")]
+    no_chart: bool,
+}
+
+/// One (scenario, method) result, as `--json` prints it.
+#[derive(Serialize)]
+struct Record {
+    scenario: &'static str,
+    method: &'static str,
+    iterations: u64,
+    trials: u32,
+    checks_per_trial: u64,
+    mean_s: f64,
+    std_s: f64,
+    median_s: f64,
+    min_s: f64,
+    ns_per_check: f64,
+    improvement_pct: Option<f64>,
+    state_bytes: usize,
+    table_bytes: usize,
+    heap_bytes: u64,
+    wrong_positions: usize,
+}
+
+#[derive(Serialize)]
+struct MachineRecord {
+    machine: String,
+    cores: usize,
+}
+
+/// `19683` as `19,683`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Picks names from `valid`, in `valid`'s order; all of them when `asked` is empty.
+fn select(
+    asked: &[String],
+    valid: impl Iterator<Item = &'static str> + Clone,
+    what: &str,
+) -> anyhow::Result<Vec<&'static str>> {
+    if let Some(bad) = asked.iter().find(|a| !valid.clone().any(|v| v == *a)) {
+        let list: Vec<&str> = valid.collect();
+        bail!(
+            "unknown {what} `{bad}`: valid {what}s are {}",
+            list.join(", ")
+        );
+    }
+    Ok(valid
+        .filter(|v| asked.is_empty() || asked.iter().any(|a| a == v))
+        .collect())
+}
+
+/// Shows a progress bar on stderr once the run has taken a second, if stderr is a terminal.
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(steps: u64) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}") {
+            bar.set_style(style);
+        }
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: false,
+        }
+    }
+
+    /// Called between timed loops only: drawing allocates.
+    fn step(&mut self, message: String) {
+        if !self.shown
+            && self.start.elapsed().as_secs_f64() > 1.0
+            && std::io::stderr().is_terminal()
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+        self.bar.set_message(message);
+        self.bar.inc(1);
+    }
+}
+
+/// Everything measured for one scenario.
+struct ScenarioRun {
+    name: &'static str,
+    boards: Vec<Board>,
+    iterations: u64,
+    results: Vec<(&'static str, Measurement)>,
+}
+
+impl ScenarioRun {
+    fn ns(&self, method: &str) -> Option<f64> {
+        self.results
+            .iter()
+            .find(|(m, _)| *m == method)
+            .map(|(_, r)| r.ns_per_check())
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let scenarios = select(
+        &args.scenarios,
+        bench::SCENARIOS.iter().map(|(n, _)| *n),
+        "scenario",
+    )?;
+    let methods = if args.methods.is_empty() {
+        bench::DEFAULT_METHODS.to_vec()
+    } else {
+        select(&args.methods, bench::METHODS.iter().copied(), "method")?
+    };
+    let wrong: Vec<usize> = methods.iter().map(|m| bench::wrong_positions(m)).collect();
+
+    let with_split = methods.contains(&Paper::NAME);
+    let (runs, splits) = measure_all(&args, &scenarios, &methods, with_split);
+
+    let records = records(&runs, &wrong, args.trials);
+    for r in records.iter().filter(|r| r.ns_per_check < bench::FLOOR_NS) {
+        eprintln!(
+            "ttt: warning: {} {} measured {:.4} ns/check, below {} ns: the work was optimised away",
+            r.scenario,
+            r.method,
+            r.ns_per_check,
+            bench::FLOOR_NS
+        );
+    }
+    let (cpu, cores) = bench::machine();
+    let chart_path = match (&args.chart, args.no_chart, args.json) {
+        (Some(path), _, _) => Some(path.clone()),
+        (None, false, false) => Some(PathBuf::from("target/bench.svg")),
+        _ => None,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        for record in &records {
+            writeln!(out, "{}", serde_json::to_string(record)?)?;
+        }
+        let machine = MachineRecord {
+            machine: cpu.clone(),
+            cores,
+        };
+        writeln!(out, "{}", serde_json::to_string(&machine)?)?;
+    } else {
+        print_table(&mut out, &records, &cpu, cores, args.trials, &runs)?;
+        if with_split {
+            print_defect(&mut out)?;
+            print_split(&mut out, &runs, &splits)?;
+        }
+        print_published(&mut out, &runs)?;
+    }
+    if let Some(path) = chart_path {
+        write_chart(&path, &records, &cpu)?;
+        if args.json {
+            eprintln!("chart: {}", path.display());
+        } else {
+            writeln!(out, "\nchart: {}", path.display())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times every (scenario, method) pair, and the paper's conversion and check apart when
+/// `with_split`.
+fn measure_all(
+    args: &Args,
+    scenarios: &[&'static str],
+    methods: &[&'static str],
+    with_split: bool,
+) -> (Vec<ScenarioRun>, Vec<Split>) {
+    let steps = scenarios.len() * (methods.len() + if with_split { 2 } else { 0 });
+    let mut progress = Progress::new(steps as u64);
+    let (mut runs, mut splits) = (Vec::new(), Vec::new());
+    for &name in scenarios {
+        let boards = bench::scenario_boards(name);
+        let iterations = args
+            .iterations
+            .unwrap_or_else(|| bench::default_iterations(boards.len()));
+        let mut results = Vec::new();
+        for &method in methods {
+            let measured = bench::measure(method, &boards, iterations, args.trials);
+            results.push((method, measured));
+            progress.step(format!("{name} {method}"));
+        }
+        if with_split {
+            splits.push(time_split(&boards, iterations, args.trials, &mut progress));
+        }
+        runs.push(ScenarioRun {
+            name,
+            boards,
+            iterations,
+            results,
+        });
+    }
+    progress.bar.finish_and_clear();
+    (runs, splits)
+}
+
+/// Draws the chart of every record to `path`.
+fn write_chart(path: &std::path::Path, records: &[Record], cpu: &str) -> anyhow::Result<()> {
+    let bars: Vec<chart::Bar<'_>> = records
+        .iter()
+        .map(|r| chart::Bar {
+            scenario: r.scenario,
+            method: r.method,
+            ns: r.ns_per_check,
+        })
+        .collect();
+    chart::write(path, &bars, &format!("ttt bench: ns per check, {cpu}"))
+}
+
+fn records(runs: &[ScenarioRun], wrong: &[usize], trials: u32) -> Vec<Record> {
+    let mut records = Vec::new();
+    for run in runs {
+        let base = run.ns(Traditional::NAME);
+        for (i, (method, m)) in run.results.iter().enumerate() {
+            let (state_bytes, table_bytes) = bench::memory(method);
+            let ns = m.ns_per_check();
+            records.push(Record {
+                scenario: run.name,
+                method,
+                iterations: run.iterations,
+                trials,
+                checks_per_trial: m.checks_per_trial,
+                mean_s: m.mean_s(),
+                std_s: m.std_s(),
+                median_s: m.median_s(),
+                min_s: m.min_s(),
+                ns_per_check: ns,
+                improvement_pct: base.map(|b| (b - ns) / b * 100.0),
+                state_bytes,
+                table_bytes,
+                heap_bytes: m.heap_bytes,
+                wrong_positions: wrong[i],
+            });
+        }
+    }
+    records
+}
+
+fn print_table(
+    out: &mut impl Write,
+    records: &[Record],
+    cpu: &str,
+    cores: usize,
+    trials: u32,
+    runs: &[ScenarioRun],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "ttt bench: {trials} trials per scenario and method; machine: {cpu}, {cores} cores"
+    )?;
+    for run in runs {
+        writeln!(
+            out,
+            "  {:<16} {} board(s) x {} iterations = {} checks per trial",
+            run.name,
+            run.boards.len(),
+            run.iterations,
+            run.boards.len() as u64 * run.iterations
+        )?;
+    }
+    writeln!(
+        out,
+        "\n{:<16} {:<12} {:>14} {:>12} {:>9} {:>10} {:>6} {:>6} {:>6} {:>6}",
+        "scenario",
+        "method",
+        "s/100k checks",
+        "std",
+        "ns/check",
+        "vs trad.",
+        "state",
+        "table",
+        "heap",
+        "wrong"
+    )?;
+    let mut last = "";
+    for r in records {
+        if r.scenario != last && !last.is_empty() {
+            writeln!(out)?;
+        }
+        last = r.scenario;
+        let scale = 100_000.0 / r.checks_per_trial as f64;
+        let improvement = r
+            .improvement_pct
+            .map_or_else(|| "-".to_owned(), |p| format!("{p:+.1}%"));
+        writeln!(
+            out,
+            "{:<16} {:<12} {:>14.8} {:>12.8} {:>9.3} {:>10} {:>6} {:>6} {:>6} {:>6}",
+            r.scenario,
+            r.method,
+            r.mean_s * scale,
+            r.std_s * scale,
+            r.ns_per_check,
+            improvement,
+            r.state_bytes,
+            r.table_bytes,
+            r.heap_bytes,
+            r.wrong_positions
+        )?;
+    }
+    writeln!(
+        out,
+        "\nstate = bytes per board of the method's representation, table = bytes of static \
+         tables,\nheap = bytes allocated inside the timed loops (counting allocator), wrong = how many \
+         of the 5,478 positions answered wrongly.\ns/100k checks and std: mean and standard \
+         deviation of the trials, as in the paper; ns/check and vs trad.: the median trial."
+    )?;
+    Ok(())
+}
+
+/// The paper's method taken apart: conversion alone, pattern check alone (ns per check).
+struct Split {
+    conversion: Measurement,
+    check: Measurement,
+}
+
+fn time_split(boards: &[Board], iterations: u64, trials: u32, progress: &mut Progress) -> Split {
+    let arrays: Vec<Array> = boards.iter().map(|&b| Array::from(b)).collect();
+    let conversion = bench::time_fn(
+        &arrays,
+        iterations,
+        trials,
+        paper::to_bitboards,
+        |(x, o)| u64::from(x ^ o),
+    );
+    progress.step("paper conversion alone".to_owned());
+    let bitboards: Vec<(u16, u16)> = arrays.iter().map(|&a| paper::to_bitboards(a)).collect();
+    let check = bench::time_fn(
+        &bitboards,
+        iterations,
+        trials,
+        |(x, o)| paper::check_bitboards(x, o),
+        |w| w as u64,
+    );
+    progress.step("paper check alone".to_owned());
+    Split { conversion, check }
+}
+
+/// Which printed pattern is wrong, and on how many boards, with examples.
+fn print_defect(out: &mut impl Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "\nThe paper's defect (Fig. 3.3), found by exhaustive comparison"
+    )?;
+    for (label, pattern) in paper::DEFECTIVE.iter().flatten() {
+        let cells: Vec<String> = (0..9)
+            .filter(|i| pattern >> i & 1 != 0)
+            .map(|i| i.to_string())
+            .collect();
+        writeln!(
+            out,
+            "  pattern {label} = {pattern:#011b} covers {} cells ({}) with bit i = cell i as its \
+             board_to_bitboard sets them: not a line.",
+            cells.len(),
+            cells.join(", ")
+        )?;
+    }
+    let wrong_grids = bench::wrong_grids(Paper::NAME);
+    let wrong_positions: Vec<Position> = Position::all()
+        .filter(|p| bench::winner(Paper::NAME, p.board()) != p.winner())
+        .collect();
+    writeln!(
+        out,
+        "  A top-row win is missed unless the winner also holds cell 3: the printed method \
+         answers wrongly on\n  {} of {} positions and {} of {} grids (every other method: 0).",
+        thousands(wrong_positions.len()),
+        thousands(Position::all().count()),
+        thousands(wrong_grids.len()),
+        thousands(Board::all().len())
+    )?;
+    writeln!(
+        out,
+        "  Three of the positions it gets wrong (it answers \"no winner\"):"
+    )?;
+    let examples: Vec<Board> = wrong_positions.iter().take(3).map(|p| p.board()).collect();
+    for row in 0..3 {
+        let line: Vec<String> = examples
+            .iter()
+            .map(|b| format!("{b:#}").lines().nth(row).unwrap_or("").to_owned())
+            .collect();
+        writeln!(out, "      {}", line.join("        "))?;
+    }
+    let (_, row_win_text) = bench::SCENARIOS[0];
+    let row_win: Board = row_win_text.parse().expect("valid scenario board");
+    if bench::winner(Paper::NAME, row_win).is_none() {
+        writeln!(
+            out,
+            "  The paper's own row-win scenario {row_win_text} is one of them: the method it times \
+             there answers \"no winner\"."
+        )?;
+    }
+    Ok(())
+}
+
+/// The paper's timing taken apart: conversion alone and check alone next to the whole.
+fn print_split(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n  Conversion separated from check (ns per check; improvement over traditional):"
+    )?;
+    writeln!(
+        out,
+        "  {:<16} {:>11} {:>11} {:>11} {:>11} {:>14} {:>14}",
+        "scenario", "traditional", "paper", "convert", "check", "paper vs trad", "check vs trad"
+    )?;
+    for (run, split) in runs.iter().zip(splits) {
+        let (Some(trad), Some(whole)) = (run.ns(Traditional::NAME), run.ns(Paper::NAME)) else {
+            continue;
+        };
+        let (conv, check) = (split.conversion.ns_per_check(), split.check.ns_per_check());
+        writeln!(
+            out,
+            "  {:<16} {:>11.3} {:>11.3} {:>11.3} {:>11.3} {:>13.1}% {:>13.1}%",
+            run.name,
+            trad,
+            whole,
+            conv,
+            check,
+            (trad - whole) / trad * 100.0,
+            (trad - check) / trad * 100.0
+        )?;
+    }
+    if runs.iter().all(|r| r.ns(Traditional::NAME).is_none()) {
+        writeln!(out, "  (add --method traditional for the comparison)")?;
+    }
+    Ok(())
+}
+
+/// The paper's published figures next to ours.
+fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()> {
+    let paper_runs: Vec<&ScenarioRun> = runs
+        .iter()
+        .filter(|r| published::for_scenario(r.name).is_some())
+        .collect();
+    if paper_runs.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\nAgainst the paper's published figures (Figs. 4.1, 4.2; seconds per 100,000 checks)\n  \
+         The paper ran Python on unstated hardware; we run compiled Rust on the machine above.\n  \
+         Language, hardware and method all differ, so a ratio measures the three together.\n  \
+         (* median trial, seconds per 100,000 checks)"
+    )?;
+    writeln!(
+        out,
+        "  {:<16} {:>20} {:>20} {:>8} {:>11} | {:>10} {:>10} {:>8} {:>6}",
+        "scenario",
+        "pub. trad. (std)",
+        "pub. Boolean (std)",
+        "pub. +%",
+        "pub. KB t/B",
+        "our trad.*",
+        "our paper*",
+        "our +%",
+        "heap"
+    )?;
+    for run in &paper_runs {
+        let p = published::for_scenario(run.name).expect("filtered above");
+        let ours = |method: &str| {
+            run.results
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, m)| m)
+        };
+        let (trad, paper) = (ours(Traditional::NAME), ours(Paper::NAME));
+        let s = |m: Option<&Measurement>| {
+            m.map_or_else(
+                || "-".to_owned(),
+                |m| format!("{:.7}", m.per_100k(m.median_s())),
+            )
+        };
+        let improvement = match (trad, paper) {
+            (Some(t), Some(b)) => format!(
+                "{:+.1}",
+                (t.median_s()
+                    - b.median_s() * t.checks_per_trial as f64 / b.checks_per_trial as f64)
+                    / t.median_s()
+                    * 100.0
+            ),
+            _ => "-".to_owned(),
+        };
+        let heap = trad
+            .iter()
+            .chain(paper.iter())
+            .map(|m| m.heap_bytes)
+            .sum::<u64>();
+        writeln!(
+            out,
+            "  {:<16} {:>9.6} ({:>8.6}) {:>9.6} ({:>8.6}) {:>8.1} {:>5.1}/{:<5.1} | {:>10} {:>10} {:>8} {:>5}B",
+            run.name,
+            p.traditional_s,
+            p.traditional_std,
+            p.boolean_s,
+            p.boolean_std,
+            p.improvement_pct,
+            p.traditional_kb,
+            p.boolean_kb,
+            s(trad),
+            s(paper),
+            improvement,
+            heap
+        )?;
+    }
+    print_ratios(out, &paper_runs)
+}
+
+/// How many times faster per check than the paper's Python each method is, per scenario.
+fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result<()> {
+    let methods: Vec<&str> = paper_runs[0].results.iter().map(|(m, _)| *m).collect();
+    writeln!(
+        out,
+        "\n  Times faster per check than the paper's Python (traditional vs its traditional, paper \
+         vs its Boolean,\n  every other method vs the faster of the two):"
+    )?;
+    write!(out, "  {:<16}", "scenario")?;
+    for m in &methods {
+        write!(out, " {m:>12}")?;
+    }
+    writeln!(out)?;
+    for run in paper_runs {
+        let p = published::for_scenario(run.name).expect("only the paper's scenarios");
+        write!(out, "  {:<16}", run.name)?;
+        for (method, m) in &run.results {
+            let counterpart = match *method {
+                Traditional::NAME => p.traditional_s,
+                Paper::NAME => p.boolean_s,
+                _ => p.traditional_s.min(p.boolean_s),
+            };
+            write!(out, " {:>11.0}x", counterpart / m.per_100k(m.median_s()))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}

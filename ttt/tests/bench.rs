@@ -1,0 +1,194 @@
+//! `ttt bench` end to end, with tiny iteration counts: the output's shape and the counts it
+//! computes, never its timings.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn ttt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(args)
+        .output()
+        .expect("ttt runs")
+}
+
+fn json_lines(args: &[&str]) -> Vec<Value> {
+    let output = ttt(args);
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+const KEYS: [&str; 12] = [
+    "scenario",
+    "method",
+    "iterations",
+    "trials",
+    "mean_s",
+    "std_s",
+    "ns_per_check",
+    "improvement_pct",
+    "state_bytes",
+    "table_bytes",
+    "heap_bytes",
+    "wrong_positions",
+];
+
+#[test]
+fn json_has_one_record_per_scenario_and_method_then_the_machine() {
+    let lines = json_lines(&[
+        "bench",
+        "--json",
+        "--iterations",
+        "20",
+        "--trials",
+        "2",
+        "--scenario",
+        "row-win",
+        "--scenario",
+        "all-positions",
+    ]);
+    let (machine, records) = lines.split_last().expect("output");
+    assert!(machine["machine"].is_string() && machine["cores"].as_u64() >= Some(1));
+    let methods = ["traditional", "paper", "masks", "table", "base3", "batch"];
+    assert_eq!(records.len(), 2 * methods.len());
+    for (record, (scenario, method)) in records.iter().zip(
+        ["row-win", "all-positions"]
+            .iter()
+            .flat_map(|s| methods.iter().map(move |m| (*s, *m))),
+    ) {
+        for key in KEYS {
+            assert!(record.get(key).is_some(), "{key} missing in {record}");
+        }
+        assert_eq!(record["scenario"], scenario);
+        assert_eq!(record["method"], method);
+        assert_eq!(record["iterations"], 20);
+        assert_eq!(record["trials"], 2);
+        assert_eq!(record["heap_bytes"], 0, "{record}");
+        let wrong = record["wrong_positions"].as_u64().expect("a count");
+        if method == "paper" {
+            assert_eq!(wrong, 95);
+        } else {
+            assert_eq!(wrong, 0, "{method}");
+        }
+        assert!(record["ns_per_check"].as_f64() > Some(0.0));
+    }
+}
+
+#[test]
+fn every_method_can_be_asked_for() {
+    let all = [
+        "traditional",
+        "paper",
+        "masks",
+        "table",
+        "shift",
+        "base3",
+        "batch",
+        "batch-packed",
+    ];
+    let mut args = vec![
+        "bench",
+        "--json",
+        "--iterations",
+        "1",
+        "--trials",
+        "1",
+        "--scenario",
+        "all-grids",
+    ];
+    for method in all {
+        args.extend(["--method", method]);
+    }
+    let lines = json_lines(&args);
+    let methods: Vec<&str> = lines.iter().filter_map(|l| l["method"].as_str()).collect();
+    assert_eq!(methods, all);
+    for line in &lines[..all.len()] {
+        assert_eq!(line["iterations"], 1);
+        assert!(line["state_bytes"].as_u64() >= Some(2));
+    }
+}
+
+#[test]
+fn text_report_names_the_defect_and_the_published_figures() {
+    let output = ttt(&[
+        "bench",
+        "--iterations",
+        "10",
+        "--trials",
+        "1",
+        "--scenario",
+        "row-win",
+        "--no-chart",
+    ]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(
+        text.contains("Row 3 = 0b000001111 covers 4 cells (0, 1, 2, 3)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("95 of 5,478 positions and 570 of 19,683 grids"),
+        "{text}"
+    );
+    assert!(text.contains("0.134855"), "published figures cited: {text}");
+    assert!(text.contains("Language, hardware and method all differ"));
+}
+
+#[test]
+fn chart_is_written_where_asked() {
+    let dir = std::env::temp_dir().join(format!("ttt-bench-test-{}", std::process::id()));
+    let path = dir.join("chart.svg");
+    let path_text = path.to_str().expect("utf-8 path");
+    let output = ttt(&[
+        "bench",
+        "--iterations",
+        "5",
+        "--trials",
+        "1",
+        "--scenario",
+        "early-game",
+        "--chart",
+        path_text,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let svg = std::fs::read_to_string(&path).expect("chart written");
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.contains("early-game") && svg.contains("masks"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(path_text));
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}
+
+#[test]
+fn bad_names_are_one_line_errors_listing_the_valid_ones() {
+    for (flag, bad, valid) in [
+        ("--scenario", "row-wins", "row-win, column-win"),
+        ("--method", "boolean", "traditional, paper, masks"),
+    ] {
+        let output = ttt(&["bench", flag, bad, "--iterations", "1"]);
+        assert!(!output.status.success());
+        let err = String::from_utf8(output.stderr).expect("utf-8");
+        assert!(err.starts_with("ttt: error: unknown "), "{err}");
+        assert!(
+            err.contains(&format!("`{bad}`")) && err.contains(valid),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn bad_numbers_are_rejected() {
+    for args in [
+        ["bench", "--iterations", "0"],
+        ["bench", "--trials", "0"],
+        ["bench", "--iterations", "many"],
+    ] {
+        let output = ttt(&args);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+    }
+}
