@@ -1,0 +1,1 @@
+//! The `.ttt` file format.
