@@ -25,17 +25,31 @@ const POWERS: [u64; 6] = {
 // have failed to compile otherwise); six would not.
 const _: () = assert!(POWERS[5].checked_mul(RADIX).is_none());
 
-/// Digit `digit` of `word`; each arm divides by a constant, which compiles to a multiply.
+/// `(M, k)` per digit `d` with `floor(n / 5478^d) = (n * M) >> k` for every `n < 2^63`:
+/// `k = 63 + ceil(log2 5478^d)` and `M = ceil(2^k / 5478^d)`, so `M < 2^64` and the error
+/// `n (M 5478^d - 2^k) < 2^63 5478^d <= 2^k` never reaches the next multiple.
+const RECIPROCALS: [(u64, u32); PER_WORD] = {
+    let mut table = [(0u64, 0u32); PER_WORD];
+    let mut d = 0;
+    while d < PER_WORD {
+        let divisor = POWERS[d] as u128;
+        let log = u128::BITS - (divisor - 1).leading_zeros();
+        let k = 63 + log;
+        table[d] = ((1u128 << k).div_ceil(divisor) as u64, k);
+        d += 1;
+    }
+    table
+};
+
+// Every stored word is below 5478^5, so below 2^63, as the reciprocals need.
+const _: () = assert!(POWERS[5] < 1 << 63);
+
+/// Digit `digit` of `word` (below `2^63`), without a branch or a division instruction.
 #[inline(always)]
 fn digit_of(word: u64, digit: usize) -> u32 {
-    let shifted = match digit {
-        0 => word,
-        1 => word / POWERS[1],
-        2 => word / POWERS[2],
-        3 => word / POWERS[3],
-        _ => word / POWERS[4],
-    };
-    (shifted % RADIX) as u32
+    let (multiplier, shift) = RECIPROCALS[digit];
+    let shifted = (u128::from(word) * u128::from(multiplier)) >> shift;
+    (shifted as u64 % RADIX) as u32
 }
 
 /// The five digits of a full word, lowest first.
@@ -398,6 +412,18 @@ mod tests {
             }
         }
         assert_eq!(split(POWERS[5] - 1), [5_477; 5]);
+        // Around every multiple of every power, where a reciprocal would be off first.
+        for d in 0..5 {
+            for m in [1, 2, 3, 5_477, 5_478, POWERS[5 - d] - 1] {
+                let base = m * POWERS[d];
+                for word in [base - 1, base, base + 1] {
+                    if word < POWERS[5] {
+                        assert_eq!(digit_of(word, d), slow_digit(word, d), "{word} {d}");
+                    }
+                }
+            }
+        }
+        assert_eq!(digit_of((1 << 63) - 1, 4), slow_digit((1 << 63) - 1, 4));
     }
 
     #[test]

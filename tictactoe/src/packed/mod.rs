@@ -188,6 +188,10 @@ impl Packable for Base3 {
         Some(tables::grid_index(board) as u32)
     }
     #[inline]
+    fn unpack(code: u32) -> Board {
+        tables::grid_board_fast(code)
+    }
+    #[inline]
     fn is_code(code: u32) -> bool {
         code < Base3::COUNT
     }
@@ -260,7 +264,7 @@ mod tests {
 
     #[test]
     fn table_bytes_add_up() {
-        assert_eq!(TABLE_BYTES, 1_024 + 2 * 39_366 + 4 * (5_478 + 6_046));
+        assert_eq!(TABLE_BYTES, 1_024 + 486 + 2 * 39_366 + 4 * (5_478 + 6_046));
     }
 }
 

@@ -3,6 +3,7 @@
 //! | table | entries | bytes |
 //! |---|---|---|
 //! | grid index (`sum 3^i`) of every 9-bit set | 512 x u16 | 1,024 |
+//! | cells of every 5-digit base-3 number | 243 x u16 | 486 |
 //! | rank of every grid (or none), by grid index | 19,683 x u16 | 39,366 |
 //! | board of every rank | 5,478 x 4 bytes | 21,912 |
 //! | count rank of every grid (or none), by grid index | 19,683 x u16 | 39,366 |
@@ -68,6 +69,34 @@ const fn grid_board(mut index: usize) -> Board {
         index /= 3;
         i += 1;
     }
+    Board::from_disjoint(Bitboard::from_bits_truncate(x), Bitboard::from_bits_truncate(o))
+}
+
+/// `DIGITS5[v]` for `v < 3^5`: the X cells of the five base-3 digits of `v` in bits 0..5, the
+/// O cells in bits 8..13.
+static DIGITS5: [u16; 243] = {
+    let mut table = [0u16; 243];
+    let mut v = 0;
+    while v < 243 {
+        let board = grid_board(v);
+        table[v] = board.x().bits() | board.o().bits() << 8;
+        v += 1;
+    }
+    table
+};
+
+/// The board of a grid index below `3^9` (others give some board): one multiply-shift
+/// splits it into 5 + 4 digits, each read from [`DIGITS5`].
+#[inline]
+pub(crate) fn grid_board_fast(index: u32) -> Board {
+    // floor(n / 243) = (n * 17261) >> 22 for n < 3^9 (ceil(2^22 / 243) = 17261).
+    let index = index & 0x7fff;
+    let high = (index * 17_261) >> 22;
+    // Exact below 3^9; for other codes the wrap and the remainder keep the reads in bounds.
+    let low = index.wrapping_sub(high * 243) % 243;
+    let (lo, hi) = (DIGITS5[low as usize], DIGITS5[high as usize % 243]);
+    let x = (lo & 0x1f) | (hi & 0x1f) << 5;
+    let o = (lo >> 8) | (hi >> 8) << 5;
     Board::from_disjoint(Bitboard::from_bits_truncate(x), Bitboard::from_bits_truncate(o))
 }
 
@@ -172,6 +201,7 @@ pub(crate) static COUNT_RANK_BOARD: [Board; COUNT_RANKS] = COUNT_TABLES.1;
 
 /// Bytes of static tables behind the fast [`Packable`](super::Packable) paths.
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&SET3)
+    + core::mem::size_of_val(&DIGITS5)
     + core::mem::size_of_val(&GRID_RANK)
     + core::mem::size_of_val(&RANK_BOARD)
     + core::mem::size_of_val(&GRID_COUNT_RANK)
@@ -188,6 +218,7 @@ mod tests {
             let index = grid_index(board);
             assert_eq!(index, usize::from(Base3::from_board(board).code()));
             assert_eq!(grid_board(index), board);
+            assert_eq!(grid_board_fast(index as u32), board);
         }
     }
 
