@@ -1,6 +1,7 @@
 //! `ttt`: the command-line face of the tictactoe library.
 
 mod cmd;
+#[allow(dead_code)] // the board subcommands of the cli branch use it
 mod input;
 
 use std::process::ExitCode;
@@ -18,12 +19,18 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Enumerate(cmd::enumerate::Args),
+    Pack(cmd::pack::Args),
+    Unpack(cmd::unpack::Args),
+    Info(cmd::info::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Enumerate(args) => cmd::enumerate::run(args),
+        Command::Pack(args) => cmd::pack::run(args),
+        Command::Unpack(args) => cmd::unpack::run(args),
+        Command::Info(args) => cmd::info::run(args),
     };
     match result {
         Ok(code) => code,

@@ -34,7 +34,7 @@ mod write;
 use std::fmt;
 
 pub use atomic::AtomicFile;
-pub use read::{Lost, Reader};
+pub use read::{Lost, Reader, trailer_count};
 pub use write::Writer;
 
 use crate::packed::{PackError, Packing};
@@ -56,7 +56,8 @@ pub const MAX_BLOCK_BYTES: usize = 65_536;
 const COUNT_UNKNOWN: u64 = u64::MAX;
 
 /// CRC-32C (Castagnoli, the iSCSI polynomial), slice-by-16.
-const CRC32C: crc::Crc<u32, crc::Table<16>> = crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISCSI);
+const CRC32C: crc::Crc<u32, crc::Table<16>> =
+    crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISCSI);
 
 /// CRC-32C of the parts, in order.
 fn crc32c(parts: &[&[u8]]) -> u32 {

@@ -377,3 +377,31 @@ impl<R: Read> Reader<R> {
         Ok(false)
     }
 }
+
+/// The record count in the trailer of a complete file, read from its end and checked (for a
+/// file written as a stream, whose header does not hold the count).
+pub fn trailer_count<R: Read + std::io::Seek>(
+    input: &mut R,
+    header: &Header,
+) -> Result<u64, FileError> {
+    let end = input.seek(std::io::SeekFrom::End(0))?;
+    if end < (HEADER_BYTES + TRAILER_BYTES) as u64 {
+        return Err(FormatError::Truncated {
+            offset: end,
+            part: Part::Trailer,
+        }
+        .into());
+    }
+    let offset = end - TRAILER_BYTES as u64;
+    input.seek(std::io::SeekFrom::Start(offset))?;
+    let mut bytes = [0u8; TRAILER_BYTES];
+    input.read_exact(&mut bytes)?;
+    let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
+    let count = u64::from_le_bytes(count_bytes);
+    let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
+    let blocks = header.blocks_for(count).to_le_bytes();
+    if bytes[..4] != [0; 4] || crc32c(&[&blocks, &bytes[..4], &count_bytes]) != stored {
+        return Err(FormatError::DamagedTrailer { offset }.into());
+    }
+    Ok(count)
+}

@@ -25,7 +25,10 @@ fn round_trip_every_packing_streamed_and_seekable() {
     for packing in Packing::ALL {
         for len in [0, 1, 6, 7, 20, 21] {
             let boards = sample(len, len as u64);
-            for bytes in [write(&boards, packing, 7), write_seekable(&boards, packing, 7)] {
+            for bytes in [
+                write(&boards, packing, 7),
+                write_seekable(&boards, packing, 7),
+            ] {
                 assert_eq!(read(&bytes).unwrap(), boards, "{packing} {len}");
                 let header = Reader::new(&bytes[..]).unwrap().header().clone();
                 assert_eq!(header.file_bytes(len as u64), bytes.len() as u64);
@@ -49,7 +52,10 @@ fn default_blocks_fill_64_kib() {
         assert!(BLOCK_HEAD_BYTES + packing.bytes_for(max as usize + 1) > MAX_BLOCK_BYTES);
     }
     assert_eq!(Header::default_records_per_block(Packing::Base4), 29_120);
-    assert_eq!(Header::default_records_per_block(Packing::MixedRadix), 40_955);
+    assert_eq!(
+        Header::default_records_per_block(Packing::MixedRadix),
+        40_955
+    );
 }
 
 /// Every single-bit flip of every byte of small files is detected, as an error.
@@ -57,7 +63,10 @@ fn default_blocks_fill_64_kib() {
 fn every_bit_flip_is_detected() {
     for packing in Packing::ALL {
         let boards = sample(23, 3);
-        for bytes in [write(&boards, packing, 5), write_seekable(&boards, packing, 5)] {
+        for bytes in [
+            write(&boards, packing, 5),
+            write_seekable(&boards, packing, 5),
+        ] {
             for bit in 0..bytes.len() * 8 {
                 let mut damaged = bytes.clone();
                 damaged[bit / 8] ^= 1 << (bit % 8);
@@ -83,7 +92,10 @@ fn every_bit_flip_is_detected() {
 fn every_truncation_is_detected() {
     for packing in Packing::ALL {
         let boards = sample(23, 4);
-        for bytes in [write(&boards, packing, 5), write_seekable(&boards, packing, 5)] {
+        for bytes in [
+            write(&boards, packing, 5),
+            write_seekable(&boards, packing, 5),
+        ] {
             for len in 0..bytes.len() {
                 let error = read(&bytes[..len]).unwrap_err();
                 let format = error.format().unwrap();
@@ -123,7 +135,10 @@ fn damaged_block_is_named_with_its_records_and_salvage_skips_it() {
     expected.drain(10..15);
     assert_eq!(salvaged, expected);
     assert_eq!(reader.lost().len(), 1);
-    assert_eq!((reader.lost()[0].first, reader.lost()[0].end), (10, Some(15)));
+    assert_eq!(
+        (reader.lost()[0].first, reader.lost()[0].end),
+        (10, Some(15))
+    );
 }
 
 #[test]
@@ -145,10 +160,7 @@ fn header_errors_are_each_their_own() {
 
     let mut version = bytes.clone();
     version[8] = 2;
-    assert_eq!(
-        format(&version),
-        FormatError::UnknownVersion { version: 2 }
-    );
+    assert_eq!(format(&version), FormatError::UnknownVersion { version: 2 });
 
     let mut checksum = bytes.clone();
     checksum[10] = 9;
@@ -225,7 +237,10 @@ fn writer_refuses_what_the_packing_cannot_hold() {
     let full: Board = "XXX/XXX/XXX".parse().unwrap();
     assert!(matches!(
         writer.push(full),
-        Err(FileError::Pack(crate::packed::PackError::Unencodable { index: 1, .. }))
+        Err(FileError::Pack(crate::packed::PackError::Unencodable {
+            index: 1,
+            ..
+        }))
     ));
     assert_eq!(read(&writer.finish().unwrap()).unwrap(), vec![Board::EMPTY]);
     assert!(Writer::with_records_per_block(Vec::new(), Packing::Base4, 0).is_err());

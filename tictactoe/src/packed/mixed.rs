@@ -286,7 +286,11 @@ impl MixedRadix {
         }
         if let Some(&last) = self.words.get(full) {
             let digits = split(last);
-            out.extend(digits[..self.len % PER_WORD].iter().map(|&c| Rank::unpack(c)));
+            out.extend(
+                digits[..self.len % PER_WORD]
+                    .iter()
+                    .map(|&c| Rank::unpack(c)),
+            );
         }
     }
 

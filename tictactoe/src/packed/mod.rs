@@ -54,8 +54,8 @@ pub use mixed::{MixedRadix, MixedRadixIter};
 pub use packing::{Packing, ParsePackingError};
 pub use tables::TABLE_BYTES;
 
-use crate::encoding::{Base3, Base4, Bitboards, CountRank, DecodeError, Encoding, Rank};
 use crate::Board;
+use crate::encoding::{Base3, Base4, Bitboards, CountRank, DecodeError, Encoding, Rank};
 
 /// Why a packed array refused an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -69,7 +69,10 @@ const fn grid_board(mut index: usize) -> Board {
         index /= 3;
         i += 1;
     }
-    Board::from_disjoint(Bitboard::from_bits_truncate(x), Bitboard::from_bits_truncate(o))
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(x),
+        Bitboard::from_bits_truncate(o),
+    )
 }
 
 /// `DIGITS5[v]` for `v < 3^5`: the X cells of the five base-3 digits of `v` in bits 0..5, the
@@ -97,7 +100,10 @@ pub(crate) fn grid_board_fast(index: u32) -> Board {
     let (lo, hi) = (DIGITS5[low as usize], DIGITS5[high as usize % 243]);
     let x = (lo & 0x1f) | (hi & 0x1f) << 5;
     let o = (lo >> 8) | (hi >> 8) << 5;
-    Board::from_disjoint(Bitboard::from_bits_truncate(x), Bitboard::from_bits_truncate(o))
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(x),
+        Bitboard::from_bits_truncate(o),
+    )
 }
 
 /// `RANK_BOARD[r]`: the board of rank `r`.

@@ -1,3 +1,6 @@
 //! One module per subcommand: each has `Args` (clap) and `run(Args) -> anyhow::Result<ExitCode>`.
 
 pub mod enumerate;
+pub mod info;
+pub mod pack;
+pub mod unpack;
