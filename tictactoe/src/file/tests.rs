@@ -30,7 +30,7 @@ fn round_trip_every_packing_streamed_and_seekable() {
                 write_seekable(&boards, packing, 7),
             ] {
                 assert_eq!(read(&bytes).unwrap(), boards, "{packing} {len}");
-                let header = Reader::new(&bytes[..]).unwrap().header().clone();
+                let header = *Reader::new(&bytes[..]).unwrap().header();
                 assert_eq!(header.file_bytes(len as u64), bytes.len() as u64);
             }
             let header = *Reader::new(&write_seekable(&boards, packing, 7)[..])
