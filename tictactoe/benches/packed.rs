@@ -1,4 +1,5 @@
-//! Packed arrays: bulk pack and unpack of 2^20 reachable positions, and random-access get.
+//! Packed arrays: bulk pack and unpack of 2^20 reachable positions, and random-access get in an
+//! array of 2^20 positions (1.6 to 2.4 MB, past L2) and of 2^16 (100 to 150 KB, in L2).
 //!
 //! `cargo bench -p tictactoe --bench packed`; throughput is in positions (elements) per second.
 
@@ -12,6 +13,8 @@ use tictactoe::{Board, Position};
 
 /// Positions per bulk run: 2^20, about 1.6 MB packed at 13 bits.
 const LEN: usize = 1 << 20;
+/// Positions in the small array for random gets.
+const SMALL: usize = 1 << 16;
 /// Random gets per iteration.
 const GETS: usize = 4_096;
 
@@ -64,6 +67,22 @@ fn positions(len: usize) -> Vec<Board> {
         .collect()
 }
 
+fn bench_get<A: Bulk>(c: &mut Criterion, name: &str, array: &A, indices: &[usize]) {
+    let mut group = c.benchmark_group("packed");
+    group.throughput(Throughput::Elements(indices.len() as u64));
+    group.bench_function(BenchmarkId::new(name, A::NAME), |b| {
+        b.iter(|| {
+            let mut sum = 0u32;
+            for &index in black_box(indices) {
+                let board = array.get(index).unwrap_or_default();
+                sum = sum.wrapping_add(u32::from(board.x().bits() ^ board.o().bits()));
+            }
+            sum
+        })
+    });
+    group.finish();
+}
+
 fn bench_one<A: Bulk>(c: &mut Criterion, boards: &[Board], indices: &[usize]) {
     let array = A::from_boards(boards).expect("reachable positions fit every packing");
     let mut group = c.benchmark_group("packed");
@@ -79,18 +98,11 @@ fn bench_one<A: Bulk>(c: &mut Criterion, boards: &[Board], indices: &[usize]) {
             black_box(out.len())
         })
     });
-    group.throughput(Throughput::Elements(indices.len() as u64));
-    group.bench_function(BenchmarkId::new("get", A::NAME), |b| {
-        b.iter(|| {
-            let mut sum = 0u32;
-            for &index in black_box(indices) {
-                let board = array.get(index).unwrap_or_default();
-                sum = sum.wrapping_add(u32::from(board.x().bits() ^ board.o().bits()));
-            }
-            sum
-        })
-    });
     group.finish();
+    bench_get(c, "get", &array, indices);
+    let small = A::from_boards(&boards[..SMALL]).expect("reachable positions fit");
+    let small_indices: Vec<usize> = indices.iter().map(|i| i % SMALL).collect();
+    bench_get(c, "get-in-l2", &small, &small_indices);
 }
 
 fn packed(c: &mut Criterion) {

@@ -270,3 +270,10 @@ fn atomic_file_appears_only_on_commit() {
     assert_eq!(read(&bytes).unwrap(), vec![Board::EMPTY]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn crc_is_crc32c() {
+    // The standard check value of CRC-32C (Castagnoli).
+    assert_eq!(crc32c(&[b"123456789"]), 0xE306_9283);
+    assert_eq!(crc32c(&[b"1234", b"56789"]), 0xE306_9283);
+}
