@@ -86,10 +86,10 @@ proptest! {
         }
     }
 
-    /// Push, set, pop and extend on a packed array agree with the same on a `Vec`.
+    /// Push, set, pop, truncate and extend on a packed array agree with the same on a `Vec`.
     #[test]
     fn operations_agree_with_a_vec(
-        ops in prop::collection::vec((0u8..4, 0usize..5_478, 0usize..400), 0..300),
+        ops in prop::collection::vec((0u8..5, 0usize..5_478, 0usize..400), 0..300),
     ) {
         let all = positions();
         let mut model: Vec<Board> = Vec::new();
@@ -116,6 +116,15 @@ proptest! {
                     let expected = model.pop();
                     prop_assert_eq!(rank.pop(), expected);
                     prop_assert_eq!(mixed.pop(), expected);
+                }
+                3 => {
+                    let len = index % (model.len() + 1);
+                    model.truncate(len);
+                    rank.truncate(len);
+                    mixed.truncate(len);
+                    // Truncation leaves the same words as building the shorter array anew.
+                    prop_assert_eq!(&rank, &PackedArray::<Rank>::from_boards(&model).unwrap());
+                    prop_assert_eq!(&mixed, &MixedRadix::from_boards(&model).unwrap());
                 }
                 _ => {
                     let more: Vec<Board> =

@@ -172,13 +172,6 @@ impl Header {
         let last = if rest > 0 { block(rest) } else { 0 };
         (HEADER_BYTES + TRAILER_BYTES) as u64 + full * block(per) + last
     }
-
-    /// The records of block `index` of a file of `count` records (if known).
-    #[must_use]
-    pub fn block_records(&self, index: u64) -> (u64, u64) {
-        let per = u64::from(self.records_per_block);
-        (index * per, (index + 1) * per)
-    }
 }
 
 /// Where in a file something went wrong.

@@ -19,8 +19,9 @@ const fn words_for(len: usize, bits: u32) -> usize {
 fn read(words: &[u64], index: usize, bits: u32) -> u32 {
     let bit = index * bits as usize;
     let (word, offset) = (bit / 64, bit % 64);
-    let pair = u128::from(words[word]) | u128::from(words[word + 1]) << 64;
-    (pair >> offset) as u32 & ((1 << bits) - 1)
+    // Two shifts for the high word so that no shift reaches 64 when `offset` is 0.
+    let value = words[word] >> offset | words[word + 1] << 1 << (63 - offset);
+    value as u32 & ((1 << bits) - 1)
 }
 
 /// Writes `code` at `index` (the code must fit in `bits`).
@@ -278,9 +279,16 @@ impl<E: Packable> PackedArray<E> {
 
     /// Shortens the array to `len` positions (no effect if it is not longer).
     pub fn truncate(&mut self, len: usize) {
-        while self.len > len {
-            self.pop();
+        if len >= self.len {
+            return;
         }
+        let used = len * E::BITS as usize;
+        self.words.truncate(used.div_ceil(64));
+        if let Some(last) = self.words.last_mut().filter(|_| used % 64 != 0) {
+            *last &= (1 << (used % 64)) - 1;
+        }
+        self.words.push(0);
+        self.len = len;
     }
 
     /// All boards, in order.

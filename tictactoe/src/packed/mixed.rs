@@ -216,9 +216,14 @@ impl MixedRadix {
 
     /// Shortens the array to `len` positions (no effect if it is not longer).
     pub fn truncate(&mut self, len: usize) {
-        while self.len > len {
-            self.pop();
+        if len >= self.len {
+            return;
         }
+        self.words.truncate(len.div_ceil(PER_WORD));
+        if let Some(last) = self.words.last_mut().filter(|_| len % PER_WORD != 0) {
+            *last %= POWERS[len % PER_WORD];
+        }
+        self.len = len;
     }
 
     /// The array of these boards, or the first that is not a reachable position.

@@ -145,14 +145,15 @@ const fn spread(bits: u16) -> u32 {
     (v | v << 1) & 0x5555_5555
 }
 
-/// Gathers the even bits of 18 into 9: the inverse of [`spread`].
+/// Gathers the even bits of each 32-bit half into its low 16 bits (bit `2i` to bit `i`): the
+/// inverse of [`spread`], for X (low half) and O (high half) at once.
 #[inline]
-const fn gather(word: u32) -> u16 {
-    let mut v = word & 0x5555_5555;
-    v = (v | v >> 1) & 0x3333_3333;
-    v = (v | v >> 2) & 0x0f0f_0f0f;
-    v = (v | v >> 4) & 0x00ff_00ff;
-    ((v | v >> 8) & 0xffff) as u16
+const fn gather2(word: u64) -> u64 {
+    let mut v = word & 0x5555_5555_5555_5555;
+    v = (v | v >> 1) & 0x3333_3333_3333_3333;
+    v = (v | v >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    v = (v | v >> 4) & 0x00ff_00ff_00ff_00ff;
+    (v | v >> 8) & 0x0000_ffff_0000_ffff
 }
 
 #[inline]
@@ -170,9 +171,11 @@ impl Packable for Base4 {
     }
     #[inline]
     fn unpack(code: u32) -> Board {
-        // Masking the O bits with the X bits keeps the board valid even for a bad code.
-        let x = gather(code);
-        board_of(x, gather(code >> 1) & !x)
+        // Both gathers in one: the X bits in the low half of a u64, the O bits in the high.
+        let both = gather2(u64::from(code) | u64::from(code >> 1) << 32);
+        let (x, o) = (both as u16, (both >> 32) as u16);
+        // Masking O with X keeps the board valid even for a bad code.
+        board_of(x, o & !x)
     }
     #[inline]
     fn is_code(code: u32) -> bool {

@@ -93,11 +93,12 @@ static DIGITS5: [u16; 243] = {
 #[inline]
 pub(crate) fn grid_board_fast(index: u32) -> Board {
     // floor(n / 243) = (n * 17261) >> 22 for n < 3^9 (ceil(2^22 / 243) = 17261).
+    // floor(n / 243) = (n * 17261) >> 22 for every n < 2^15: the error 17261 * 243 - 2^22 =
+    // 119 stays below 2^22 / n (checked for all n in the tests), so `low` is below 243.
     let index = index & 0x7fff;
     let high = (index * 17_261) >> 22;
-    // Exact below 3^9; for other codes the wrap and the remainder keep the reads in bounds.
-    let low = index.wrapping_sub(high * 243) % 243;
-    let (lo, hi) = (DIGITS5[low as usize], DIGITS5[high as usize % 243]);
+    let low = index - high * 243;
+    let (lo, hi) = (DIGITS5[low as usize], DIGITS5[high as usize]);
     let x = (lo & 0x1f) | (hi & 0x1f) << 5;
     let o = (lo >> 8) | (hi >> 8) << 5;
     Board::from_disjoint(
@@ -225,6 +226,14 @@ mod tests {
             assert_eq!(index, usize::from(Base3::from_board(board).code()));
             assert_eq!(grid_board(index), board);
             assert_eq!(grid_board_fast(index as u32), board);
+        }
+    }
+
+    #[test]
+    fn multiply_shift_divides_by_243_below_2_pow_15() {
+        for n in 0..1u32 << 15 {
+            assert_eq!((n * 17_261) >> 22, n / 243);
+            let _ = grid_board_fast(n); // in bounds for every 15-bit code
         }
     }
 
