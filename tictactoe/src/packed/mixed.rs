@@ -25,17 +25,16 @@ const POWERS: [u64; 6] = {
 // have failed to compile otherwise); six would not.
 const _: () = assert!(POWERS[5].checked_mul(RADIX).is_none());
 
-/// `(M, k)` per digit `d` with `floor(n / 5478^d) = (n * M) >> k` for every `n < 2^63`:
-/// `k = 63 + ceil(log2 5478^d)` and `M = ceil(2^k / 5478^d)`, so `M < 2^64` and the error
-/// `n (M 5478^d - 2^k) < 2^63 5478^d <= 2^k` never reaches the next multiple.
+/// `(M, s)` per digit `d` with `floor(n / 5478^d) = (n * M) >> (63 + s)` for every `n < 2^63`:
+/// `s = ceil(log2 5478^d)` and `M = ceil(2^(63 + s) / 5478^d)`, so `M < 2^64` and the error
+/// `n (M 5478^d - 2^(63 + s)) < 2^63 5478^d <= 2^(63 + s)` never reaches the next multiple.
 const RECIPROCALS: [(u64, u32); PER_WORD] = {
     let mut table = [(0u64, 0u32); PER_WORD];
     let mut d = 0;
     while d < PER_WORD {
         let divisor = POWERS[d] as u128;
         let log = u128::BITS - (divisor - 1).leading_zeros();
-        let k = 63 + log;
-        table[d] = ((1u128 << k).div_ceil(divisor) as u64, k);
+        table[d] = ((1u128 << (63 + log)).div_ceil(divisor) as u64, log);
         d += 1;
     }
     table
@@ -44,12 +43,13 @@ const RECIPROCALS: [(u64, u32); PER_WORD] = {
 // Every stored word is below 5478^5, so below 2^63, as the reciprocals need.
 const _: () = assert!(POWERS[5] < 1 << 63);
 
-/// Digit `digit` of `word` (below `2^63`), without a branch or a division instruction.
+/// Digit `digit` of `word` (below `2^63`), without a branch or a division instruction:
+/// `(n * M) >> (63 + s)` is the high word of `2n * M`, shifted right by `s`.
 #[inline(always)]
 fn digit_of(word: u64, digit: usize) -> u32 {
     let (multiplier, shift) = RECIPROCALS[digit];
-    let shifted = (u128::from(word) * u128::from(multiplier)) >> shift;
-    (shifted as u64 % RADIX) as u32
+    let high = (u128::from(word << 1) * u128::from(multiplier)) >> 64;
+    ((high as u64 >> shift) % RADIX) as u32
 }
 
 /// The five digits of a full word, lowest first.
