@@ -233,3 +233,50 @@ fn info_reports_sizes_against_text_and_the_limit() {
         "{stdout}"
     );
 }
+
+#[test]
+fn interrupted_pack_leaves_no_file_that_looks_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(["pack", "-o", "out.ttt"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Several blocks' worth, so that part of the output reaches the disk.
+    stdin.write_all(&b".........\n".repeat(300_000)).unwrap();
+    stdin.flush().unwrap();
+    let temp = (0..1_000)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .find(|path| std::fs::metadata(path).is_ok_and(|m| m.len() > 0))
+        })
+        .expect("the temporary file appears");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(stdin);
+    assert!(!dir.path().join("out.ttt").exists());
+    let name = temp.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with(".out.ttt.") && name.ends_with(".tmp"),
+        "{name}"
+    );
+    // What was written so far is not a complete file either: it has no trailer.
+    let bytes = std::fs::read(&temp).unwrap();
+    let error = tictactoe::file::Reader::new(&bytes[..])
+        .and_then(tictactoe::file::Reader::read_all)
+        .unwrap_err();
+    assert!(
+        matches!(
+            error.format(),
+            Some(tictactoe::file::FormatError::Truncated { .. })
+        ),
+        "{error}"
+    );
+}

@@ -215,57 +215,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// A progress bar on standard error, shown only on a terminal and only once a run has lasted
 /// a second (short runs print nothing).
 pub(crate) struct Progress {
-    bar: Option<ProgressBar>,
-    total: Option<u64>,
-    what: &'static str,
+    bar: ProgressBar,
+    shown: bool,
     start: Instant,
 }
 
 impl Progress {
     pub(crate) fn new(total: Option<u64>, what: &'static str) -> Progress {
+        // Hidden until shown, but counting from the start so that rates and times are right.
+        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+        let template = match total {
+            Some(_) => "{bar:40} {human_pos}/{human_len} {msg} ({elapsed}, {eta} left)",
+            None => "{spinner} {human_pos} {msg} ({elapsed})",
+        };
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        bar.set_message(what);
         Progress {
-            bar: None,
-            total,
-            what,
+            bar,
+            shown: false,
             start: Instant::now(),
         }
     }
 
     /// Updates the position (cheap: call it every few thousand records).
     pub(crate) fn set(&mut self, position: u64) {
-        if self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
-            if !io::stderr().is_terminal() {
-                return;
-            }
-            self.bar = Some(self.make_bar());
+        if !self.shown
+            && self.start.elapsed() > Duration::from_secs(1)
+            && io::stderr().is_terminal()
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown = true;
         }
-        if let Some(bar) = &self.bar {
-            bar.set_position(position);
-        }
-    }
-
-    fn make_bar(&self) -> ProgressBar {
-        let (bar, template) = match self.total {
-            Some(total) => (
-                ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()),
-                "{bar:40} {human_pos}/{human_len} {msg} ({per_sec}, {eta} left)",
-            ),
-            None => (
-                ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
-                "{spinner} {human_pos} {msg} ({per_sec})",
-            ),
-        };
-        if let Ok(style) = ProgressStyle::with_template(template) {
-            bar.set_style(style);
-        }
-        bar.set_message(self.what);
-        bar
+        self.bar.set_position(position);
     }
 
     pub(crate) fn finish(self) {
-        if let Some(bar) = self.bar {
-            bar.finish_and_clear();
-        }
+        self.bar.finish_and_clear();
     }
 }
 
