@@ -6,34 +6,40 @@ use core::marker::PhantomData;
 use super::{PackError, Packable};
 use crate::Board;
 
-/// Positions per chunk: 64 codes of `BITS` bits fill exactly `BITS` words.
+/// Positions per chunk: 64 codes of `BITS` bits fill exactly `BITS` words of 8 bytes.
 const CHUNK: usize = 64;
+/// Zero bytes kept past the end, so that any code can be read with one 8-byte load.
+const PAD: usize = 8;
 
-/// Words holding `len` codes of `bits` bits.
-const fn words_for(len: usize, bits: u32) -> usize {
-    (len * bits as usize).div_ceil(64)
+/// Bytes holding `len` codes of `bits` bits.
+const fn bytes_for(len: usize, bits: u32) -> usize {
+    (len * bits as usize).div_ceil(8)
 }
 
-/// The code at `index`, read from two words (the array keeps a zero word past the end).
+/// The 8 bytes at `at` as a little-endian word (one unaligned load).
 #[inline(always)]
-fn read(words: &[u64], index: usize, bits: u32) -> u32 {
+fn load(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The code at `index`: one 8-byte load at its first byte (a code spans at most
+/// 7 + 18 = 25 bits from there), a shift and a mask.
+#[inline(always)]
+fn read(bytes: &[u8], index: usize, bits: u32) -> u32 {
     let bit = index * bits as usize;
-    let (word, offset) = (bit / 64, bit % 64);
-    // Two shifts for the high word so that no shift reaches 64 when `offset` is 0.
-    let value = words[word] >> offset | words[word + 1] << 1 << (63 - offset);
-    value as u32 & ((1 << bits) - 1)
+    (load(bytes, bit / 8) >> (bit % 8)) as u32 & ((1 << bits) - 1)
 }
 
 /// Writes `code` at `index` (the code must fit in `bits`).
 #[inline(always)]
-fn write(words: &mut [u64], index: usize, bits: u32, code: u32) {
+fn write(bytes: &mut [u8], index: usize, bits: u32, code: u32) {
     let bit = index * bits as usize;
-    let (word, offset) = (bit / 64, bit % 64);
-    let mask = ((1u128 << bits) - 1) << offset;
-    let pair = u128::from(words[word]) | u128::from(words[word + 1]) << 64;
-    let pair = pair & !mask | u128::from(code) << offset;
-    words[word] = pair as u64;
-    words[word + 1] = (pair >> 64) as u64;
+    let (at, shift) = (bit / 8, bit % 8);
+    let mask = ((1u64 << bits) - 1) << shift;
+    let word = load(bytes, at) & !mask | u64::from(code) << shift;
+    bytes[at..at + 8].copy_from_slice(&word.to_le_bytes());
 }
 
 /// Packs 64 codes into `bits` words with one running accumulator.
@@ -74,7 +80,7 @@ fn unpack_chunk(words: &[u64], bits: u32, out: &mut [u32; CHUNK]) {
 
 /// Positions stored as codes of the encoding `E`, each exactly `E::BITS` bits wide.
 ///
-/// Every stored code decodes: boards go in through `E`'s encoder, and raw words or bytes are
+/// Every stored code decodes: boards go in through `E`'s encoder, and raw bytes are
 /// checked on the way in.
 ///
 /// ```
@@ -90,8 +96,8 @@ fn unpack_chunk(words: &[u64], bits: u32, out: &mut [u32; CHUNK]) {
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct PackedArray<E> {
-    /// The bit stream, then one zero word so that reads may always touch two words.
-    words: Vec<u64>,
+    /// The bit stream as little-endian bytes, then [`PAD`] zero bytes.
+    bytes: Vec<u8>,
     len: usize,
     encoding: PhantomData<E>,
 }
@@ -124,10 +130,10 @@ impl<E: Packable> PackedArray<E> {
     /// An empty array with room for `capacity` positions.
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        let mut words = Vec::with_capacity(words_for(capacity, E::BITS) + 1);
-        words.push(0);
+        let mut bytes = Vec::with_capacity(bytes_for(capacity, E::BITS) + PAD);
+        bytes.resize(PAD, 0);
         PackedArray {
-            words,
+            bytes,
             len: 0,
             encoding: PhantomData,
         }
@@ -145,16 +151,16 @@ impl<E: Packable> PackedArray<E> {
         self.len == 0
     }
 
-    /// The packed bit stream: `ceil(len * BITS / 64)` words.
+    /// The packed bit stream, little-endian: `ceil(len * BITS / 8)` bytes.
     #[must_use]
-    pub fn as_words(&self) -> &[u64] {
-        &self.words[..words_for(self.len, E::BITS)]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..bytes_for(self.len, E::BITS)]
     }
 
-    /// Heap bytes used by the bit stream (capacity not counted).
+    /// Bytes used by the bit stream (capacity and padding not counted).
     #[must_use]
     pub fn size_in_bytes(&self) -> usize {
-        self.as_words().len() * 8
+        bytes_for(self.len, E::BITS)
     }
 
     fn check(&self, index: usize) -> Result<(), PackError> {
@@ -179,7 +185,7 @@ impl<E: Packable> PackedArray<E> {
     /// The raw code at `index`.
     pub fn code(&self, index: usize) -> Result<u32, PackError> {
         self.check(index)?;
-        Ok(read(&self.words, index, E::BITS))
+        Ok(read(&self.bytes, index, E::BITS))
     }
 
     /// The encoding's value at `index`.
@@ -197,7 +203,7 @@ impl<E: Packable> PackedArray<E> {
     pub fn set(&mut self, index: usize, board: Board) -> Result<(), PackError> {
         self.check(index)?;
         let code = Self::encode(board, index)?;
-        write(&mut self.words, index, E::BITS, code);
+        write(&mut self.bytes, index, E::BITS, code);
         Ok(())
     }
 
@@ -211,17 +217,17 @@ impl<E: Packable> PackedArray<E> {
     /// Appends a code known to decode.
     fn push_code(&mut self, code: u32) {
         self.len += 1;
-        self.words.resize(words_for(self.len, E::BITS) + 1, 0);
-        write(&mut self.words, self.len - 1, E::BITS, code);
+        self.bytes.resize(bytes_for(self.len, E::BITS) + PAD, 0);
+        write(&mut self.bytes, self.len - 1, E::BITS, code);
     }
 
     /// Removes and returns the last board.
     pub fn pop(&mut self) -> Option<Board> {
         let last = self.len.checked_sub(1)?;
-        let board = E::unpack(read(&self.words, last, E::BITS));
-        write(&mut self.words, last, E::BITS, 0);
+        let board = E::unpack(read(&self.bytes, last, E::BITS));
+        write(&mut self.bytes, last, E::BITS, 0);
         self.len = last;
-        self.words.truncate(words_for(self.len, E::BITS) + 1);
+        self.bytes.truncate(bytes_for(self.len, E::BITS) + PAD);
         Some(board)
     }
 
@@ -252,8 +258,10 @@ impl<E: Packable> PackedArray<E> {
         }
         let chunks = rest.chunks_exact(CHUNK);
         let tail = chunks.remainder();
-        self.words.pop(); // the zero word, pushed back below
-        self.words.reserve(chunks.len() * bits as usize + 1);
+        // At a chunk boundary the stream ends on a word boundary: drop the padding, append
+        // whole words, pad again.
+        self.bytes.truncate(bytes_for(self.len, bits));
+        self.bytes.reserve(chunks.len() * bits as usize * 8 + PAD);
         let mut codes = [0u32; CHUNK];
         let mut packed = [0u64; 64];
         for chunk in chunks {
@@ -261,16 +269,18 @@ impl<E: Packable> PackedArray<E> {
                 *slot = match E::pack(board) {
                     Some(code) => code,
                     None => {
-                        self.words.push(0);
+                        self.bytes.resize(bytes_for(self.len, bits) + PAD, 0);
                         return Err(Self::encode(board, self.len + j).unwrap_err());
                     }
                 };
             }
             pack_chunk(&codes, bits, &mut packed[..bits as usize]);
-            self.words.extend_from_slice(&packed[..bits as usize]);
+            for word in &packed[..bits as usize] {
+                self.bytes.extend_from_slice(&word.to_le_bytes());
+            }
             self.len += CHUNK;
         }
-        self.words.push(0);
+        self.bytes.resize(bytes_for(self.len, bits) + PAD, 0);
         for &board in tail {
             self.push_code(Self::encode(board, self.len)?);
         }
@@ -283,11 +293,11 @@ impl<E: Packable> PackedArray<E> {
             return;
         }
         let used = len * E::BITS as usize;
-        self.words.truncate(used.div_ceil(64));
-        if let Some(last) = self.words.last_mut().filter(|_| used % 64 != 0) {
-            *last &= (1 << (used % 64)) - 1;
+        self.bytes.truncate(used.div_ceil(8));
+        if let Some(last) = self.bytes.last_mut().filter(|_| used % 8 != 0) {
+            *last &= (1 << (used % 8)) - 1;
         }
-        self.words.push(0);
+        self.bytes.resize(used.div_ceil(8) + PAD, 0);
         self.len = len;
     }
 
@@ -305,11 +315,15 @@ impl<E: Packable> PackedArray<E> {
         out.reserve(self.len);
         let full = self.len / CHUNK;
         let mut codes = [0u32; CHUNK];
-        for words in self.words.chunks_exact(bits).take(full) {
-            unpack_chunk(words, E::BITS, &mut codes);
+        let mut words = [0u64; 64];
+        for chunk in self.bytes.chunks_exact(bits * 8).take(full) {
+            for (word, eight) in words.iter_mut().zip(chunk.chunks_exact(8)) {
+                *word = load(eight, 0);
+            }
+            unpack_chunk(&words[..bits], E::BITS, &mut codes);
             out.extend(codes.iter().map(|&code| E::unpack(code)));
         }
-        out.extend((full * CHUNK..self.len).map(|i| E::unpack(read(&self.words, i, E::BITS))));
+        out.extend((full * CHUNK..self.len).map(|i| E::unpack(read(&self.bytes, i, E::BITS))));
     }
 
     /// Iterates over the boards.
@@ -332,21 +346,15 @@ impl<E: Packable> PackedArray<E> {
                 found: bytes.len(),
             });
         }
-        let mut words: Vec<u64> = bytes
-            .chunks(8)
-            .map(|chunk| {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                u64::from_le_bytes(word)
-            })
-            .collect();
         let used = len * E::BITS as usize;
-        if used % 64 != 0 && words.last().is_some_and(|&last| last >> (used % 64) != 0) {
+        if used % 8 != 0 && bytes.last().is_some_and(|&last| last >> (used % 8) != 0) {
             return Err(PackError::NonZeroPadding);
         }
-        words.push(0);
+        let mut stream = Vec::with_capacity(expected + PAD);
+        stream.extend_from_slice(bytes);
+        stream.resize(expected + PAD, 0);
         let array = PackedArray {
-            words,
+            bytes: stream,
             len,
             encoding: PhantomData,
         };
@@ -356,12 +364,12 @@ impl<E: Packable> PackedArray<E> {
 
     /// Checks that every stored code decodes.
     fn validate(&self) -> Result<(), PackError> {
-        let bad = (0..self.len).find(|&i| !E::is_code(read(&self.words, i, E::BITS)));
+        let bad = (0..self.len).find(|&i| !E::is_code(read(&self.bytes, i, E::BITS)));
         match bad {
             None => Ok(()),
             Some(index) => Err(PackError::InvalidCode {
                 index,
-                error: E::decode(read(&self.words, index, E::BITS))
+                error: E::decode(read(&self.bytes, index, E::BITS))
                     .err()
                     .unwrap_or(crate::encoding::DecodeError::out_of_range(E::NAME, 0, 0)),
             }),
@@ -371,17 +379,12 @@ impl<E: Packable> PackedArray<E> {
     /// Bytes that `len` codes take: `ceil(len * BITS / 8)`.
     #[must_use]
     pub const fn bytes_for(len: usize) -> usize {
-        (len * E::BITS as usize).div_ceil(8)
+        bytes_for(len, E::BITS)
     }
 
     /// Appends the little-endian bytes of the bit stream (`ceil(len * BITS / 8)` bytes).
     pub fn write_bytes(&self, out: &mut Vec<u8>) {
-        let bytes = Self::bytes_for(self.len);
-        let start = out.len();
-        for word in self.as_words() {
-            out.extend_from_slice(&word.to_le_bytes());
-        }
-        out.truncate(start + bytes);
+        out.extend_from_slice(self.as_bytes());
     }
 }
 
@@ -430,11 +433,11 @@ mod tests {
     use crate::{Position, packed::tests_support::sample};
 
     /// The slow twin: bit `j` of the stream read one bit at a time.
-    fn slow_code(words: &[u64], index: usize, bits: u32) -> u32 {
+    fn slow_code(bytes: &[u8], index: usize, bits: u32) -> u32 {
         (0..bits as usize)
             .map(|b| {
                 let j = index * bits as usize + b;
-                ((words[j / 64] >> (j % 64)) & 1) as u32
+                u32::from((bytes[j / 8] >> (j % 8)) & 1)
             })
             .enumerate()
             .map(|(b, bit)| bit << b)
@@ -450,9 +453,9 @@ mod tests {
                 single.push(board).unwrap();
             }
             assert_eq!(bulk, single, "{} {len}", E::NAME);
-            assert_eq!(bulk.as_words().len(), (len * E::BITS as usize).div_ceil(64));
+            assert_eq!(bulk.as_bytes().len(), (len * E::BITS as usize).div_ceil(8));
             for (i, &board) in boards.iter().enumerate() {
-                let code = slow_code(bulk.as_words(), i, E::BITS);
+                let code = slow_code(bulk.as_bytes(), i, E::BITS);
                 assert_eq!(E::pack(board), Some(code));
                 assert_eq!(bulk.get(i), Ok(board));
             }

@@ -14,9 +14,10 @@
 //!
 //! # Layout
 //!
-//! A fixed-width array is a little-endian bit stream in `u64` words: position `i` holds bits
-//! `i * BITS .. (i + 1) * BITS`, bit `j` of the stream being bit `j % 64` of word `j / 64`.
-//! Every 64 positions fill exactly `BITS` words, which is the unit of the bulk paths. A mixed
+//! A fixed-width array is a little-endian bit stream in bytes: position `i` holds bits
+//! `i * BITS .. (i + 1) * BITS`, bit `j` of the stream being bit `j % 8` of byte `j / 8` (so
+//! also bit `j % 64` of little-endian word `j / 64`). Every 64 positions fill exactly `BITS`
+//! words, which is the unit of the bulk paths; a get is one unaligned 8-byte load. A mixed
 //! radix array holds positions `5k .. 5k + 5` in word `k`, the first in the lowest digit.
 //!
 //! # Cost
@@ -35,7 +36,7 @@
 //!     .map(|text| text.parse())
 //!     .collect::<Result<_, _>>()?;
 //! let mut ranks = PackedArray::<Rank>::from_boards(&boards)?;
-//! assert_eq!(ranks.as_words().len(), 1); // 3 x 13 bits
+//! assert_eq!(ranks.as_bytes().len(), 5); // 3 x 13 bits
 //! assert_eq!(ranks.get(2)?, boards[2]);
 //! ranks.set(0, Board::EMPTY)?;
 //! assert!(ranks.push("XXX/XXX/XXX".parse()?).is_err()); // not reachable
