@@ -146,25 +146,6 @@ const fn spread(bits: u16) -> u32 {
     (v | v << 1) & 0x5555_5555
 }
 
-/// Gathers the even bits of each 32-bit half into its low 16 bits (bit `2i` to bit `i`): the
-/// inverse of [`spread`], for X (low half) and O (high half) at once.
-#[inline]
-const fn gather2(word: u64) -> u64 {
-    let mut v = word & 0x5555_5555_5555_5555;
-    v = (v | v >> 1) & 0x3333_3333_3333_3333;
-    v = (v | v >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
-    v = (v | v >> 4) & 0x00ff_00ff_00ff_00ff;
-    (v | v >> 8) & 0x0000_ffff_0000_ffff
-}
-
-#[inline]
-fn board_of(x: u16, o: u16) -> Board {
-    Board::from_disjoint(
-        crate::Bitboard::from_bits_truncate(x),
-        crate::Bitboard::from_bits_truncate(o),
-    )
-}
-
 impl Packable for Base4 {
     #[inline]
     fn pack(board: Board) -> Option<u32> {
@@ -172,11 +153,7 @@ impl Packable for Base4 {
     }
     #[inline]
     fn unpack(code: u32) -> Board {
-        // Both gathers in one: the X bits in the low half of a u64, the O bits in the high.
-        let both = gather2(u64::from(code) | u64::from(code >> 1) << 32);
-        let (x, o) = (both as u16, (both >> 32) as u16);
-        // Masking O with X keeps the board valid even for a bad code.
-        board_of(x, o & !x)
+        tables::base4_board(code)
     }
     #[inline]
     fn is_code(code: u32) -> bool {
@@ -268,7 +245,7 @@ mod tests {
 
     #[test]
     fn table_bytes_add_up() {
-        assert_eq!(TABLE_BYTES, 1_024 + 486 + 2 * 39_366 + 4 * (5_478 + 6_046));
+        assert_eq!(TABLE_BYTES, 1_024 + 486 + 1_024 + 2 * 39_366 + 4 * (5_478 + 6_046));
     }
 }
 

@@ -4,6 +4,7 @@
 //! |---|---|---|
 //! | grid index (`sum 3^i`) of every 9-bit set | 512 x u16 | 1,024 |
 //! | cells of every 5-digit base-3 number | 243 x u16 | 486 |
+//! | cells of every base-4 byte | 256 x u32 | 1,024 |
 //! | rank of every grid (or none), by grid index | 19,683 x u16 | 39,366 |
 //! | board of every rank | 5,478 x 4 bytes | 21,912 |
 //! | count rank of every grid (or none), by grid index | 19,683 x u16 | 39,366 |
@@ -104,6 +105,39 @@ pub(crate) fn grid_board_fast(index: u32) -> Board {
     Board::from_disjoint(
         Bitboard::from_bits_truncate(x),
         Bitboard::from_bits_truncate(o),
+    )
+}
+
+/// `BASE4_BYTE[b]`: the four cells of one base-4 byte, X cells in bits 0..4 and O cells in
+/// bits 16..20 (a cell `11`, never stored, reads as X).
+static BASE4_BYTE: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut cell = 0;
+        while cell < 4 {
+            match byte >> (2 * cell) & 3 {
+                0 => {}
+                2 => table[byte] |= 1 << (16 + cell),
+                _ => table[byte] |= 1 << cell,
+            }
+            cell += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The board of an 18-bit base-4 code: three reads of [`BASE4_BYTE`], for cells 0..4, 4..8
+/// and 8.
+#[inline]
+pub(crate) fn base4_board(code: u32) -> Board {
+    let cells = BASE4_BYTE[(code & 0xff) as usize]
+        | BASE4_BYTE[(code >> 8 & 0xff) as usize] << 4
+        | BASE4_BYTE[(code >> 16 & 3) as usize] << 8;
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(cells as u16),
+        Bitboard::from_bits_truncate((cells >> 16) as u16),
     )
 }
 
@@ -208,6 +242,7 @@ pub(crate) static COUNT_RANK_BOARD: [Board; COUNT_RANKS] = COUNT_TABLES.1;
 
 /// Bytes of static tables behind the fast [`Packable`](super::Packable) paths.
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&SET3)
+    + core::mem::size_of_val(&BASE4_BYTE)
     + core::mem::size_of_val(&DIGITS5)
     + core::mem::size_of_val(&GRID_RANK)
     + core::mem::size_of_val(&RANK_BOARD)
