@@ -1,9 +1,10 @@
-//! Lookup tables that turn the exact ranks into one memory read each way, for bulk packing.
+//! Lookup tables that turn boards into codes and back in one to three memory reads, for the
+//! bulk paths and random gets of [`packed`](super) (about 200 KB in all, [`TABLE_BYTES`]).
 //!
 //! | table | entries | bytes |
 //! |---|---|---|
 //! | grid index (`sum 3^i`) of every 9-bit set | 512 x u16 | 1,024 |
-//! | cells of every 5-digit base-3 number | 243 x u16 | 486 |
+//! | board of every grid index | 19,683 x u32 | 78,732 |
 //! | cells of every base-4 byte | 256 x u32 | 1,024 |
 //! | rank of every grid (or none), by grid index | 19,683 x u16 | 39,366 |
 //! | board of every rank | 5,478 x 4 bytes | 21,912 |
@@ -76,35 +77,25 @@ const fn grid_board(mut index: usize) -> Board {
     )
 }
 
-/// `DIGITS5[v]` for `v < 3^5`: the X cells of the five base-3 digits of `v` in bits 0..5, the
-/// O cells in bits 8..13.
-static DIGITS5: [u16; 243] = {
-    let mut table = [0u16; 243];
-    let mut v = 0;
-    while v < 243 {
-        let board = grid_board(v);
-        table[v] = board.x().bits() | board.o().bits() << 8;
-        v += 1;
+/// `GRID_CELLS[i]`: the board of grid index `i`, X cells in bits 0..9 and O cells in 16..25.
+static GRID_CELLS: [u32; GRIDS] = {
+    let mut table = [0u32; GRIDS];
+    let mut index = 0;
+    while index < GRIDS {
+        let board = grid_board(index);
+        table[index] = board.x().bits() as u32 | (board.o().bits() as u32) << 16;
+        index += 1;
     }
     table
 };
 
-/// The board of a grid index below `3^9` (others give some board): one multiply-shift
-/// splits it into 5 + 4 digits, each read from [`DIGITS5`].
+/// The board of a grid index below `3^9` (the empty board for others): one table read.
 #[inline]
-pub(crate) fn grid_board_fast(index: u32) -> Board {
-    // floor(n / 243) = (n * 17261) >> 22 for n < 3^9 (ceil(2^22 / 243) = 17261).
-    // floor(n / 243) = (n * 17261) >> 22 for every n < 2^15: the error 17261 * 243 - 2^22 =
-    // 119 stays below 2^22 / n (checked for all n in the tests), so `low` is below 243.
-    let index = index & 0x7fff;
-    let high = (index * 17_261) >> 22;
-    let low = index - high * 243;
-    let (lo, hi) = (DIGITS5[low as usize], DIGITS5[high as usize]);
-    let x = (lo & 0x1f) | (hi & 0x1f) << 5;
-    let o = (lo >> 8) | (hi >> 8) << 5;
+pub(crate) fn grid_board_table(index: u32) -> Board {
+    let cells = GRID_CELLS.get(index as usize).copied().unwrap_or(0);
     Board::from_disjoint(
-        Bitboard::from_bits_truncate(x),
-        Bitboard::from_bits_truncate(o),
+        Bitboard::from_bits_truncate(cells as u16),
+        Bitboard::from_bits_truncate((cells >> 16) as u16),
     )
 }
 
@@ -243,7 +234,7 @@ pub(crate) static COUNT_RANK_BOARD: [Board; COUNT_RANKS] = COUNT_TABLES.1;
 /// Bytes of static tables behind the fast [`Packable`](super::Packable) paths.
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&SET3)
     + core::mem::size_of_val(&BASE4_BYTE)
-    + core::mem::size_of_val(&DIGITS5)
+    + core::mem::size_of_val(&GRID_CELLS)
     + core::mem::size_of_val(&GRID_RANK)
     + core::mem::size_of_val(&RANK_BOARD)
     + core::mem::size_of_val(&GRID_COUNT_RANK)
@@ -260,15 +251,7 @@ mod tests {
             let index = grid_index(board);
             assert_eq!(index, usize::from(Base3::from_board(board).code()));
             assert_eq!(grid_board(index), board);
-            assert_eq!(grid_board_fast(index as u32), board);
-        }
-    }
-
-    #[test]
-    fn multiply_shift_divides_by_243_below_2_pow_15() {
-        for n in 0..1u32 << 15 {
-            assert_eq!((n * 17_261) >> 22, n / 243);
-            let _ = grid_board_fast(n); // in bounds for every 15-bit code
+            assert_eq!(grid_board_table(index as u32), board);
         }
     }
 
