@@ -170,7 +170,10 @@ impl Header {
         let (full, rest) = (count / per, count % per);
         let block = |n: u64| (BLOCK_HEAD_BYTES + self.packing.bytes_for(n as usize)) as u64;
         let last = if rest > 0 { block(rest) } else { 0 };
-        (HEADER_BYTES + TRAILER_BYTES) as u64 + full * block(per) + last
+        // Saturating: a forged header may claim any count.
+        full.saturating_mul(block(per))
+            .saturating_add(last)
+            .saturating_add((HEADER_BYTES + TRAILER_BYTES) as u64)
     }
 }
 

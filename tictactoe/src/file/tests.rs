@@ -277,3 +277,15 @@ fn crc_is_crc32c() {
     assert_eq!(crc32c(&[b"123456789"]), 0xE306_9283);
     assert_eq!(crc32c(&[b"1234", b"56789"]), 0xE306_9283);
 }
+
+#[test]
+fn sizes_of_forged_counts_saturate() {
+    let header = Header {
+        version: VERSION,
+        packing: Packing::Base4,
+        records_per_block: 1,
+        count: Some(u64::MAX - 1),
+    };
+    assert_eq!(header.file_bytes(u64::MAX - 1), u64::MAX);
+    assert_eq!(header.blocks_for(u64::MAX - 1), u64::MAX - 1);
+}

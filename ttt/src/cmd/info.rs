@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let expected = header.file_bytes(count);
     let records = count.max(1) as f64;
     let limit = f64::from(packing.holds()).log2();
-    let text = count * TEXT_BYTES_PER_LINE;
+    let text = count.saturating_mul(TEXT_BYTES_PER_LINE);
     let limit_bytes = (count as f64 * limit / 8.0).ceil();
     println!("file              {name}");
     println!("format            .ttt version {}", header.version);
