@@ -20,11 +20,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod bitboard;
 mod board;
 mod cell;
 pub mod encoding;
+#[cfg(feature = "std")]
+pub mod file;
 mod line;
+#[cfg(feature = "alloc")]
+pub mod packed;
 mod player;
 mod position;
 pub mod status;

@@ -29,6 +29,9 @@ enum Command {
     Decode(cmd::decode::Args),
     Analyze(cmd::analyze::Args),
     Bench(cmd::bench::Args),
+    Pack(cmd::pack::Args),
+    Unpack(cmd::unpack::Args),
+    Info(cmd::info::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +42,9 @@ fn main() -> ExitCode {
         Command::Decode(args) => cmd::decode::run(args),
         Command::Analyze(args) => cmd::analyze::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Pack(args) => cmd::pack::run(args),
+        Command::Unpack(args) => cmd::unpack::run(args),
+        Command::Info(args) => cmd::info::run(args),
     };
     match result {
         Ok(code) => code,

@@ -5,3 +5,6 @@ pub mod bench;
 pub mod decode;
 pub mod encode;
 pub mod enumerate;
+pub mod info;
+pub mod pack;
+pub mod unpack;

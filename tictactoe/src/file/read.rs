@@ -1,0 +1,407 @@
+//! [`Reader`]: streams the boards of a `.ttt` file, one checked block at a time.
+
+use std::fmt;
+use std::io::{ErrorKind, Read};
+
+use super::{
+    BLOCK_HEAD_BYTES, Damage, FileError, FormatError, HEADER_BYTES, Header, MAGIC, Part,
+    TRAILER_BYTES, crc32c,
+};
+use crate::Board;
+
+/// Records lost to damage, found by a salvaging [`Reader`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lost {
+    /// The first lost record.
+    pub first: u64,
+    /// One past the last lost record, if the count is known.
+    pub end: Option<u64>,
+    /// What was wrong.
+    pub cause: FormatError,
+}
+
+impl Lost {
+    /// Records lost, if the count is known.
+    #[must_use]
+    pub fn records(&self) -> Option<u64> {
+        self.end.map(|end| end.saturating_sub(self.first))
+    }
+}
+
+impl fmt::Display for Lost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.end {
+            Some(end) if end <= self.first => write!(f, "no records lost: {}", self.cause),
+            Some(end) => write!(
+                f,
+                "records {} to {} lost ({}): {}",
+                self.first,
+                end - 1,
+                end - self.first,
+                self.cause
+            ),
+            None => write!(
+                f,
+                "records from {} on lost (count unknown): {}",
+                self.first, self.cause
+            ),
+        }
+    }
+}
+
+/// Reads a `.ttt` file block by block; memory is one block whatever the file size.
+///
+/// By default any damage is an error naming the block and its records. A salvaging reader
+/// ([`salvage`](Self::salvage)) skips damaged blocks instead, returns every intact record and
+/// lists what was lost in [`lost`](Self::lost).
+///
+/// ```
+/// use tictactoe::{Board, file::{Reader, Writer, FormatError}, packed::Packing};
+/// let mut writer = Writer::with_records_per_block(Vec::new(), Packing::Base3, 2)?;
+/// writer.extend(&[Board::EMPTY; 5])?;
+/// let mut bytes = writer.finish()?;
+/// bytes[32 + 8] ^= 1; // a bit of block 0's payload
+/// let error = Reader::new(&bytes[..])?.read_all().unwrap_err();
+/// assert_eq!(error.to_string(), "block 0 (records 0 to 1) is damaged: checksum mismatch");
+/// let mut reader = Reader::new(&bytes[..])?.salvage();
+/// assert_eq!(reader.read_all_salvaged()?.len(), 3);
+/// assert_eq!(reader.lost()[0].to_string(),
+///     "records 0 to 1 lost (2): block 0 (records 0 to 1) is damaged: checksum mismatch");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Reader<R: Read> {
+    inner: R,
+    header: Header,
+    salvage: bool,
+    /// Bytes consumed so far.
+    offset: u64,
+    /// Blocks passed so far.
+    block: u64,
+    /// Records passed so far, lost ones included.
+    records: u64,
+    /// A block with fewer than R records was seen: the trailer must follow.
+    after_partial: bool,
+    done: bool,
+    buffer: Vec<u8>,
+    lost: Vec<Lost>,
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match inner.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads and checks the header.
+    pub fn new(mut inner: R) -> Result<Self, FileError> {
+        let mut bytes = [0u8; HEADER_BYTES];
+        let got = read_full(&mut inner, &mut bytes)?;
+        if got < HEADER_BYTES {
+            let seen = got.min(MAGIC.len());
+            if bytes[..seen] != MAGIC[..seen] {
+                let mut found = [0u8; 8];
+                found[..seen].copy_from_slice(&bytes[..seen]);
+                return Err(FormatError::WrongMagic { found }.into());
+            }
+            return Err(FormatError::Truncated {
+                offset: got as u64,
+                part: Part::Header,
+            }
+            .into());
+        }
+        let header = Header::from_bytes(&bytes)?;
+        Ok(Reader {
+            inner,
+            header,
+            salvage: false,
+            offset: HEADER_BYTES as u64,
+            block: 0,
+            records: 0,
+            after_partial: false,
+            done: false,
+            buffer: Vec::new(),
+            lost: Vec::new(),
+        })
+    }
+
+    /// Skips damaged blocks instead of failing, recording them in [`lost`](Self::lost).
+    #[must_use]
+    pub fn salvage(mut self) -> Self {
+        self.salvage = true;
+        self
+    }
+
+    /// The file's header.
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Records passed so far (lost ones included).
+    #[must_use]
+    pub fn records_read(&self) -> u64 {
+        self.records
+    }
+
+    /// Damage found so far by a salvaging reader.
+    #[must_use]
+    pub fn lost(&self) -> &[Lost] {
+        &self.lost
+    }
+
+    /// Appends the next intact block's boards to `out`; `Ok(false)` once the trailer has been
+    /// read and checked.
+    pub fn read_block(&mut self, out: &mut Vec<Board>) -> Result<bool, FileError> {
+        while !self.done {
+            if self.next_block(out)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Every record, or the first error.
+    pub fn read_all(mut self) -> Result<Vec<Board>, FileError> {
+        let mut out = Vec::new();
+        while self.read_block(&mut out)? {}
+        Ok(out)
+    }
+
+    /// Every intact record (for a salvaging reader; see [`lost`](Self::lost) afterwards).
+    pub fn read_all_salvaged(&mut self) -> Result<Vec<Board>, FileError> {
+        let mut out = Vec::new();
+        while self.read_block(&mut out)? {}
+        Ok(out)
+    }
+
+    /// Fails, or (salvaging) records the loss and goes on.
+    fn damage(&mut self, lost: Lost) -> Result<(), FileError> {
+        if self.salvage {
+            self.lost.push(lost);
+            Ok(())
+        } else {
+            Err(lost.cause.into())
+        }
+    }
+
+    /// Reads exactly `len` bytes into the buffer, or reports how far the file went.
+    fn fill(&mut self, len: usize) -> Result<Option<u64>, FileError> {
+        self.buffer.resize(len, 0);
+        let got = read_full(&mut self.inner, &mut self.buffer)?;
+        self.offset += got as u64;
+        Ok((got < len).then_some(self.offset))
+    }
+
+    /// The file ended early, inside `part`.
+    fn truncated(&mut self, offset: u64, part: Part) -> Result<bool, FileError> {
+        self.done = true;
+        let cause = FormatError::Truncated { offset, part };
+        let end = self.header.count.filter(|&count| count >= self.records);
+        self.damage(Lost {
+            first: self.records,
+            end,
+            cause,
+        })?;
+        Ok(false)
+    }
+
+    /// One step: a block (true if it was intact and appended), or the trailer.
+    fn next_block(&mut self, out: &mut Vec<Board>) -> Result<bool, FileError> {
+        let per = self.header.records_per_block;
+        let expected: Option<u32> = match self.header.count {
+            Some(count) => Some(count.saturating_sub(self.records).min(u64::from(per)) as u32),
+            None if self.after_partial => Some(0),
+            None => None,
+        };
+        let head_offset = self.offset;
+        if let Some(offset) = self.fill(BLOCK_HEAD_BYTES)? {
+            let part = match expected {
+                Some(0) => Part::Trailer,
+                _ => self.part(expected.unwrap_or(per)),
+            };
+            return self.truncated(offset, part);
+        }
+        let n = u32::from_le_bytes(self.buffer[..4].try_into().unwrap_or_default());
+        let stored = u32::from_le_bytes(self.buffer[4..8].try_into().unwrap_or_default());
+        if expected == Some(0) || (expected.is_none() && n == 0) {
+            return self.trailer(n, stored, head_offset);
+        }
+        let size = expected.unwrap_or(if (1..=per).contains(&n) { n } else { per });
+        let part = self.part(size);
+        let n_bytes = n.to_le_bytes();
+        let payload_len = self.header.packing.bytes_for(size as usize);
+        if let Some(offset) = self.fill(payload_len)? {
+            return self.truncated(offset, part);
+        }
+        let (first, end) = (self.records, self.records + u64::from(size));
+        let index = self.block;
+        self.block += 1;
+        self.records = end;
+        self.after_partial = size < per;
+        let damage = if n != size {
+            if self.header_count_is_wrong(index, n, stored, size)? {
+                let cause = FormatError::CountMismatch {
+                    source_: "header",
+                    stated: self.header.count.unwrap_or_default(),
+                    found: first + u64::from(n),
+                };
+                self.done = true;
+                self.damage(Lost {
+                    first,
+                    end: self.header.count,
+                    cause,
+                })?;
+                return Ok(false);
+            }
+            Some(Damage::RecordCount { found: n })
+        } else if crc32c(&[&index.to_le_bytes(), &n_bytes, &self.buffer]) != stored {
+            Some(Damage::Checksum)
+        } else {
+            let before = out.len();
+            match self.header.packing.decode(&self.buffer, size as usize, out) {
+                Ok(()) => None,
+                Err(error) => {
+                    out.truncate(before);
+                    Some(Damage::Code(error))
+                }
+            }
+        };
+        match damage {
+            None => Ok(true),
+            Some(damage) => {
+                let cause = FormatError::DamagedBlock { part, damage };
+                self.damage(Lost {
+                    first,
+                    end: Some(end),
+                    cause,
+                })?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether a block whose head disagrees with the header's count is intact as its head says
+    /// (then the header is what is wrong). Reads the rest of a longer block if need be.
+    fn header_count_is_wrong(
+        &mut self,
+        index: u64,
+        n: u32,
+        stored: u32,
+        size: u32,
+    ) -> Result<bool, FileError> {
+        if self.header.count.is_none() || !(1..=self.header.records_per_block).contains(&n) {
+            return Ok(false);
+        }
+        let need = self.header.packing.bytes_for(n as usize);
+        let have = self.buffer.len();
+        if need > have {
+            let mut more = vec![0u8; need - have];
+            let got = read_full(&mut self.inner, &mut more)?;
+            self.offset += got as u64;
+            if got < more.len() {
+                return Ok(false);
+            }
+            self.buffer.extend_from_slice(&more);
+        }
+        debug_assert_ne!(n, size);
+        let crc = crc32c(&[&index.to_le_bytes(), &n.to_le_bytes(), &self.buffer[..need]]);
+        Ok(crc == stored)
+    }
+
+    /// The part for the next block, holding `size` records.
+    fn part(&self, size: u32) -> Part {
+        Part::Block {
+            index: self.block,
+            first: self.records,
+            end: self.records + u64::from(size),
+        }
+    }
+
+    /// Checks the trailer (its head is in the buffer) and that nothing follows it.
+    fn trailer(&mut self, n: u32, stored: u32, offset: u64) -> Result<bool, FileError> {
+        let head: [u8; 4] = n.to_le_bytes();
+        if let Some(end) = self.fill(TRAILER_BYTES - BLOCK_HEAD_BYTES)? {
+            return self.truncated(end, Part::Trailer);
+        }
+        self.done = true;
+        let count_bytes: [u8; 8] = self.buffer[..8].try_into().unwrap_or_default();
+        let count = u64::from_le_bytes(count_bytes);
+        let crc = crc32c(&[&self.block.to_le_bytes(), &head, &count_bytes]);
+        let records = self.records;
+        let lost = move |cause| Lost {
+            first: records,
+            end: Some(records),
+            cause,
+        };
+        if n != 0 || crc != stored {
+            let cause = FormatError::DamagedTrailer { offset };
+            self.damage(lost(cause))?;
+            return Ok(false);
+        }
+        if let Some(stated) = self.header.count.filter(|&stated| stated != count) {
+            let cause = FormatError::CountMismatch {
+                source_: "header",
+                stated,
+                found: count,
+            };
+            self.damage(lost(cause))?;
+        } else if count != self.records {
+            let cause = FormatError::CountMismatch {
+                source_: "trailer",
+                stated: count,
+                found: self.records,
+            };
+            self.damage(Lost {
+                first: self.records.min(count),
+                end: Some(self.records.max(count)),
+                cause,
+            })?;
+        }
+        let mut extra = [0u8; 1];
+        if read_full(&mut self.inner, &mut extra)? > 0 {
+            let cause = FormatError::TrailingData {
+                offset: self.offset,
+            };
+            self.damage(lost(cause))?;
+        }
+        Ok(false)
+    }
+}
+
+/// The record count in the trailer of a complete file, read from its end and checked (for a
+/// file written as a stream, whose header does not hold the count).
+pub fn trailer_count<R: Read + std::io::Seek>(
+    input: &mut R,
+    header: &Header,
+) -> Result<u64, FileError> {
+    let end = input.seek(std::io::SeekFrom::End(0))?;
+    if end < (HEADER_BYTES + TRAILER_BYTES) as u64 {
+        return Err(FormatError::Truncated {
+            offset: end,
+            part: Part::Trailer,
+        }
+        .into());
+    }
+    let offset = end - TRAILER_BYTES as u64;
+    input.seek(std::io::SeekFrom::Start(offset))?;
+    let mut bytes = [0u8; TRAILER_BYTES];
+    input.read_exact(&mut bytes)?;
+    let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
+    let count = u64::from_le_bytes(count_bytes);
+    let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
+    let blocks = header.blocks_for(count).to_le_bytes();
+    if bytes[..4] != [0; 4] || crc32c(&[&blocks, &bytes[..4], &count_bytes]) != stored {
+        return Err(FormatError::DamagedTrailer { offset }.into());
+    }
+    Ok(count)
+}

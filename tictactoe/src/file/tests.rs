@@ -1,0 +1,291 @@
+use super::*;
+use crate::packed::tests_support::sample;
+
+fn write(boards: &[Board], packing: Packing, per_block: u32) -> Vec<u8> {
+    let mut writer = Writer::with_records_per_block(Vec::new(), packing, per_block).unwrap();
+    writer.extend(boards).unwrap();
+    writer.finish().unwrap()
+}
+
+fn write_seekable(boards: &[Board], packing: Packing, per_block: u32) -> Vec<u8> {
+    let cursor = std::io::Cursor::new(Vec::new());
+    let mut writer = Writer::with_records_per_block(cursor, packing, per_block).unwrap();
+    writer.extend(boards).unwrap();
+    writer.finish_seekable().unwrap().into_inner()
+}
+
+fn read(bytes: &[u8]) -> Result<Vec<Board>, FileError> {
+    Reader::new(bytes)?.read_all()
+}
+
+use crate::Board;
+
+#[test]
+fn round_trip_every_packing_streamed_and_seekable() {
+    for packing in Packing::ALL {
+        for len in [0, 1, 6, 7, 20, 21] {
+            let boards = sample(len, len as u64);
+            for bytes in [
+                write(&boards, packing, 7),
+                write_seekable(&boards, packing, 7),
+            ] {
+                assert_eq!(read(&bytes).unwrap(), boards, "{packing} {len}");
+                let header = *Reader::new(&bytes[..]).unwrap().header();
+                assert_eq!(header.file_bytes(len as u64), bytes.len() as u64);
+            }
+            let header = *Reader::new(&write_seekable(&boards, packing, 7)[..])
+                .unwrap()
+                .header();
+            assert_eq!(header.count, Some(len as u64));
+        }
+    }
+}
+
+#[test]
+fn default_blocks_fill_64_kib() {
+    for packing in Packing::ALL {
+        let per = Header::default_records_per_block(packing);
+        let bytes = BLOCK_HEAD_BYTES + packing.bytes_for(per as usize);
+        assert!(bytes <= MAX_BLOCK_BYTES, "{packing}");
+        assert!(bytes + 2 * 8 > MAX_BLOCK_BYTES, "{packing} {bytes}");
+        let max = Header::max_records_per_block(packing);
+        assert!(BLOCK_HEAD_BYTES + packing.bytes_for(max as usize + 1) > MAX_BLOCK_BYTES);
+    }
+    assert_eq!(Header::default_records_per_block(Packing::Base4), 29_120);
+    assert_eq!(
+        Header::default_records_per_block(Packing::MixedRadix),
+        40_955
+    );
+}
+
+/// Every single-bit flip of every byte of small files is detected, as an error.
+#[test]
+fn every_bit_flip_is_detected() {
+    for packing in Packing::ALL {
+        let boards = sample(23, 3);
+        for bytes in [
+            write(&boards, packing, 5),
+            write_seekable(&boards, packing, 5),
+        ] {
+            for bit in 0..bytes.len() * 8 {
+                let mut damaged = bytes.clone();
+                damaged[bit / 8] ^= 1 << (bit % 8);
+                assert!(read(&damaged).is_err(), "{packing} bit {bit} not detected");
+                // Salvage never fails past the header, and never returns a wrong record.
+                if let Ok(reader) = Reader::new(&damaged[..]) {
+                    let mut reader = reader.salvage();
+                    let salvaged = reader.read_all_salvaged().unwrap();
+                    assert!(!reader.lost().is_empty(), "{packing} bit {bit}");
+                    assert!(salvaged.len() <= boards.len());
+                    let mut rest = boards.iter();
+                    for board in &salvaged {
+                        assert!(rest.any(|b| b == board), "{packing} bit {bit}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every truncation of a small file is detected, as an error.
+#[test]
+fn every_truncation_is_detected() {
+    for packing in Packing::ALL {
+        let boards = sample(23, 4);
+        for bytes in [
+            write(&boards, packing, 5),
+            write_seekable(&boards, packing, 5),
+        ] {
+            for len in 0..bytes.len() {
+                let error = read(&bytes[..len]).unwrap_err();
+                let format = error.format().unwrap();
+                assert!(
+                    matches!(format, FormatError::Truncated { offset, .. } if offset == len as u64),
+                    "{packing} {len}: {format}"
+                );
+            }
+            let mut longer = bytes.clone();
+            longer.push(0);
+            assert_eq!(
+                read(&longer).unwrap_err().format(),
+                Some(FormatError::TrailingData {
+                    offset: bytes.len() as u64
+                })
+            );
+        }
+    }
+}
+
+#[test]
+fn damaged_block_is_named_with_its_records_and_salvage_skips_it() {
+    let boards = sample(23, 5);
+    let bytes = write_seekable(&boards, Packing::Rank, 5);
+    // Block 2 starts after the header and two blocks of 8 + 9 bytes (5 x 13 bits).
+    let start = HEADER_BYTES + 2 * (8 + 9);
+    let mut damaged = bytes.clone();
+    damaged[start + 10] ^= 0x10;
+    let error = read(&damaged).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "block 2 (records 10 to 14) is damaged: checksum mismatch"
+    );
+    let mut reader = Reader::new(&damaged[..]).unwrap().salvage();
+    let salvaged = reader.read_all_salvaged().unwrap();
+    let mut expected = boards.clone();
+    expected.drain(10..15);
+    assert_eq!(salvaged, expected);
+    assert_eq!(reader.lost().len(), 1);
+    assert_eq!(
+        (reader.lost()[0].first, reader.lost()[0].end),
+        (10, Some(15))
+    );
+}
+
+#[test]
+fn header_errors_are_each_their_own() {
+    let bytes = write_seekable(&sample(3, 6), Packing::Base3, 5);
+    let format = |bytes: &[u8]| read(bytes).unwrap_err().format().unwrap();
+
+    let mut wrong = bytes.clone();
+    wrong[..4].copy_from_slice(b"PK\x03\x04");
+    assert!(matches!(format(&wrong), FormatError::WrongMagic { .. }));
+    assert!(matches!(format(b"hello"), FormatError::WrongMagic { .. }));
+    assert_eq!(
+        format(&bytes[..5]),
+        FormatError::Truncated {
+            offset: 5,
+            part: Part::Header
+        }
+    );
+
+    let mut version = bytes.clone();
+    version[8] = 2;
+    assert_eq!(format(&version), FormatError::UnknownVersion { version: 2 });
+
+    let mut checksum = bytes.clone();
+    checksum[10] = 9;
+    assert_eq!(format(&checksum), FormatError::HeaderChecksum);
+
+    // A header that claims a different count (checksum recomputed): the trailer disagrees.
+    let header = Header {
+        count: Some(4),
+        ..*Reader::new(&bytes[..]).unwrap().header()
+    };
+    let mut count = bytes.clone();
+    count[..HEADER_BYTES].copy_from_slice(&header.to_bytes());
+    assert_eq!(
+        format(&count),
+        FormatError::CountMismatch {
+            source_: "header",
+            stated: 4,
+            found: 3
+        }
+    );
+    let header = Header {
+        count: Some(2),
+        ..header
+    };
+    count[..HEADER_BYTES].copy_from_slice(&header.to_bytes());
+    assert_eq!(
+        format(&count),
+        FormatError::CountMismatch {
+            source_: "header",
+            stated: 2,
+            found: 3
+        }
+    );
+}
+
+#[test]
+fn count_mismatch_between_header_and_trailer() {
+    let boards = sample(10, 8);
+    let bytes = write_seekable(&boards, Packing::Base4, 5);
+    // The header says 10; rewrite the trailer to say 11 with a valid checksum.
+    let mut forged = bytes.clone();
+    let at = forged.len() - TRAILER_BYTES;
+    let count = 11u64.to_le_bytes();
+    let crc = crc32c(&[&2u64.to_le_bytes(), &[0; 4], &count]);
+    forged[at + 4..at + 8].copy_from_slice(&crc.to_le_bytes());
+    forged[at + 8..].copy_from_slice(&count);
+    assert_eq!(
+        read(&forged).unwrap_err().format(),
+        Some(FormatError::CountMismatch {
+            source_: "header",
+            stated: 10,
+            found: 11
+        })
+    );
+    // Streamed (count unknown in the header): the trailer disagrees with the blocks.
+    let mut streamed = write(&boards, Packing::Base4, 5);
+    let at = streamed.len() - TRAILER_BYTES;
+    streamed[at + 4..at + 8].copy_from_slice(&crc.to_le_bytes());
+    streamed[at + 8..].copy_from_slice(&count);
+    assert_eq!(
+        read(&streamed).unwrap_err().format(),
+        Some(FormatError::CountMismatch {
+            source_: "trailer",
+            stated: 11,
+            found: 10
+        })
+    );
+}
+
+#[test]
+fn writer_refuses_what_the_packing_cannot_hold() {
+    let mut writer = Writer::new(Vec::new(), Packing::MixedRadix).unwrap();
+    writer.push(Board::EMPTY).unwrap();
+    let full: Board = "XXX/XXX/XXX".parse().unwrap();
+    assert!(matches!(
+        writer.push(full),
+        Err(FileError::Pack(crate::packed::PackError::Unencodable {
+            index: 1,
+            ..
+        }))
+    ));
+    assert_eq!(read(&writer.finish().unwrap()).unwrap(), vec![Board::EMPTY]);
+    assert!(Writer::with_records_per_block(Vec::new(), Packing::Base4, 0).is_err());
+    let max = Header::max_records_per_block(Packing::Base4);
+    assert!(Writer::with_records_per_block(Vec::new(), Packing::Base4, max).is_ok());
+    assert!(Writer::with_records_per_block(Vec::new(), Packing::Base4, max + 1).is_err());
+}
+
+#[test]
+fn atomic_file_appears_only_on_commit() {
+    let dir = std::env::temp_dir().join(format!("ttt-atomic-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("a.ttt");
+    {
+        let file = AtomicFile::create(&target).unwrap();
+        let mut writer = Writer::new(file, Packing::Rank).unwrap();
+        writer.push(Board::EMPTY).unwrap();
+        // Dropped without finishing: neither the target nor the temporary file remains.
+    }
+    assert!(!target.exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let file = AtomicFile::create(&target).unwrap();
+    let mut writer = Writer::new(file, Packing::Rank).unwrap();
+    writer.push(Board::EMPTY).unwrap();
+    writer.finish_seekable().unwrap().commit().unwrap();
+    let bytes = std::fs::read(&target).unwrap();
+    assert_eq!(read(&bytes).unwrap(), vec![Board::EMPTY]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn crc_is_crc32c() {
+    // The standard check value of CRC-32C (Castagnoli).
+    assert_eq!(crc32c(&[b"123456789"]), 0xE306_9283);
+    assert_eq!(crc32c(&[b"1234", b"56789"]), 0xE306_9283);
+}
+
+#[test]
+fn sizes_of_forged_counts_saturate() {
+    let header = Header {
+        version: VERSION,
+        packing: Packing::Base4,
+        records_per_block: 1,
+        count: Some(u64::MAX - 1),
+    };
+    assert_eq!(header.file_bytes(u64::MAX - 1), u64::MAX);
+    assert_eq!(header.blocks_for(u64::MAX - 1), u64::MAX - 1);
+}

@@ -1,0 +1,160 @@
+//! [`Writer`]: streams boards into a `.ttt` file, one block at a time.
+
+use std::io::{Seek, SeekFrom, Write};
+
+use super::{BLOCK_HEAD_BYTES, FileError, FormatError, HEADER_BYTES, Header, VERSION, crc32c};
+use crate::Board;
+use crate::packed::{PackError, Packing};
+
+/// Writes a `.ttt` file block by block: memory is one block whatever the number of records.
+///
+/// The header goes out first with the count unknown; [`finish`](Self::finish) writes the last
+/// block and the trailer (which holds the count), and
+/// [`finish_seekable`](Self::finish_seekable) also rewrites the header with the count.
+///
+/// ```
+/// use tictactoe::{Board, file::Writer, packed::Packing};
+/// let mut writer = Writer::new(Vec::new(), Packing::Rank)?;
+/// writer.push(Board::EMPTY)?;
+/// assert!(writer.push("XXX/XXX/XXX".parse()?).is_err()); // not reachable: not written
+/// assert_eq!(writer.count(), 1);
+/// let bytes = writer.finish()?;
+/// assert_eq!(bytes.len(), 32 + 8 + 2 + 16);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Writer<W: Write> {
+    inner: W,
+    header: Header,
+    pending: Vec<Board>,
+    payload: Vec<u8>,
+    blocks: u64,
+    count: u64,
+}
+
+impl<W: Write> Writer<W> {
+    /// Starts a file with the default block size for `packing` (as large as fits 64 KiB).
+    pub fn new(inner: W, packing: Packing) -> Result<Self, FileError> {
+        Self::with_records_per_block(inner, packing, Header::default_records_per_block(packing))
+    }
+
+    /// Starts a file with `records` records per block (small blocks are for tests).
+    pub fn with_records_per_block(
+        mut inner: W,
+        packing: Packing,
+        records: u32,
+    ) -> Result<Self, FileError> {
+        let max = Header::max_records_per_block(packing);
+        if records == 0 || records > max {
+            return Err(FormatError::BlockTooLarge { records, max }.into());
+        }
+        let header = Header {
+            version: VERSION,
+            packing,
+            records_per_block: records,
+            count: None,
+        };
+        inner.write_all(&header.to_bytes())?;
+        Ok(Writer {
+            inner,
+            header,
+            pending: Vec::with_capacity(records as usize),
+            payload: Vec::with_capacity(packing.bytes_for(records as usize)),
+            blocks: 0,
+            count: 0,
+        })
+    }
+
+    /// The header as written so far (count unknown).
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Records accepted so far.
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Appends a board, or refuses one the packing cannot hold (nothing is written then).
+    pub fn push(&mut self, board: Board) -> Result<(), FileError> {
+        let packing = self.header.packing;
+        if !packing.can_hold(board) {
+            return Err(PackError::Unencodable {
+                encoding: packing.name(),
+                board,
+                index: usize::try_from(self.count).unwrap_or(usize::MAX),
+            }
+            .into());
+        }
+        self.pending.push(board);
+        self.count += 1;
+        if self.pending.len() == self.header.records_per_block as usize {
+            self.write_block()?;
+        }
+        Ok(())
+    }
+
+    /// Appends boards, stopping at the first the packing cannot hold.
+    pub fn extend(&mut self, boards: &[Board]) -> Result<(), FileError> {
+        boards.iter().try_for_each(|&board| self.push(board))
+    }
+
+    fn write_block(&mut self) -> Result<(), FileError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        self.payload.clear();
+        self.header
+            .packing
+            .encode(&self.pending, &mut self.payload)?;
+        let n = (self.pending.len() as u32).to_le_bytes();
+        let crc = crc32c(&[&self.blocks.to_le_bytes(), &n, &self.payload]);
+        let mut head = [0u8; BLOCK_HEAD_BYTES];
+        head[..4].copy_from_slice(&n);
+        head[4..].copy_from_slice(&crc.to_le_bytes());
+        self.inner.write_all(&head)?;
+        self.inner.write_all(&self.payload)?;
+        self.blocks += 1;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Writes the last block and the trailer, flushes, and hands back the output.
+    pub fn finish(mut self) -> Result<W, FileError> {
+        self.write_tail()?;
+        Ok(self.inner)
+    }
+
+    fn write_tail(&mut self) -> Result<(), FileError> {
+        self.write_block()?;
+        let zero = 0u32.to_le_bytes();
+        let count = self.count.to_le_bytes();
+        let crc = crc32c(&[&self.blocks.to_le_bytes(), &zero, &count]);
+        let mut trailer = [0u8; super::TRAILER_BYTES];
+        trailer[4..8].copy_from_slice(&crc.to_le_bytes());
+        trailer[8..].copy_from_slice(&count);
+        self.inner.write_all(&trailer)?;
+        self.inner.flush()?;
+        Ok(())
+    }
+}
+
+impl<W: Write + Seek> Writer<W> {
+    /// As [`finish`](Self::finish), then rewrites the header with the record count.
+    pub fn finish_seekable(mut self) -> Result<W, FileError> {
+        self.write_tail()?;
+        let header = Header {
+            count: Some(self.count),
+            ..self.header
+        };
+        let end = self.inner.stream_position()?;
+        self.inner.seek(SeekFrom::Start(0))?;
+        self.inner.write_all(&header.to_bytes())?;
+        self.inner.seek(SeekFrom::Start(end))?;
+        self.inner.flush()?;
+        debug_assert!(end >= HEADER_BYTES as u64);
+        Ok(self.inner)
+    }
+}

@@ -1,0 +1,274 @@
+//! Bulk storage: arrays of positions packed at exactly the bit width of an encoding.
+//!
+//! | packing | type | bits per position | holds | MB per 10^9 positions |
+//! |---|---|---|---|---|
+//! | `base4` | [`PackedArray<Base4>`] | 18 | any of the 19,683 grids | 2,250 |
+//! | `base3` | [`PackedArray<Base3>`] | 15 | any of the 19,683 grids | 1,875 |
+//! | `count-rank` | [`PackedArray<CountRank>`] | 13 | the 6,046 boards with possible piece counts | 1,625 |
+//! | `rank` | [`PackedArray<Rank>`] | 13 | the 5,478 reachable positions | 1,625 |
+//! | `mixed-radix` | [`MixedRadix`] | 12.8 (5 ranks per `u64`) | the 5,478 reachable positions | 1,600 |
+//!
+//! The information limits are `log2(19,683) = 14.27`, `log2(6,046) = 12.56` and
+//! `log2(5,478) = 12.42` bits. Mixed radix stores five exact ranks as one number
+//! `r0 + 5478 r1 + 5478^2 r2 + 5478^3 r3 + 5478^4 r4 < 5478^5 < 2^64`, 3.1% above the limit.
+//!
+//! # Layout
+//!
+//! A fixed-width array is a little-endian bit stream in bytes: position `i` holds bits
+//! `i * BITS .. (i + 1) * BITS`, bit `j` of the stream being bit `j % 8` of byte `j / 8` (so
+//! also bit `j % 64` of little-endian word `j / 64`). Every 64 positions fill exactly `BITS`
+//! words, which is the unit of the bulk paths; a get is one unaligned 8-byte load. A mixed
+//! radix array holds positions `5k .. 5k + 5` in word `k`, the first in the lowest digit.
+//!
+//! # Cost
+//!
+//! Get and set touch one or two words; bulk packing and unpacking work on whole chunks (64
+//! positions or one word) and turn boards into codes and back with one table read each way
+//! ([`TABLE_BYTES`]). Medians are in the README (`cargo bench -p tictactoe --bench packed`).
+//!
+//! Needs the `alloc` feature (on with `std`).
+//!
+//! ```
+//! use tictactoe::{Board, encoding::Rank, packed::{MixedRadix, PackedArray}};
+//!
+//! let boards: Vec<Board> = ["X.O/..O/.X.", ".........", "XOX/XOO/OXX"]
+//!     .iter()
+//!     .map(|text| text.parse())
+//!     .collect::<Result<_, _>>()?;
+//! let mut ranks = PackedArray::<Rank>::from_boards(&boards)?;
+//! assert_eq!(ranks.as_bytes().len(), 5); // 3 x 13 bits
+//! assert_eq!(ranks.get(2)?, boards[2]);
+//! ranks.set(0, Board::EMPTY)?;
+//! assert!(ranks.push("XXX/XXX/XXX".parse()?).is_err()); // not reachable
+//! let mixed = MixedRadix::from_boards(&boards)?;
+//! assert_eq!(mixed.to_boards(), boards);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod fixed;
+mod mixed;
+mod packing;
+mod tables;
+
+pub use fixed::{Iter, PackedArray};
+pub use mixed::{MixedRadix, MixedRadixIter};
+pub use packing::{Packing, ParsePackingError};
+pub use tables::TABLE_BYTES;
+
+use crate::Board;
+use crate::encoding::{Base3, Base4, Bitboards, CountRank, DecodeError, Encoding, Rank};
+
+/// Why a packed array refused an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PackError {
+    /// An index at or past the end.
+    #[error("index {index} is out of range for {len} positions")]
+    IndexOutOfRange {
+        /// The index asked for.
+        index: usize,
+        /// The number of positions held.
+        len: usize,
+    },
+    /// A board the encoding cannot hold (an unreachable board for `rank`, say).
+    #[error("{encoding} cannot hold board {board} (position {index})")]
+    Unencodable {
+        /// The encoding's name.
+        encoding: &'static str,
+        /// The board.
+        board: Board,
+        /// Where it was to go.
+        index: usize,
+    },
+    /// A stored code that does not decode (raw words or bytes from outside).
+    #[error("position {index}: {error}")]
+    InvalidCode {
+        /// Where the code was.
+        index: usize,
+        /// Why it does not decode.
+        error: DecodeError,
+    },
+    /// Raw bytes of the wrong length for the number of positions.
+    #[error("{len} positions take {expected} bytes, got {found}")]
+    WrongByteLength {
+        /// Positions asked for.
+        len: usize,
+        /// Bytes they take.
+        expected: usize,
+        /// Bytes given.
+        found: usize,
+    },
+    /// Bits past the last position are not zero.
+    #[error("the bits past the last position are not zero")]
+    NonZeroPadding,
+}
+
+/// An [`Encoding`] that can be packed, with fast paths between boards and raw codes.
+///
+/// The defaults go through [`Encoding::encode`] and [`Encoding::decode`]; the encodings of
+/// this crate override them with bit spreading or one to three table reads (see
+/// [`TABLE_BYTES`]), and the tests compare both on every grid and every code.
+///
+/// ```
+/// use tictactoe::{Board, encoding::Rank, packed::Packable};
+/// let board: Board = "X.O/..O/.X.".parse()?;
+/// let code = Rank::pack(board).unwrap();
+/// assert_eq!(Rank::unpack(code), board);
+/// assert_eq!(Rank::pack("XXX/XXX/XXX".parse()?), None);
+/// # Ok::<(), tictactoe::ParseBoardError>(())
+/// ```
+pub trait Packable: Encoding {
+    /// The code of `board`, or `None` when the encoding cannot hold it.
+    #[inline]
+    fn pack(board: Board) -> Option<u32> {
+        Self::encode(board).map(Self::code)
+    }
+
+    /// The board of a code that decodes ([`Self::is_code`]); any board for other codes.
+    #[inline]
+    fn unpack(code: u32) -> Board {
+        Self::decode(code).map_or(Board::EMPTY, Self::to_board)
+    }
+
+    /// Whether `code` decodes.
+    #[inline]
+    fn is_code(code: u32) -> bool {
+        Self::decode(code).is_ok()
+    }
+}
+
+/// Spreads 9 bits to the even positions of 18 (as [`Base4`] does).
+#[inline]
+const fn spread(bits: u16) -> u32 {
+    let mut v = bits as u32;
+    v = (v | v << 8) & 0x00ff_00ff;
+    v = (v | v << 4) & 0x0f0f_0f0f;
+    v = (v | v << 2) & 0x3333_3333;
+    (v | v << 1) & 0x5555_5555
+}
+
+impl Packable for Base4 {
+    #[inline]
+    fn pack(board: Board) -> Option<u32> {
+        Some(spread(board.x().bits()) | spread(board.o().bits()) << 1)
+    }
+    #[inline]
+    fn unpack(code: u32) -> Board {
+        tables::base4_board(code)
+    }
+    #[inline]
+    fn is_code(code: u32) -> bool {
+        code < 1 << 18 && code & code >> 1 & 0x15555 == 0
+    }
+}
+
+impl Packable for Bitboards {}
+
+impl Packable for Base3 {
+    #[inline]
+    fn pack(board: Board) -> Option<u32> {
+        Some(tables::grid_index(board) as u32)
+    }
+    #[inline]
+    fn unpack(code: u32) -> Board {
+        tables::grid_board_table(code)
+    }
+    #[inline]
+    fn is_code(code: u32) -> bool {
+        code < Base3::COUNT
+    }
+}
+
+impl Packable for Rank {
+    #[inline]
+    fn pack(board: Board) -> Option<u32> {
+        let code = tables::GRID_RANK[tables::grid_index(board)];
+        (code != tables::NONE).then_some(u32::from(code))
+    }
+    #[inline]
+    fn unpack(code: u32) -> Board {
+        tables::RANK_BOARD
+            .get(code as usize)
+            .copied()
+            .unwrap_or(Board::EMPTY)
+    }
+    #[inline]
+    fn is_code(code: u32) -> bool {
+        code < Rank::COUNT
+    }
+}
+
+impl Packable for CountRank {
+    #[inline]
+    fn pack(board: Board) -> Option<u32> {
+        let code = tables::GRID_COUNT_RANK[tables::grid_index(board)];
+        (code != tables::NONE).then_some(u32::from(code))
+    }
+    #[inline]
+    fn unpack(code: u32) -> Board {
+        tables::COUNT_RANK_BOARD
+            .get(code as usize)
+            .copied()
+            .unwrap_or(Board::EMPTY)
+    }
+    #[inline]
+    fn is_code(code: u32) -> bool {
+        code < CountRank::COUNT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fast_paths_match_the_encoding<E: Packable>() {
+        for board in Board::all() {
+            let slow = E::encode(board).map(E::code);
+            assert_eq!(E::pack(board), slow, "{} {board}", E::NAME);
+        }
+        for code in 0..E::LIMIT.max(1 << 15) {
+            let slow = E::decode(code).ok();
+            assert_eq!(E::is_code(code), slow.is_some(), "{} {code}", E::NAME);
+            if let Some(value) = slow {
+                assert_eq!(E::unpack(code), value.to_board(), "{} {code}", E::NAME);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_match_every_encoding_on_every_grid_and_code() {
+        fast_paths_match_the_encoding::<Base4>();
+        fast_paths_match_the_encoding::<Base3>();
+        fast_paths_match_the_encoding::<Bitboards>();
+        fast_paths_match_the_encoding::<CountRank>();
+        fast_paths_match_the_encoding::<Rank>();
+    }
+
+    #[test]
+    fn table_bytes_add_up() {
+        assert_eq!(
+            TABLE_BYTES,
+            1_024 + 4 * 19_683 + 1_024 + 2 * 39_366 + 4 * (5_478 + 6_046)
+        );
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use alloc::vec::Vec;
+
+    use crate::{Board, Position};
+
+    /// `len` reachable positions drawn by a fixed xorshift from `seed`.
+    pub(crate) fn sample(len: usize, seed: u64) -> Vec<Board> {
+        let all: Vec<Board> = Position::all().map(Position::board).collect();
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                all[(state % all.len() as u64) as usize]
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,214 @@
+//! [`Packing`]: the five packings chosen at run time (by files and the command line).
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use super::{MixedRadix, PackError, Packable, PackedArray};
+use crate::Board;
+use crate::encoding::{Base3, Base4, CountRank, Encoding, Rank};
+
+/// One of the packings of [`packed`](super), chosen at run time.
+///
+/// ```
+/// use tictactoe::{Board, packed::Packing};
+/// let packing: Packing = "mixed-radix".parse()?;
+/// assert_eq!(packing.bits_per_position(), (64, 5));
+/// let boards = vec![Board::EMPTY; 7];
+/// let mut bytes = Vec::new();
+/// packing.encode(&boards, &mut bytes)?;
+/// assert_eq!(bytes.len(), packing.bytes_for(7));
+/// let mut back = Vec::new();
+/// packing.decode(&bytes, 7, &mut back)?;
+/// assert_eq!(back, boards);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Packing {
+    /// [`Base4`], 18 bits: any grid.
+    Base4,
+    /// [`Base3`], 15 bits: any grid.
+    Base3,
+    /// [`CountRank`], 13 bits: boards with possible piece counts.
+    CountRank,
+    /// [`Rank`], 13 bits: reachable positions.
+    Rank,
+    /// [`MixedRadix`], 12.8 bits: reachable positions, five ranks per word.
+    MixedRadix,
+}
+
+/// A name that is not a packing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown encoding {0:?} (expected base4, base3, count-rank, rank or mixed-radix)")]
+pub struct ParsePackingError(pub alloc::string::String);
+
+impl Packing {
+    /// All packings, by their file identifier.
+    pub const ALL: [Packing; 5] = [
+        Packing::Base4,
+        Packing::Base3,
+        Packing::CountRank,
+        Packing::Rank,
+        Packing::MixedRadix,
+    ];
+
+    /// The name on the command line and in files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Packing::Base4 => Base4::NAME,
+            Packing::Base3 => Base3::NAME,
+            Packing::CountRank => CountRank::NAME,
+            Packing::Rank => Rank::NAME,
+            Packing::MixedRadix => MixedRadix::NAME,
+        }
+    }
+
+    /// The byte that names the packing in a `.ttt` header (1 to 5).
+    #[must_use]
+    pub const fn id(self) -> u8 {
+        match self {
+            Packing::Base4 => 1,
+            Packing::Base3 => 2,
+            Packing::CountRank => 3,
+            Packing::Rank => 4,
+            Packing::MixedRadix => 5,
+        }
+    }
+
+    /// The packing of a header byte.
+    #[must_use]
+    pub const fn from_id(id: u8) -> Option<Packing> {
+        match id {
+            1 => Some(Packing::Base4),
+            2 => Some(Packing::Base3),
+            3 => Some(Packing::CountRank),
+            4 => Some(Packing::Rank),
+            5 => Some(Packing::MixedRadix),
+            _ => None,
+        }
+    }
+
+    /// Bits per group of positions: `(18, 1)` for base-4, `(64, 5)` for mixed radix.
+    #[must_use]
+    pub const fn bits_per_position(self) -> (u32, u32) {
+        match self {
+            Packing::Base4 => (Base4::BITS, 1),
+            Packing::Base3 => (Base3::BITS, 1),
+            Packing::CountRank => (CountRank::BITS, 1),
+            Packing::Rank => (Rank::BITS, 1),
+            Packing::MixedRadix => (64, MixedRadix::PER_WORD as u32),
+        }
+    }
+
+    /// How many boards the packing can hold: 19,683, 6,046 or 5,478.
+    #[must_use]
+    pub const fn holds(self) -> u32 {
+        match self {
+            Packing::Base4 => <Base4 as Encoding>::VALID,
+            Packing::Base3 => Base3::COUNT,
+            Packing::CountRank => CountRank::COUNT,
+            Packing::Rank | Packing::MixedRadix => Rank::COUNT,
+        }
+    }
+
+    /// What the packing holds, in words.
+    #[must_use]
+    pub const fn description(self) -> &'static str {
+        match self {
+            Packing::Base4 | Packing::Base3 => "any grid",
+            Packing::CountRank => "boards with possible piece counts",
+            Packing::Rank | Packing::MixedRadix => "reachable positions",
+        }
+    }
+
+    /// Whether the packing can hold `board`.
+    #[must_use]
+    pub fn can_hold(self, board: Board) -> bool {
+        match self {
+            Packing::Base4 | Packing::Base3 => true,
+            Packing::CountRank => CountRank::pack(board).is_some(),
+            Packing::Rank | Packing::MixedRadix => Rank::pack(board).is_some(),
+        }
+    }
+
+    /// Bytes that `len` positions take in [`encode`](Self::encode)'s output.
+    #[must_use]
+    pub const fn bytes_for(self, len: usize) -> usize {
+        match self {
+            Packing::Base4 => PackedArray::<Base4>::bytes_for(len),
+            Packing::Base3 => PackedArray::<Base3>::bytes_for(len),
+            Packing::CountRank => PackedArray::<CountRank>::bytes_for(len),
+            Packing::Rank => PackedArray::<Rank>::bytes_for(len),
+            Packing::MixedRadix => MixedRadix::bytes_for(len),
+        }
+    }
+
+    /// Appends the packed bytes of `boards` to `out` (nothing on error).
+    pub fn encode(self, boards: &[Board], out: &mut Vec<u8>) -> Result<(), PackError> {
+        match self {
+            Packing::Base4 => PackedArray::<Base4>::from_boards(boards)?.write_bytes(out),
+            Packing::Base3 => PackedArray::<Base3>::from_boards(boards)?.write_bytes(out),
+            Packing::CountRank => PackedArray::<CountRank>::from_boards(boards)?.write_bytes(out),
+            Packing::Rank => PackedArray::<Rank>::from_boards(boards)?.write_bytes(out),
+            Packing::MixedRadix => MixedRadix::from_boards(boards)?.write_bytes(out),
+        }
+        Ok(())
+    }
+
+    /// Appends the `len` boards packed in `bytes` to `out`, checking every code first.
+    pub fn decode(self, bytes: &[u8], len: usize, out: &mut Vec<Board>) -> Result<(), PackError> {
+        match self {
+            Packing::Base4 => PackedArray::<Base4>::from_bytes(bytes, len)?.unpack_into(out),
+            Packing::Base3 => PackedArray::<Base3>::from_bytes(bytes, len)?.unpack_into(out),
+            Packing::CountRank => {
+                PackedArray::<CountRank>::from_bytes(bytes, len)?.unpack_into(out);
+            }
+            Packing::Rank => PackedArray::<Rank>::from_bytes(bytes, len)?.unpack_into(out),
+            Packing::MixedRadix => MixedRadix::from_bytes(bytes, len)?.unpack_into(out),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Packing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Packing {
+    type Err = ParsePackingError;
+    fn from_str(name: &str) -> Result<Packing, ParsePackingError> {
+        Packing::ALL
+            .into_iter()
+            .find(|packing| packing.name() == name)
+            .ok_or_else(|| ParsePackingError(name.into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packed::tests_support::sample;
+
+    #[test]
+    fn names_ids_and_sizes() {
+        for packing in Packing::ALL {
+            assert_eq!(packing.name().parse(), Ok(packing));
+            assert_eq!(Packing::from_id(packing.id()), Some(packing));
+            let boards = sample(301, u64::from(packing.id()));
+            let mut bytes = Vec::new();
+            packing.encode(&boards, &mut bytes).unwrap();
+            assert_eq!(bytes.len(), packing.bytes_for(301));
+            let mut back = Vec::new();
+            packing.decode(&bytes, 301, &mut back).unwrap();
+            assert_eq!(back, boards);
+            let held = Board::all().filter(|&b| packing.can_hold(b)).count();
+            assert_eq!(held, packing.holds() as usize);
+        }
+        assert_eq!(Packing::from_id(0), None);
+        assert_eq!(Packing::from_id(6), None);
+        assert!("base5".parse::<Packing>().is_err());
+    }
+}

@@ -1,0 +1,104 @@
+//! `ttt info`: what a `.ttt` file holds and how compact it is.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use tictactoe::file::{Header, Reader, trailer_count};
+
+/// Bytes per board in the text form: nine cells and a newline.
+const TEXT_BYTES_PER_LINE: u64 = 10;
+
+/// Show a `.ttt` file's header, record count and size against the text form and the
+/// information limit.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  ttt info boards.ttt
+  ttt info --verify boards.ttt
+
+The information limit is log2 of the number of boards the encoding can hold: log2(5478) =
+12.42 bits for the reachable-only encodings (rank, mixed-radix), log2(6046) = 12.56 for
+count-rank, log2(19683) = 14.27 for the any-grid encodings (base3, base4).")]
+pub struct Args {
+    /// The `.ttt` file.
+    file: PathBuf,
+    /// Also read every block and check its checksum.
+    #[arg(long)]
+    verify: bool,
+}
+
+fn percent(part: f64, whole: f64) -> String {
+    format!("{:.1}%", 100.0 * part / whole)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let name = args.file.display().to_string();
+    let open = || File::open(&args.file).with_context(|| format!("cannot open {name}"));
+    let reader =
+        Reader::new(BufReader::new(open()?)).with_context(|| format!("cannot read {name}"))?;
+    let header: Header = *reader.header();
+    let size = open()?.metadata()?.len();
+    let (count, from) = match header.count {
+        Some(count) => (count, "header"),
+        None => {
+            let count = trailer_count(&mut open()?, &header)
+                .with_context(|| format!("cannot read {name}"))?;
+            (count, "trailer; written as a stream")
+        }
+    };
+    let packing = header.packing;
+    let (bits, per) = packing.bits_per_position();
+    let packed_bits = f64::from(bits) / f64::from(per);
+    let expected = header.file_bytes(count);
+    let records = count.max(1) as f64;
+    let limit = f64::from(packing.holds()).log2();
+    let text = count.saturating_mul(TEXT_BYTES_PER_LINE);
+    let limit_bytes = (count as f64 * limit / 8.0).ceil();
+    println!("file              {name}");
+    println!("format            .ttt version {}", header.version);
+    println!(
+        "encoding          {packing} ({} of {}; {packed_bits:.2} bits each)",
+        packing.description(),
+        packing.holds()
+    );
+    println!("records           {count} (from the {from})");
+    println!(
+        "blocks            {} of up to {} records",
+        header.blocks_for(count),
+        header.records_per_block
+    );
+    let layout = if size == expected {
+        "as the layout requires"
+    } else {
+        "LAYOUT EXPECTS A DIFFERENT SIZE"
+    };
+    println!("file size         {size} bytes ({layout}: {expected})");
+    println!(
+        "bits/position     {:.3} in the file, headers and checksums included",
+        size as f64 * 8.0 / records
+    );
+    println!(
+        "text form         {text} bytes at {TEXT_BYTES_PER_LINE} bytes/line: the file is {} of it",
+        percent(size as f64, text.max(1) as f64)
+    );
+    println!(
+        "information limit log2({}) = {limit:.3} bits/position = {limit_bytes} bytes: the file is {} of it",
+        packing.holds(),
+        percent(size as f64, limit_bytes.max(1.0))
+    );
+    if args.verify {
+        let mut reader = Reader::new(BufReader::with_capacity(1 << 20, open()?))?;
+        let mut boards = Vec::new();
+        while reader
+            .read_block(&mut boards)
+            .with_context(|| format!("{name} fails verification"))?
+        {
+            boards.clear();
+        }
+        println!("verified          every block checksum, the trailer and the count");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,77 @@
+//! `ttt unpack`: the boards of a `.ttt` file, one per line.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use tictactoe::file::Reader;
+
+use super::pack::Progress;
+
+/// Print the boards of a `.ttt` file, one per line, in packed order.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  ttt unpack boards.ttt
+  ttt unpack boards.ttt | sort | uniq -c
+  ttt unpack --salvage damaged.ttt > rescued.txt
+
+A damaged or truncated file is an error naming the block and the records it held; the boards
+before it have been printed. --salvage prints every intact record instead, reports each lost
+range on standard error and exits with status 2 when anything was lost.")]
+pub struct Args {
+    /// The `.ttt` file (`-` for standard input).
+    file: PathBuf,
+    /// Print every intact record and report the lost ranges instead of failing.
+    #[arg(long)]
+    salvage: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let name = args.file.display().to_string();
+    let input: Box<dyn Read> = if args.file.as_os_str() == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(File::open(&args.file).with_context(|| format!("cannot open {name}"))?)
+    };
+    let reader = Reader::new(BufReader::with_capacity(1 << 20, input))
+        .with_context(|| format!("cannot read {name}"))?;
+    let mut reader = if args.salvage {
+        reader.salvage()
+    } else {
+        reader
+    };
+    let mut progress = Progress::new(reader.header().count, "positions unpacked");
+    let mut out = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    let mut boards = Vec::new();
+    let mut line = [b'\n'; 10];
+    let mut written = 0u64;
+    loop {
+        boards.clear();
+        let more = reader
+            .read_block(&mut boards)
+            .with_context(|| format!("cannot read {name}"))?;
+        for board in &boards {
+            line[..9].copy_from_slice(&board.to_chars());
+            out.write_all(&line)?;
+        }
+        written += boards.len() as u64;
+        progress.set(reader.records_read());
+        if !more {
+            break;
+        }
+    }
+    out.flush()?;
+    progress.finish();
+    if reader.lost().is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    for lost in reader.lost() {
+        eprintln!("ttt: {name}: {lost}");
+    }
+    let lost: u64 = reader.lost().iter().filter_map(|l| l.records()).sum();
+    eprintln!("ttt: {name}: salvaged {written} records, lost {lost}");
+    Ok(ExitCode::from(2))
+}
