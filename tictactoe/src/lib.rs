@@ -24,15 +24,22 @@ mod bitboard;
 mod board;
 mod cell;
 pub mod encoding;
+pub mod game;
 mod line;
+mod moves;
 mod player;
+
 mod position;
+
+pub mod solver;
 pub(crate) mod symmetry;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
 pub use cell::{Cell, CellError};
+pub use game::{Game, ParseGameError};
 pub use line::Line;
+pub use moves::PlayError;
 pub use player::Player;
 pub use position::{InvalidBoard, Position, Status, Violation, Violations};
 pub use symmetry::{ParseSymmetryError, Symmetry};

@@ -19,6 +19,7 @@ pub mod base4;
 pub mod bitboards;
 pub mod canonical;
 pub mod count_rank;
+pub mod game;
 pub mod rank;
 
 pub use base3::Base3;
@@ -26,6 +27,7 @@ pub use base4::Base4;
 pub use bitboards::Bitboards;
 pub use canonical::{Canonical, Oriented};
 pub use count_rank::CountRank;
+pub use game::{GameCode, PrefixCode};
 pub use rank::Rank;
 
 use crate::{Board, Cell, Symmetry, Violations};
