@@ -347,7 +347,7 @@ mod tests {
             }
         }
         let mut seen = 0;
-        walk(&mut Game::EMPTY, &mut seen);
+        walk(&mut Game::new(), &mut seen);
         assert_eq!(seen, 549_946);
         assert_eq!(Game::EMPTY.clone().undo(), None);
     }

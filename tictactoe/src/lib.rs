@@ -28,9 +28,9 @@ pub mod game;
 mod line;
 mod moves;
 mod player;
-
+pub mod players;
 mod position;
-
+pub mod selfplay;
 pub mod solver;
 pub(crate) mod symmetry;
 

@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn codes_are_the_preorder_indices_of_every_game() {
         let mut all = Vec::new();
-        preorder(&mut Game::EMPTY, &mut all);
+        preorder(&mut Game::new(), &mut all);
         assert_eq!(all.len(), 549_946);
         assert_eq!(PrefixCode::COUNT as usize, all.len());
         let mut complete = 0u32;
