@@ -125,7 +125,9 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        self.children().map(|(_, child)| child.perft(depth - 1)).sum()
+        self.children()
+            .map(|(_, child)| child.perft(depth - 1))
+            .sum()
     }
 }
 
@@ -148,7 +150,10 @@ mod tests {
                     (Status::Ongoing, None) => {
                         let mover = position.side_to_move();
                         let board = position.board().with(cell, Some(mover));
-                        assert_eq!(result, Position::try_from(board).map_err(|_| unreachable!()));
+                        assert_eq!(
+                            result,
+                            Position::try_from(board).map_err(|_| unreachable!())
+                        );
                         assert!(position.legal_moves().contains(cell));
                     }
                 }

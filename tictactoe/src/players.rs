@@ -141,7 +141,9 @@ impl Agent {
     pub fn choose(&mut self, position: &Position) -> Option<Cell> {
         let explore = match self.strategy {
             // 53 random bits as a float in [0, 1).
-            Strategy::Epsilon(e) => (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < e,
+            Strategy::Epsilon(e) => {
+                (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < e
+            }
             _ => false,
         };
         let candidates = self.strategy.candidates(position, explore);
@@ -247,9 +249,9 @@ fn block_fork_cells(mine: Bitboard, theirs: Bitboard, empty: Bitboard) -> Bitboa
             let rest = empty.without(cell);
             let threats = winning_cells(mine.with(cell), rest);
             threats.count() == 1
-                && threats.iter().all(|reply| {
-                    winning_cells(theirs.with(reply), rest.without(reply)).count() < 2
-                })
+                && threats
+                    .iter()
+                    .all(|reply| winning_cells(theirs.with(reply), rest.without(reply)).count() < 2)
         })
         .collect();
     if forcing.is_empty() { forks } else { forcing }
@@ -305,7 +307,11 @@ mod tests {
     use super::*;
 
     /// Whether `me`, choosing any of `candidates` at each turn, never loses against any reply.
-    fn never_loses(position: Position, me: Player, candidates: &dyn Fn(&Position) -> Bitboard) -> bool {
+    fn never_loses(
+        position: Position,
+        me: Player,
+        candidates: &dyn Fn(&Position) -> Bitboard,
+    ) -> bool {
         match position.status() {
             Status::Won(winner) => winner == me,
             Status::Draw => true,
@@ -351,13 +357,29 @@ mod tests {
 
     #[test]
     fn strategies_parse_and_print() {
-        for text in ["random", "heuristic", "perfect", "eps:0.1", "eps:0", "eps:1"] {
+        for text in [
+            "random",
+            "heuristic",
+            "perfect",
+            "eps:0.1",
+            "eps:0",
+            "eps:1",
+        ] {
             let strategy: Strategy = text.parse().unwrap();
             assert_eq!(strategy.to_string(), text);
         }
-        assert_eq!("human".parse::<Strategy>(), Err(ParseStrategyError::Unknown));
-        assert_eq!("eps:2".parse::<Strategy>(), Err(ParseStrategyError::BadEpsilon));
-        assert_eq!("eps:x".parse::<Strategy>(), Err(ParseStrategyError::BadEpsilon));
+        assert_eq!(
+            "human".parse::<Strategy>(),
+            Err(ParseStrategyError::Unknown)
+        );
+        assert_eq!(
+            "eps:2".parse::<Strategy>(),
+            Err(ParseStrategyError::BadEpsilon)
+        );
+        assert_eq!(
+            "eps:x".parse::<Strategy>(),
+            Err(ParseStrategyError::BadEpsilon)
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! number of marks, so walking the ranks from the top down meets every child before its
 //! parent: each entry is one pass over the parent's empty cells, reading the children's
 //! entries. Children are found by their base-3 code through a base-3-to-rank index that exists
-//! only while the table is built (a `const fn`: the table is in the binary, built by the
+//! only while the table is built (`RankIndex`, a `const fn`: the table is in the binary, built by the
 //! compiler, and the same function runs at run time in the benchmark).
 //!
 //! | table | entries | bytes |
@@ -194,33 +194,54 @@ const fn base3(board: Board) -> usize {
     code
 }
 
-/// `index[base3(board)]` is the [`Rank`] of each reachable board (`u16::MAX` elsewhere).
-/// 39 KB, alive only while a table is built.
-pub(crate) const fn rank_by_base3() -> [u16; Board::COUNT] {
-    let mut index = [u16::MAX; Board::COUNT];
-    let mut rank = 0;
-    while rank < Rank::COUNT as usize {
-        index[base3(decode_board(rank as u16))] = rank as u16;
-        rank += 1;
-    }
-    index
+/// Every position by rank with its base-3 code, and the rank of every base-3 code: what a
+/// retrograde pass needs to find children. About 61 KB, alive only while a table is built.
+pub(crate) struct RankIndex {
+    /// `boards[rank]`: the board of each rank.
+    pub(crate) boards: [Board; Rank::COUNT as usize],
+    /// `base3[rank]`: its base-3 code.
+    base3: [u16; Rank::COUNT as usize],
+    /// `rank_by_base3[code]`: the rank of each reachable board (`u16::MAX` elsewhere).
+    rank_by_base3: [u16; Board::COUNT],
 }
 
-/// The ranks of the children of a position with `empty` cells free, by cell (`u16::MAX` for
-/// occupied cells): `index` is [`rank_by_base3`].
-pub(crate) const fn child_ranks(board: Board, index: &[u16; Board::COUNT]) -> [u16; 9] {
-    let code = base3(board);
-    let digit = if board.marks() % 2 == 0 { 1 } else { 2 };
-    let empty = board.empty_cells().bits();
-    let mut ranks = [u16::MAX; 9];
-    let mut cell = 0;
-    while cell < 9 {
-        if empty >> cell & 1 != 0 {
-            ranks[cell] = index[code + digit * POW3[cell]];
+impl RankIndex {
+    /// Decodes every rank once.
+    pub(crate) const fn build() -> RankIndex {
+        let mut index = RankIndex {
+            boards: [Board::EMPTY; Rank::COUNT as usize],
+            base3: [0; Rank::COUNT as usize],
+            rank_by_base3: [u16::MAX; Board::COUNT],
+        };
+        let mut rank = 0;
+        while rank < Rank::COUNT as usize {
+            let board = decode_board(rank as u16);
+            let code = base3(board);
+            index.boards[rank] = board;
+            index.base3[rank] = code as u16;
+            index.rank_by_base3[code] = rank as u16;
+            rank += 1;
         }
-        cell += 1;
+        index
     }
-    ranks
+
+    /// The ranks of the children of the position of `rank`, by cell (`u16::MAX` for occupied
+    /// cells).
+    pub(crate) const fn child_ranks(&self, rank: usize) -> [u16; 9] {
+        let board = self.boards[rank];
+        let code = self.base3[rank] as usize;
+        let digit = if board.marks() % 2 == 0 { 1 } else { 2 };
+        let empty = board.empty_cells().bits();
+        let mut ranks = [u16::MAX; 9];
+        let mut cell = 0;
+        while cell < 9 {
+            if empty >> cell & 1 != 0 {
+                ranks[cell] = self.rank_by_base3[code + digit * POW3[cell]];
+            }
+            cell += 1;
+        }
+        ranks
+    }
 }
 
 /// How good a child's solution is for `mover`: wins (faster is better) above draws above
@@ -233,12 +254,14 @@ const fn score(child: Solution, mover: Player) -> u8 {
     }
 }
 
-/// The solution of `board` from the solutions of its children (already in `entries`).
+/// The solution of the position of `rank` from the solutions of its children (already in
+/// `entries`).
 const fn solve_from_children(
-    board: Board,
-    index: &[u16; Board::COUNT],
+    rank: usize,
+    index: &RankIndex,
     entries: &[u16; Rank::COUNT as usize],
 ) -> Solution {
+    let board = index.boards[rank];
     let mover = if board.marks() % 2 == 0 {
         Player::X
     } else {
@@ -250,7 +273,7 @@ const fn solve_from_children(
     if board.marks() == 9 {
         return Solution::ended(Value::Draw);
     }
-    let ranks = child_ranks(board, index);
+    let ranks = index.child_ranks(rank);
     let mut best = Solution::ended(Value::Draw);
     let mut best_score = 0;
     let mut cell = 0;
@@ -286,12 +309,12 @@ impl Table {
     /// ```
     #[must_use]
     pub const fn build() -> Table {
-        let index = rank_by_base3();
+        let index = RankIndex::build();
         let mut entries = [0u16; Rank::COUNT as usize];
         let mut rank = Rank::COUNT as usize;
         while rank > 0 {
             rank -= 1;
-            entries[rank] = solve_from_children(decode_board(rank as u16), &index, &entries).pack();
+            entries[rank] = solve_from_children(rank, &index, &entries).pack();
         }
         Table(entries)
     }

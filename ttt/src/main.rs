@@ -18,12 +18,23 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Enumerate(cmd::enumerate::Args),
+    Play(cmd::play::Args),
+    Perft(cmd::perft::Args),
+    #[command(name = "match")]
+    Match(cmd::matches::Args),
+    Game(cmd::game::Args),
+    Selfplay(cmd::selfplay::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Enumerate(args) => cmd::enumerate::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Match(args) => cmd::matches::run(args),
+        Command::Game(args) => cmd::game::run(args),
+        Command::Selfplay(args) => cmd::selfplay::run(args),
     };
     match result {
         Ok(code) => code,

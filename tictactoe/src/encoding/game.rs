@@ -31,7 +31,7 @@
 //! Cost: at most 9 moves x 8 smaller siblings, each a move, a [`Rank`] and a lookup.
 
 use super::{DecodeError, Rank};
-use crate::solver::{child_ranks, rank_by_base3};
+use crate::solver::RankIndex;
 use crate::{Cell, Game, Position};
 
 /// A complete game as its index among all 255,168 complete games.
@@ -68,7 +68,7 @@ struct Subtrees {
 }
 
 static SUBTREES: Subtrees = {
-    let index = rank_by_base3();
+    let index = RankIndex::build();
     let mut table = Subtrees {
         nodes: [0; Rank::COUNT as usize],
         games: [0; Rank::COUNT as usize],
@@ -76,13 +76,12 @@ static SUBTREES: Subtrees = {
     let mut rank = Rank::COUNT as usize;
     while rank > 0 {
         rank -= 1;
-        let board = super::rank::decode_board(rank as u16);
-        let position = Position::from_board_unchecked(board);
+        let position = Position::from_board_unchecked(index.boards[rank]);
         let (mut nodes, mut games) = (1, 0);
         if position.status().is_finished() {
             games = 1;
         } else {
-            let children = child_ranks(board, &index);
+            let children = index.child_ranks(rank);
             let mut cell = 0;
             while cell < 9 {
                 if children[cell] != u16::MAX {
@@ -267,11 +266,17 @@ mod tests {
         for (index, game) in all.iter().enumerate() {
             let prefix = PrefixCode::from_game(game);
             assert_eq!(prefix.code() as usize, index, "{game}");
-            assert_eq!(PrefixCode::try_from(prefix.code()).map(PrefixCode::to_game), Ok(*game));
+            assert_eq!(
+                PrefixCode::try_from(prefix.code()).map(PrefixCode::to_game),
+                Ok(*game)
+            );
             match GameCode::from_game(game) {
                 Some(code) => {
                     assert_eq!(code.code(), complete, "{game}");
-                    assert_eq!(GameCode::try_from(complete).map(GameCode::to_game), Ok(*game));
+                    assert_eq!(
+                        GameCode::try_from(complete).map(GameCode::to_game),
+                        Ok(*game)
+                    );
                     complete += 1;
                 }
                 None => assert!(!game.status().is_finished()),
