@@ -15,10 +15,10 @@ use crate::{Cell, PlayError, Position, Status};
 /// ```
 /// use tictactoe::{Game, Player, Status};
 /// let mut game: Game = "4015".parse()?;
-/// assert_eq!(game.position().to_string(), "OX..XX...");
-/// game.play_index(3)?;
+/// assert_eq!(game.position().to_string(), "OX..XO...");
+/// game.play_index(7)?;
 /// assert_eq!(game.status(), Status::Won(Player::X));
-/// assert_eq!(game.undo().map(|cell| cell.index()), Some(3));
+/// assert_eq!(game.undo().map(|cell| cell.index()), Some(7));
 /// assert_eq!(game.to_string(), "4015");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

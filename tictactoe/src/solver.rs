@@ -344,8 +344,9 @@ pub fn solve(position: &Position) -> Solution {
 ///
 /// ```
 /// use tictactoe::{Board, Position, solver};
+/// // O to move wins at once rather than block X's row.
 /// let position = Position::try_from("OO./XX./X..".parse::<Board>()?)?;
-/// assert_eq!(solver::best_moves(&position).iter().map(|c| c.index()).collect::<Vec<_>>(), [5]);
+/// assert_eq!(solver::best_moves(&position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
