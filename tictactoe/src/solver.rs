@@ -244,22 +244,24 @@ impl RankIndex {
     }
 }
 
-/// How good a child's solution is for `mover`: wins (faster is better) above draws above
-/// losses (slower is better).
-const fn score(child: Solution, mover: Player) -> u8 {
-    match child.value.for_player(mover) {
-        Outcome::Win => 20 - child.distance,
+/// How good `solution` is for `player`, as one byte: wins (faster is better, 11 to 20) above
+/// draws (10) above losses (slower is better, 0 to 9).
+const fn score(solution: Solution, player: Player) -> u8 {
+    match solution.value.for_player(player) {
+        Outcome::Win => 20 - solution.distance,
         Outcome::Draw => 10,
-        Outcome::Loss => child.distance,
+        Outcome::Loss => solution.distance,
     }
 }
 
-/// The solution of the position of `rank` from the solutions of its children (already in
-/// `entries`).
+/// The solution of the position of `rank` from its children's, already in `entries`, and
+/// their [`score`]s for the side to move here, already in `scores` (kept beside the table so
+/// that choosing is a maximum over bytes).
 const fn solve_from_children(
     rank: usize,
     index: &RankIndex,
     entries: &[u16; Rank::COUNT as usize],
+    scores: &[u8; Rank::COUNT as usize],
 ) -> Solution {
     let board = index.boards[rank];
     let mover = if board.marks() % 2 == 0 {
@@ -274,28 +276,34 @@ const fn solve_from_children(
         return Solution::ended(Value::Draw);
     }
     let ranks = index.child_ranks(rank);
-    let mut best = Solution::ended(Value::Draw);
+    // Scores shifted by one so that 0 marks an occupied cell.
+    let mut by_cell = [0u8; 9];
     let mut best_score = 0;
     let mut cell = 0;
     while cell < 9 {
         if ranks[cell] != u16::MAX {
-            let child = Solution::unpack(entries[ranks[cell] as usize]);
-            let score = score(child, mover) + 1;
-            if score > best_score {
-                best_score = score;
-                best = Solution {
-                    value: child.value,
-                    distance: child.distance + 1,
-                    best_moves: Bitboard::EMPTY,
-                };
-            }
-            if score == best_score {
-                best.best_moves = Bitboard::from_bits_truncate(best.best_moves.bits() | 1 << cell);
+            by_cell[cell] = scores[ranks[cell] as usize] + 1;
+            if by_cell[cell] > best_score {
+                best_score = by_cell[cell];
             }
         }
         cell += 1;
     }
-    best
+    let (mut best_moves, mut best_rank) = (0u16, 0);
+    cell = 0;
+    while cell < 9 {
+        if by_cell[cell] == best_score {
+            best_moves |= 1 << cell;
+            best_rank = ranks[cell];
+        }
+        cell += 1;
+    }
+    let child = Solution::unpack(entries[best_rank as usize]);
+    Solution {
+        value: child.value,
+        distance: child.distance + 1,
+        best_moves: Bitboard::from_bits_truncate(best_moves),
+    }
 }
 
 impl Table {
@@ -311,10 +319,15 @@ impl Table {
     pub const fn build() -> Table {
         let index = RankIndex::build();
         let mut entries = [0u16; Rank::COUNT as usize];
+        // `scores[r]`: how good position `r` is for the player who moved into it.
+        let mut scores = [0u8; Rank::COUNT as usize];
         let mut rank = Rank::COUNT as usize;
         while rank > 0 {
             rank -= 1;
-            entries[rank] = solve_from_children(rank, &index, &entries).pack();
+            let solution = solve_from_children(rank, &index, &entries, &scores);
+            entries[rank] = solution.pack();
+            let last_mover = index.boards[rank].marks() % 2 == 1;
+            scores[rank] = score(solution, if last_mover { Player::X } else { Player::O });
         }
         Table(entries)
     }
