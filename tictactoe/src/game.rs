@@ -351,4 +351,31 @@ mod tests {
         assert_eq!(seen, 549_946);
         assert_eq!(Game::EMPTY.clone().undo(), None);
     }
+
+    proptest::proptest! {
+        /// Any sequence of plays (cells 0 to 9, 9 being no cell) and undos (10) keeps the game
+        /// equal to the replay of a plain list of the moves that succeeded.
+        #[test]
+        fn play_and_undo_follow_a_list_of_moves(ops in proptest::collection::vec(0usize..11, 0..40)) {
+            let mut game = Game::new();
+            let mut model: Vec<usize> = Vec::new();
+            for op in ops {
+                if op == 10 {
+                    proptest::prop_assert_eq!(game.undo().map(Cell::index), model.pop());
+                } else {
+                    let before = game;
+                    match game.play_index(op) {
+                        Ok(()) => model.push(op),
+                        Err(_) => proptest::prop_assert_eq!(game, before),
+                    }
+                }
+                let mut replay = Position::EMPTY;
+                for &index in &model {
+                    replay = replay.play_index(index).expect("the model holds legal moves");
+                }
+                proptest::prop_assert_eq!(game.position(), replay);
+                proptest::prop_assert_eq!(game.moves().map(Cell::index).collect::<Vec<_>>(), model.clone());
+            }
+        }
+    }
 }

@@ -9,8 +9,11 @@
 //! | [`Rank`] | `rank` | 13 | 5,478 | exactly the reachable positions |
 //! | [`Canonical`] | `canonical` | 10 | 765 | exactly the symmetry classes |
 //! | [`Oriented`] | `oriented` | 13 | 5,478 of 6,120 | a position as (class, symmetry) |
+//! | [`GameCode`] | `game` | 18 | 255,168 | a complete game (its moves, not a board) |
+//! | [`PrefixCode`] | `prefix` | 20 | 549,946 | any game, finished or not |
 //!
-//! Every type has a checked decoder (`TryFrom<u32>`) that names the encoding and the reason a
+//! The two game codes number move sequences rather than boards ([`Game`](crate::Game)), so
+//! they stand outside the [`Encoding`] trait. Every type has a checked decoder (`TryFrom<u32>`) that names the encoding and the reason a
 //! code is rejected, and a lossless round trip through [`Board`]. The [`Encoding`] trait lets
 //! code be generic over all of them.
 
