@@ -8,7 +8,9 @@ use tictactoe::encoding::{GameCode, PrefixCode};
 
 use crate::input;
 
-/// Encode games (move digits, `40` = X centre then O top left) as codes, or decode codes.
+/// Encode games as exact integer codes, or decode them.
+///
+/// A game is written as its move digits in order: `40` is X in the centre, then O top left.
 #[derive(clap::Args)]
 #[command(
     after_help = "Codes: the prefix code numbers all 549,946 games (any length, the \

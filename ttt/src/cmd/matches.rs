@@ -6,7 +6,9 @@ use tictactoe::players::{Agent, Strategy, play_match};
 
 use super::play::clock_seed;
 
-/// Play N games between two engine players (X always moves first) and count the results.
+/// Play many games between two engine players and count the results.
+///
+/// X always moves first; each player draws its random choices from its own seeded generator.
 #[derive(clap::Args)]
 #[command(
     after_help = "Players: perfect, heuristic, random, eps:E.\n\nExamples:\n  ttt match \

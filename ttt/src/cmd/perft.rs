@@ -4,7 +4,10 @@ use std::process::ExitCode;
 
 use tictactoe::Position;
 
-/// Count move sequences of each length up to DEPTH from the empty board (finished games stop).
+/// Count move sequences by depth (perft).
+///
+/// Prints, for each depth up to DEPTH, the number of move sequences of that length from the
+/// empty board; finished games are not continued.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  ttt perft 9\n  ttt perft 4 --json")]
 pub struct Args {

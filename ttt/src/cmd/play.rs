@@ -7,7 +7,10 @@ use tictactoe::players::{Agent, ParseStrategyError, Strategy};
 use tictactoe::solver::{self, Solution};
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 
-/// Play tic-tac-toe: type a cell number (0 to 8, as drawn on the board) when it is your turn.
+/// Play a game against the solver or other engine players.
+///
+/// Type a cell number (0 to 8, as drawn on the board) when it is your turn; one move per line
+/// also works from a pipe. Engine moves show the solver's verdict and evaluation.
 #[derive(clap::Args)]
 #[command(
     after_help = "Players: human, perfect, heuristic, random, eps:E (perfect with \
@@ -110,6 +113,7 @@ impl Style {
 pub fn describe(solution: Solution) -> String {
     match solution.value.winner() {
         None => "draw".to_owned(),
+        Some(winner) if solution.distance == 0 => format!("{winner} has won"),
         Some(winner) => format!("{winner} wins in {}", solution.distance),
     }
 }

@@ -5,7 +5,10 @@ use std::time::Instant;
 
 use tictactoe::selfplay::{self, Totals};
 
-/// Play random games (uniformly random legal moves) as fast as possible and report the rate.
+/// Measure random self-play throughput.
+///
+/// Plays games of uniformly random legal moves on one or more threads and reports moves and
+/// games per second.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  ttt selfplay\n  ttt selfplay --threads 1 --games 20000000 \
