@@ -92,7 +92,7 @@ fn human_against_human_announces_the_winner() {
     assert!(output.status.success());
     assert!(text.trim_end().ends_with("X wins"), "{text}");
     assert!(
-        text.contains("X plays 2: best move, eval X wins in 0"),
+        text.contains("X plays 2: best move, eval X has won"),
         "{text}"
     );
 }
