@@ -9,7 +9,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tictactoe::encoding::{GameCode, PrefixCode};
-use tictactoe::{Game, Position, selfplay, solver};
+use tictactoe::{Board, Game, Position, selfplay, solver};
 
 fn solver_benches(c: &mut Criterion) {
     c.bench_function("solver/build_table", |b| {
@@ -26,6 +26,12 @@ fn solver_benches(c: &mut Criterion) {
         })
     });
     group.finish();
+    // A mid-game position, X to move: one query.
+    let board: Board = "X.O/.O./X..".parse().unwrap_or_default();
+    let position = Position::try_from(board).unwrap_or_default();
+    c.bench_function("solver/best_moves/one_position", |b| {
+        b.iter(|| solver::best_moves(black_box(&position)))
+    });
     c.bench_function("solver/minimax_empty_board", |b| {
         b.iter(|| solver::minimax(black_box(&Position::EMPTY)))
     });
