@@ -213,6 +213,12 @@ fn game_codes_round_trip_and_errors_name_the_move() {
     assert!(!output.status.success());
     assert!(stderr(&output).contains("game code 255168 is invalid: out of range"));
     assert!(stdout(&output).contains("255167"));
+    let output = ttt(&["game", "decode", "-1"], "");
+    assert!(
+        stderr(&output).contains("argument 1: \"-1\" is not a code"),
+        "{}",
+        stderr(&output)
+    );
     let output = ttt(&["game", "decode", "--prefix", "549946"], "");
     assert!(stderr(&output).contains("prefix code 549946 is invalid"));
 }

@@ -36,6 +36,7 @@ enum Command {
     /// Codes to move strings (arguments, or one per line on standard input).
     Decode {
         /// Codes; standard input when none.
+        #[arg(allow_negative_numbers = true)]
         codes: Vec<String>,
         /// Read prefix codes (any game) instead of game codes (complete games).
         #[arg(long)]
