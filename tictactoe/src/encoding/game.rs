@@ -21,12 +21,14 @@
 //! Decoding walks down the tree, subtracting subtree sizes until the remainder falls inside
 //! one. The sizes depend only on the position, so they sit in two tables indexed by [`Rank`],
 //! built by a `const fn` retrograde pass (children before parents, as in
-//! [`solver`](crate::solver)):
+//! [`solver`](crate::solver)). Below the empty board no subtree holds more than 63,905 nodes,
+//! so `u16` entries suffice (the build checks it); the whole tree's totals are two `u32`:
 //!
 //! | table | entries | bytes |
 //! |---|---|---|
-//! | `nodes`: game-tree nodes below and including each position | 5,478 x u32 | 21,912 |
-//! | `games`: complete games below each position | 5,478 x u32 | 21,912 |
+//! | `nodes`: game-tree nodes below and including each position | 5,478 x u16 | 10,956 |
+//! | `games`: complete games below each position | 5,478 x u16 | 10,956 |
+//! | totals of the whole tree | 2 x u32 | 8 |
 //!
 //! Cost: at most 9 moves x 8 smaller siblings, each a move, a [`Rank`] and a lookup.
 
@@ -61,51 +63,73 @@ pub struct GameCode(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PrefixCode(u32);
 
-/// Subtree sizes by [`Rank`].
+/// Subtree sizes by [`Rank`]. Below the empty board every subtree is small (at most 63,905
+/// nodes and 29,592 complete games, after a first move on an edge), so they fit in `u16`; the
+/// totals of the whole tree are kept apart.
 struct Subtrees {
-    nodes: [u32; Rank::COUNT as usize],
-    games: [u32; Rank::COUNT as usize],
+    nodes: [u16; Rank::COUNT as usize],
+    games: [u16; Rank::COUNT as usize],
+    total_nodes: u32,
+    total_games: u32,
 }
 
 static SUBTREES: Subtrees = {
     let index = RankIndex::build();
+    // Summed in u32, then narrowed after a check (a failed check stops the build).
+    let mut nodes = [0u32; Rank::COUNT as usize];
+    let mut games = [0u32; Rank::COUNT as usize];
     let mut table = Subtrees {
         nodes: [0; Rank::COUNT as usize],
         games: [0; Rank::COUNT as usize],
+        total_nodes: 0,
+        total_games: 0,
     };
     let mut rank = Rank::COUNT as usize;
     while rank > 0 {
         rank -= 1;
         let position = Position::from_board_unchecked(index.boards[rank]);
-        let (mut nodes, mut games) = (1, 0);
+        (nodes[rank], games[rank]) = (1, 0);
         if position.status().is_finished() {
-            games = 1;
+            games[rank] = 1;
         } else {
             let children = index.child_ranks(rank);
             let mut cell = 0;
             while cell < 9 {
                 if children[cell] != u16::MAX {
-                    nodes += table.nodes[children[cell] as usize];
-                    games += table.games[children[cell] as usize];
+                    nodes[rank] += nodes[children[cell] as usize];
+                    games[rank] += games[children[cell] as usize];
                 }
                 cell += 1;
             }
         }
-        table.nodes[rank] = nodes;
-        table.games[rank] = games;
+        if rank > 0 {
+            assert!(nodes[rank] <= u16::MAX as u32 && games[rank] <= u16::MAX as u32);
+            table.nodes[rank] = nodes[rank] as u16;
+            table.games[rank] = games[rank] as u16;
+        }
     }
+    table.total_nodes = nodes[0];
+    table.total_games = games[0];
     table
 };
 
-/// Bytes of the two subtree-size tables.
+/// Bytes of the two subtree-size tables and the two totals.
 pub const TABLE_BYTES: usize = core::mem::size_of::<Subtrees>();
 
+/// Game-tree nodes in the subtree of `position`, itself included.
 fn nodes(position: &Position) -> u32 {
-    SUBTREES.nodes[Rank::from_position(position).code() as usize]
+    match Rank::from_position(position).code() as usize {
+        0 => SUBTREES.total_nodes,
+        rank => SUBTREES.nodes[rank].into(),
+    }
 }
 
+/// Complete games in the subtree of `position`.
 fn games(position: &Position) -> u32 {
-    SUBTREES.games[Rank::from_position(position).code() as usize]
+    match Rank::from_position(position).code() as usize {
+        0 => SUBTREES.total_games,
+        rank => SUBTREES.games[rank].into(),
+    }
 }
 
 /// Sum over the moves of `game` of `per_node` plus `size` of the smaller siblings' subtrees.
@@ -143,7 +167,7 @@ impl GameCode {
     /// `2^17 < 255,168 <= 2^18`.
     pub const BITS: u32 = 18;
     /// Complete games, counted by the table.
-    pub const COUNT: u32 = SUBTREES.games[0];
+    pub const COUNT: u32 = SUBTREES.total_games;
 
     /// The code of a complete game, or `None` while it is not finished.
     #[must_use]
@@ -193,7 +217,7 @@ impl PrefixCode {
     /// `2^19 < 549,946 <= 2^20`.
     pub const BITS: u32 = 20;
     /// Games of any length, the empty game included, counted by the table.
-    pub const COUNT: u32 = SUBTREES.nodes[0];
+    pub const COUNT: u32 = SUBTREES.total_nodes;
 
     /// The code of any game.
     #[must_use]
@@ -289,6 +313,6 @@ mod tests {
             PrefixCode::try_from(549_946).unwrap_err().to_string(),
             "prefix code 549946 is invalid: out of range (codes are 0 to 549945)"
         );
-        assert_eq!(TABLE_BYTES, 43_824);
+        assert_eq!(TABLE_BYTES, 21_920);
     }
 }
