@@ -120,15 +120,12 @@ pub fn describe(solution: Solution) -> String {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut seats = [
-        (args.x, Agent::new(Strategy::Random, 0)),
-        (args.o, Agent::new(Strategy::Random, 0)),
-    ];
-    for (i, (seat, agent)) in seats.iter_mut().enumerate() {
-        if let Seat::Engine(strategy) = seat {
-            *agent = Agent::new(*strategy, seed.wrapping_add(i as u64));
-        }
-    }
+    // Each engine side draws from its own generator: X from `seed`, O from `seed + 1`.
+    let seats = [args.x, args.o];
+    let mut agents: [Option<Agent>; 2] = [0, 1].map(|i| match seats[i] {
+        Seat::Human => None,
+        Seat::Engine(strategy) => Some(Agent::new(strategy, seed.wrapping_add(i as u64))),
+    });
     let style = Style::detect();
     let echo = !io::stdin().is_terminal();
     let mut input = io::stdin().lock().lines();
@@ -141,40 +138,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(out, "{}", announce(position.status()))?;
             return Ok(ExitCode::SUCCESS);
         };
-        let (seat, agent) = &mut seats[mover as usize];
-        let cell = match seat {
-            Seat::Human => match ask(&mut out, &mut input, &style, mover, position, echo)? {
-                Some(cell) => cell,
+        let cell = match &mut agents[mover as usize] {
+            Some(agent) => agent.choose(&position),
+            None => match ask(&mut out, &mut input, &style, mover, position, echo)? {
+                Some(cell) => Some(cell),
                 None => {
                     writeln!(out, "\nend of input: game left unfinished")?;
                     return Ok(ExitCode::SUCCESS);
                 }
             },
-            Seat::Engine(strategy) => match agent.choose(&position) {
-                Some(cell) => cell,
-                None => anyhow::bail!("{strategy} found no move at {position}"),
-            },
         };
-        let name = match seat {
-            Seat::Human => String::new(),
-            Seat::Engine(strategy) => format!(" ({strategy})"),
+        let Some(cell) = cell else {
+            anyhow::bail!("no move found at {position}");
         };
-        let before = solver::solve(&position);
-        let after = solver::solve(&position.play(cell)?);
-        let verdict = if before.best_moves.contains(cell) {
-            "best move"
-        } else {
-            "mistake"
-        };
+        let name = agents[mover as usize]
+            .as_ref()
+            .map_or(String::new(), |agent| format!(" ({})", agent.strategy()));
         writeln!(
             out,
-            "{}{name} plays {cell}: {verdict}, eval {}",
+            "{}{name} plays {cell}: {}",
             style.mark(mover),
-            describe(after)
+            verdict(position, cell)?
         )?;
         game.play(cell)?;
         write!(out, "{}", style.board(game.position().board()))?;
     }
+}
+
+/// Whether `cell` was a best move at `position`, and the solver's evaluation after it.
+fn verdict(position: Position, cell: Cell) -> anyhow::Result<String> {
+    let before = solver::solve(&position);
+    let after = solver::solve(&position.play(cell)?);
+    let quality = if before.best_moves.contains(cell) {
+        "best move"
+    } else {
+        "mistake"
+    };
+    Ok(format!("{quality}, eval {}", describe(after)))
 }
 
 /// Asks a human for a move until one is legal; `None` at the end of input.
