@@ -29,18 +29,25 @@ mod cell;
 pub mod encoding;
 #[cfg(feature = "std")]
 pub mod file;
+pub mod game;
 mod line;
+mod moves;
 #[cfg(feature = "alloc")]
 pub mod packed;
 mod player;
+pub mod players;
 mod position;
+pub mod selfplay;
+pub mod solver;
 pub mod status;
 pub(crate) mod symmetry;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
 pub use cell::{Cell, CellError};
+pub use game::{Game, ParseGameError};
 pub use line::Line;
+pub use moves::PlayError;
 pub use player::Player;
 pub use position::{InvalidBoard, Position, Status, Violation, Violations};
 pub use symmetry::{ParseSymmetryError, Symmetry};

@@ -32,6 +32,12 @@ enum Command {
     Pack(cmd::pack::Args),
     Unpack(cmd::unpack::Args),
     Info(cmd::info::Args),
+    Play(cmd::play::Args),
+    Perft(cmd::perft::Args),
+    #[command(name = "match")]
+    Match(cmd::matches::Args),
+    Game(cmd::game::Args),
+    Selfplay(cmd::selfplay::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +51,11 @@ fn main() -> ExitCode {
         Command::Pack(args) => cmd::pack::run(args),
         Command::Unpack(args) => cmd::unpack::run(args),
         Command::Info(args) => cmd::info::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Match(args) => cmd::matches::run(args),
+        Command::Game(args) => cmd::game::run(args),
+        Command::Selfplay(args) => cmd::selfplay::run(args),
     };
     match result {
         Ok(code) => code,

@@ -74,7 +74,10 @@ fn enumerate_json_has_every_count_in_order() {
             r#"{"grids":19683,"count_valid":6046,"reachable":5478,"ongoing":4520,"#,
             r#""x_won":626,"o_won":316,"draw":16,"canonical":765,"canonical_finished":138,"#,
             r#""per_marks":[1,9,72,252,756,1260,1520,1140,390,78],"#,
-            r#""per_marks_canonical":[1,3,12,38,108,174,204,153,57,15]}"#,
+            r#""per_marks_canonical":[1,3,12,38,108,174,204,153,57,15],"#,
+            r#""games":255168,"games_x":131184,"games_o":77904,"games_draw":46080,"#,
+            r#""games_canonical":26830,"tree_nodes":549946,"#,
+            r#""perft":[1,9,72,504,3024,15120,54720,148176,200448,127872]}"#,
             "\n"
         )
     );
@@ -396,7 +399,8 @@ fn analyze_json_keys_in_order() {
     let expected = format!(
         concat!(
             r#"{{"board":"X.O..O.X.","valid":true,"errors":[],"status":"ongoing","to_move":"X","#,
-            r#""winner":null,"lines":[],"codes":{{"base4":18465,"base3":2692,"count_rank":523,"#,
+            r#""winner":null,"lines":[],"value":"x-wins","distance":3,"best_moves":[8],"#,
+            r#""codes":{{"base4":18465,"base3":2692,"count_rank":523,"#,
             r#""rank":{},"canonical":{},"symmetry":"{}"}}}}"#,
             "\n"
         ),
@@ -517,6 +521,7 @@ XXXOO....
   ---+---+---
    . | . | .
 status    x-won, X has a line: game over
+perfect   x-wins in 0 plies
 lines     0-1-2 (X)
 ";
     assert!(run.stdout.starts_with(expected), "{}", run.stdout);
@@ -656,10 +661,19 @@ fn analyze_every_grid_agrees_with_the_library() {
                 let oriented = Oriented::from_position(&position);
                 assert_eq!(codes["canonical"], oriented.class().code());
                 assert_eq!(codes["symmetry"], oriented.symmetry().name());
+                let solution = tictactoe::solver::solve(&position);
+                assert_eq!(report["value"], solution.value.as_str());
+                assert_eq!(report["distance"], solution.distance);
+                let best: Vec<usize> = solution.best_moves.iter().map(|c| c.index()).collect();
+                assert_eq!(report["best_moves"], json!(best));
+                if position.status().is_finished() {
+                    assert_eq!((solution.distance, best.len()), (0, 0), "{text}");
+                }
             }
             Err(_) => {
                 assert_eq!(report["valid"], false);
-                for key in ["status", "to_move", "winner"] {
+                assert_eq!(report["best_moves"], json!([]));
+                for key in ["status", "to_move", "winner", "value", "distance"] {
                     assert_eq!(report[key], Value::Null);
                 }
                 for key in ["rank", "canonical", "symmetry"] {

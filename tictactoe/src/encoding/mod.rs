@@ -9,8 +9,11 @@
 //! | [`Rank`] | `rank` | 13 | 5,478 | exactly the reachable positions |
 //! | [`Canonical`] | `canonical` | 10 | 765 | exactly the symmetry classes |
 //! | [`Oriented`] | `oriented` | 13 | 5,478 of 6,120 | a position as (class, symmetry) |
+//! | [`GameCode`] | `game` | 18 | 255,168 | a complete game (its moves, not a board) |
+//! | [`PrefixCode`] | `prefix` | 20 | 549,946 | any game, finished or not |
 //!
-//! Every type has a checked decoder (`TryFrom<u32>`) that names the encoding and the reason a
+//! The two game codes number move sequences rather than boards ([`Game`](crate::Game)), so
+//! they stand outside the [`Encoding`] trait. Every type has a checked decoder (`TryFrom<u32>`) that names the encoding and the reason a
 //! code is rejected, and a lossless round trip through [`Board`]. The [`Encoding`] trait lets
 //! code be generic over all of them.
 
@@ -19,6 +22,7 @@ pub mod base4;
 pub mod bitboards;
 pub mod canonical;
 pub mod count_rank;
+pub mod game;
 pub mod rank;
 
 pub use base3::Base3;
@@ -26,6 +30,7 @@ pub use base4::Base4;
 pub use bitboards::Bitboards;
 pub use canonical::{Canonical, Oriented};
 pub use count_rank::CountRank;
+pub use game::{GameCode, PrefixCode};
 pub use rank::Rank;
 
 use crate::{Board, Cell, Symmetry, Violations};

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use serde::{Serialize, Serializer};
 use tictactoe::encoding::{Base3, Base4, Canonical, CountRank, Rank};
-use tictactoe::{Board, Line, Player, Position, Status, Violations};
+use tictactoe::{Board, Line, Player, Position, Status, Violations, solver};
 
 use super::encode::{Codes, Text, impossible_counts};
 use crate::draw::Drawing;
@@ -50,6 +50,13 @@ struct Report {
     winner: Option<char>,
     /// Every complete line (either player) as ascending cells.
     lines: Lines,
+    /// The result under perfect play: `x-wins`, `o-wins`, `draw`; null when invalid.
+    value: Option<&'static str>,
+    /// Plies to the end under perfect play (0 when finished); null when invalid.
+    distance: Option<u8>,
+    /// Every move that keeps the value and the distance, ascending; empty when finished or
+    /// invalid.
+    best_moves: Vec<usize>,
     codes: ReportCodes,
 }
 
@@ -69,6 +76,7 @@ impl Report {
         let position = Position::try_from(board).ok();
         let status = position.map(Position::status);
         let codes = Codes::of(board);
+        let solution = position.map(|p| solver::solve(&p));
         Report {
             board: Text(board),
             valid: position.is_some(),
@@ -77,6 +85,11 @@ impl Report {
             to_move: position.and_then(Position::to_move).map(Player::to_char),
             winner: position.and_then(Position::winner).map(Player::to_char),
             lines: Lines(board),
+            value: solution.map(|s| s.value.as_str()),
+            distance: solution.map(|s| s.distance),
+            best_moves: solution.map_or_else(Vec::new, |s| {
+                s.best_moves.iter().map(|c| c.index()).collect()
+            }),
             codes: ReportCodes {
                 base4: codes.base4.code(),
                 base3: codes.base3.code(),
@@ -134,7 +147,22 @@ fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     writeln!(out, "{board}")?;
     writeln!(out, "{}", Drawing::with_lines(board).indented("  "))?;
     match Position::try_from(board) {
-        Ok(position) => writeln!(out, "status    {}", describe(position))?,
+        Ok(position) => {
+            writeln!(out, "status    {}", describe(position))?;
+            let solution = solver::solve(&position);
+            write!(
+                out,
+                "perfect   {} in {} plies",
+                solution.value.as_str(),
+                solution.distance
+            )?;
+            let best: Vec<String> = solution.best_moves.iter().map(|c| c.to_string()).collect();
+            if best.is_empty() {
+                writeln!(out)?;
+            } else {
+                writeln!(out, "; best moves {}", best.join(", "))?;
+            }
+        }
         Err(invalid) => {
             writeln!(out, "status    invalid: not a reachable position")?;
             for violation in invalid.violations.iter() {

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use serde::Serialize;
+use tictactoe::game::{TreeCounts, canonical_games};
 use tictactoe::{Board, Position, Status, encoding::Canonical};
 
 /// Count grids, positions and symmetry classes by enumeration.
@@ -28,9 +29,17 @@ struct Counts {
     canonical_finished: usize,
     per_marks: [usize; 10],
     per_marks_canonical: [usize; 10],
+    games: u64,
+    games_x: u64,
+    games_o: u64,
+    games_draw: u64,
+    games_canonical: u64,
+    tree_nodes: u64,
+    perft: [u64; 10],
 }
 
 fn count() -> Counts {
+    let tree = TreeCounts::compute();
     let mut counts = Counts {
         grids: Board::all().count(),
         count_valid: Board::all()
@@ -45,6 +54,13 @@ fn count() -> Counts {
         canonical_finished: 0,
         per_marks: [0; 10],
         per_marks_canonical: [0; 10],
+        games: tree.games,
+        games_x: tree.x_wins,
+        games_o: tree.o_wins,
+        games_draw: tree.draws,
+        games_canonical: canonical_games(Position::EMPTY),
+        tree_nodes: tree.nodes,
+        perft: tree.perft,
     };
     for position in Position::all() {
         counts.reachable += 1;
@@ -78,6 +94,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let join64 = |a: &[u64]| {
+        a.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     println!("grids                      {:>7}", counts.grids);
     println!("possible piece counts      {:>7}", counts.count_valid);
     println!("reachable positions        {:>7}", counts.reachable);
@@ -95,5 +117,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "classes by marks 0..9      {}",
         join(&counts.per_marks_canonical)
     );
+    println!("complete games             {:>7}", counts.games);
+    println!("  X wins                   {:>7}", counts.games_x);
+    println!("  O wins                   {:>7}", counts.games_o);
+    println!("  draws                    {:>7}", counts.games_draw);
+    println!("games up to symmetry       {:>7}", counts.games_canonical);
+    println!("game-tree nodes            {:>7}", counts.tree_nodes);
+    println!("perft depths 0..9          {}", join64(&counts.perft));
     Ok(ExitCode::SUCCESS)
 }

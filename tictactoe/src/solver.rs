@@ -1,0 +1,450 @@
+//! Perfect play: the value of every reachable position, its distance to the end and its best
+//! moves, from one table built at compile time.
+//!
+//! # Rules of perfect play
+//!
+//! The *value* of a position is who wins when both sides play perfectly (or a draw). Among
+//! moves of equal value, the winner takes the fastest win and the loser the slowest loss; in a
+//! drawn position nobody can win, so the game ends when the board is full. The *distance* is
+//! the number of moves to the end under these rules (0 when the game is over), and the *best
+//! moves* are all moves that keep both the value and the distance.
+//!
+//! # Construction
+//!
+//! Retrograde analysis over the 5,478 positions indexed by [`Rank`]. Ranks are ordered by the
+//! number of marks, so walking the ranks from the top down meets every child before its
+//! parent: each entry is one pass over the parent's empty cells, reading the children's
+//! entries. Children are found by their base-3 code through a base-3-to-rank index that exists
+//! only while the table is built (`RankIndex`, a `const fn`: the table is in the binary, built by the
+//! compiler, and the same function runs at run time in the benchmark).
+//!
+//! | table | entries | bytes |
+//! |---|---|---|
+//! | one `u16` per rank: best moves (bits 0-8), value (9-10), distance (11-14) | 5,478 | 10,956 |
+//!
+//! A query ranks the position ([`Rank::from_position`]) and reads one entry.
+
+use core::fmt;
+
+use crate::encoding::{Rank, rank::decode_board};
+use crate::{Bitboard, Board, Player, Position, Status};
+
+/// Who wins under perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// X wins.
+    XWins,
+    /// O wins.
+    OWins,
+    /// Nobody wins.
+    Draw,
+}
+
+/// A value seen by one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// The player loses.
+    Loss,
+    /// Nobody wins.
+    Draw,
+    /// The player wins.
+    Win,
+}
+
+impl Value {
+    /// `x-wins`, `o-wins` or `draw`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Value::XWins => "x-wins",
+            Value::OWins => "o-wins",
+            Value::Draw => "draw",
+        }
+    }
+
+    /// The value in which `player` wins.
+    #[must_use]
+    pub const fn win_for(player: Player) -> Value {
+        match player {
+            Player::X => Value::XWins,
+            Player::O => Value::OWins,
+        }
+    }
+
+    /// The winner, if any.
+    #[must_use]
+    pub const fn winner(self) -> Option<Player> {
+        match self {
+            Value::XWins => Some(Player::X),
+            Value::OWins => Some(Player::O),
+            Value::Draw => None,
+        }
+    }
+
+    /// The value as `player` sees it.
+    #[must_use]
+    pub const fn for_player(self, player: Player) -> Outcome {
+        match self.winner() {
+            None => Outcome::Draw,
+            Some(winner) if winner as u8 == player as u8 => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        }
+    }
+
+    const fn to_bits(self) -> u16 {
+        match self {
+            Value::Draw => 0,
+            Value::XWins => 1,
+            Value::OWins => 2,
+        }
+    }
+
+    const fn from_bits(bits: u16) -> Value {
+        match bits {
+            1 => Value::XWins,
+            2 => Value::OWins,
+            _ => Value::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Outcome {
+    /// `win`, `draw` or `loss`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+/// What perfect play makes of a position.
+///
+/// ```
+/// use tictactoe::{Board, Position, solver::{self, Value}};
+/// let position = Position::try_from("XX./OO./...".parse::<Board>()?)?;
+/// let solution = solver::solve(&position);
+/// assert_eq!(solution.value, Value::XWins);
+/// assert_eq!(solution.distance, 1);
+/// assert_eq!(solution.best_moves.iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Solution {
+    /// Who wins under perfect play.
+    pub value: Value,
+    /// Moves to the end under perfect play; 0 when the game is over.
+    pub distance: u8,
+    /// Every move that keeps the value and the distance; empty when the game is over.
+    pub best_moves: Bitboard,
+}
+
+impl Solution {
+    const fn pack(self) -> u16 {
+        self.best_moves.bits() | self.value.to_bits() << 9 | (self.distance as u16) << 11
+    }
+
+    const fn unpack(entry: u16) -> Solution {
+        Solution {
+            best_moves: Bitboard::from_bits_truncate(entry),
+            value: Value::from_bits(entry >> 9 & 3),
+            distance: (entry >> 11) as u8,
+        }
+    }
+
+    /// The solution of a finished game.
+    const fn ended(value: Value) -> Solution {
+        Solution {
+            value,
+            distance: 0,
+            best_moves: Bitboard::EMPTY,
+        }
+    }
+}
+
+/// The solution of every position, indexed by [`Rank`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct Table([u16; Rank::COUNT as usize]);
+
+/// Bytes of the solver's static table.
+pub const TABLE_BYTES: usize = core::mem::size_of::<Table>();
+
+/// The table, built by the compiler.
+static TABLE: Table = Table::build();
+
+const POW3: [usize; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// The base-3 code of a board (cell `i` is digit `i`: 0 empty, 1 X, 2 O).
+const fn base3(board: Board) -> usize {
+    let (x, o) = (board.x().bits() as usize, board.o().bits() as usize);
+    let mut code = 0;
+    let mut i = 0;
+    while i < 9 {
+        code += ((x >> i & 1) + 2 * (o >> i & 1)) * POW3[i];
+        i += 1;
+    }
+    code
+}
+
+/// Every position by rank with its base-3 code, and the rank of every base-3 code: what a
+/// retrograde pass needs to find children. About 61 KB, alive only while a table is built.
+pub(crate) struct RankIndex {
+    /// `boards[rank]`: the board of each rank.
+    pub(crate) boards: [Board; Rank::COUNT as usize],
+    /// `base3[rank]`: its base-3 code.
+    base3: [u16; Rank::COUNT as usize],
+    /// `rank_by_base3[code]`: the rank of each reachable board (`u16::MAX` elsewhere).
+    rank_by_base3: [u16; Board::COUNT],
+}
+
+impl RankIndex {
+    /// Decodes every rank once.
+    pub(crate) const fn build() -> RankIndex {
+        let mut index = RankIndex {
+            boards: [Board::EMPTY; Rank::COUNT as usize],
+            base3: [0; Rank::COUNT as usize],
+            rank_by_base3: [u16::MAX; Board::COUNT],
+        };
+        let mut rank = 0;
+        while rank < Rank::COUNT as usize {
+            let board = decode_board(rank as u16);
+            let code = base3(board);
+            index.boards[rank] = board;
+            index.base3[rank] = code as u16;
+            index.rank_by_base3[code] = rank as u16;
+            rank += 1;
+        }
+        index
+    }
+
+    /// The ranks of the children of the position of `rank`, by cell (`u16::MAX` for occupied
+    /// cells).
+    pub(crate) const fn child_ranks(&self, rank: usize) -> [u16; 9] {
+        let board = self.boards[rank];
+        let code = self.base3[rank] as usize;
+        let digit = if board.marks() % 2 == 0 { 1 } else { 2 };
+        let empty = board.empty_cells().bits();
+        let mut ranks = [u16::MAX; 9];
+        let mut cell = 0;
+        while cell < 9 {
+            if empty >> cell & 1 != 0 {
+                ranks[cell] = self.rank_by_base3[code + digit * POW3[cell]];
+            }
+            cell += 1;
+        }
+        ranks
+    }
+}
+
+/// How good `solution` is for `player`, as one byte: wins (faster is better, 11 to 20) above
+/// draws (10) above losses (slower is better, 0 to 9).
+const fn score(solution: Solution, player: Player) -> u8 {
+    match solution.value.for_player(player) {
+        Outcome::Win => 20 - solution.distance,
+        Outcome::Draw => 10,
+        Outcome::Loss => solution.distance,
+    }
+}
+
+/// The solution of the position of `rank` from its children's, already in `entries`, and
+/// their [`score`]s for the side to move here, already in `scores` (kept beside the table so
+/// that choosing is a maximum over bytes).
+const fn solve_from_children(
+    rank: usize,
+    index: &RankIndex,
+    entries: &[u16; Rank::COUNT as usize],
+    scores: &[u8; Rank::COUNT as usize],
+) -> Solution {
+    let board = index.boards[rank];
+    let mover = if board.marks() % 2 == 0 {
+        Player::X
+    } else {
+        Player::O
+    };
+    if board.has_line(mover.opponent()) {
+        return Solution::ended(Value::win_for(mover.opponent()));
+    }
+    if board.marks() == 9 {
+        return Solution::ended(Value::Draw);
+    }
+    let ranks = index.child_ranks(rank);
+    // Scores shifted by one so that 0 marks an occupied cell.
+    let mut by_cell = [0u8; 9];
+    let mut best_score = 0;
+    let mut cell = 0;
+    while cell < 9 {
+        if ranks[cell] != u16::MAX {
+            by_cell[cell] = scores[ranks[cell] as usize] + 1;
+            if by_cell[cell] > best_score {
+                best_score = by_cell[cell];
+            }
+        }
+        cell += 1;
+    }
+    let (mut best_moves, mut best_rank) = (0u16, 0);
+    cell = 0;
+    while cell < 9 {
+        if by_cell[cell] == best_score {
+            best_moves |= 1 << cell;
+            best_rank = ranks[cell];
+        }
+        cell += 1;
+    }
+    let child = Solution::unpack(entries[best_rank as usize]);
+    Solution {
+        value: child.value,
+        distance: child.distance + 1,
+        best_moves: Bitboard::from_bits_truncate(best_moves),
+    }
+}
+
+impl Table {
+    /// Builds the table by retrograde analysis (see the module documentation). The library's
+    /// own table is built by the compiler; this is public to measure the build.
+    ///
+    /// ```
+    /// use tictactoe::{Position, solver::{Table, Value}};
+    /// let table = Table::build();
+    /// assert_eq!(table.solve(&Position::EMPTY).value, Value::Draw);
+    /// ```
+    #[must_use]
+    pub const fn build() -> Table {
+        let index = RankIndex::build();
+        let mut entries = [0u16; Rank::COUNT as usize];
+        // `scores[r]`: how good position `r` is for the player who moved into it.
+        let mut scores = [0u8; Rank::COUNT as usize];
+        let mut rank = Rank::COUNT as usize;
+        while rank > 0 {
+            rank -= 1;
+            let solution = solve_from_children(rank, &index, &entries, &scores);
+            entries[rank] = solution.pack();
+            let last_mover = index.boards[rank].marks() % 2 == 1;
+            scores[rank] = score(solution, if last_mover { Player::X } else { Player::O });
+        }
+        Table(entries)
+    }
+
+    /// The solution of `position` in this table.
+    #[must_use]
+    pub fn solve(&self, position: &Position) -> Solution {
+        Solution::unpack(self.0[Rank::from_position(position).code() as usize])
+    }
+}
+
+/// The solution of a position: value, distance to the end and best moves. One rank and one
+/// table lookup.
+///
+/// ```
+/// use tictactoe::{Position, solver::{self, Value}};
+/// let solution = solver::solve(&Position::EMPTY);
+/// assert_eq!((solution.value, solution.distance), (Value::Draw, 9));
+/// assert_eq!(solution.best_moves, tictactoe::Bitboard::FULL);
+/// ```
+#[must_use]
+pub fn solve(position: &Position) -> Solution {
+    TABLE.solve(position)
+}
+
+/// The best moves of a position (see [`Solution::best_moves`]).
+///
+/// ```
+/// use tictactoe::{Board, Position, solver};
+/// // O to move wins at once rather than block X's row.
+/// let position = Position::try_from("OO./XX./X..".parse::<Board>()?)?;
+/// assert_eq!(solver::best_moves(&position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn best_moves(position: &Position) -> Bitboard {
+    solve(position).best_moves
+}
+
+/// The slow twin of [`solve`]: plain minimax over the game tree below `position`, no table,
+/// no memo. Returns the value and the distance.
+///
+/// ```
+/// use tictactoe::{Position, solver::{self, Value}};
+/// let empty = Position::EMPTY.play_index(4)?;
+/// assert_eq!(solver::minimax(&empty), (Value::Draw, 8));
+/// # Ok::<(), tictactoe::PlayError>(())
+/// ```
+#[must_use]
+pub fn minimax(position: &Position) -> (Value, u8) {
+    let mover = match position.status() {
+        Status::Won(winner) => return (Value::win_for(winner), 0),
+        Status::Draw => return (Value::Draw, 0),
+        Status::Ongoing => position.side_to_move(),
+    };
+    let mut best: Option<(Value, u8)> = None;
+    for (_, child) in position.children() {
+        let (value, distance) = minimax(&child);
+        let candidate = (value, distance + 1);
+        if best.is_none_or(|best| better_for(mover, candidate, best)) {
+            best = Some(candidate);
+        }
+    }
+    best.unwrap_or((Value::Draw, 0))
+}
+
+/// Whether `a` is better than `b` for `player`: a better outcome, or the same with a faster
+/// win or a slower loss.
+fn better_for(player: Player, a: (Value, u8), b: (Value, u8)) -> bool {
+    let (oa, ob) = (a.0.for_player(player), b.0.for_player(player));
+    if oa != ob {
+        return oa > ob;
+    }
+    match oa {
+        Outcome::Win => a.1 < b.1,
+        Outcome::Loss => a.1 > b.1,
+        Outcome::Draw => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_agrees_with_minimax_on_every_position() {
+        for position in Position::all() {
+            let solution = solve(&position);
+            assert_eq!(
+                (solution.value, solution.distance),
+                minimax(&position),
+                "{position}"
+            );
+            let best: Bitboard = position
+                .children()
+                .filter(|(_, child)| {
+                    let c = solve(child);
+                    c.value == solution.value && c.distance + 1 == solution.distance
+                })
+                .map(|(cell, _)| cell)
+                .collect();
+            assert_eq!(solution.best_moves, best, "{position}");
+            assert_eq!(best.is_empty(), position.status().is_finished());
+            if solution.value == Value::Draw {
+                assert_eq!(u32::from(solution.distance), 9 - position.board().marks());
+            }
+        }
+    }
+
+    #[test]
+    fn the_empty_board_is_a_draw_and_the_runtime_build_matches() {
+        assert_eq!(solve(&Position::EMPTY).value, Value::Draw);
+        assert!(Table::build() == TABLE);
+        assert_eq!(TABLE_BYTES, 10_956);
+        let values = Position::all().map(|p| solve(&p).value);
+        let x_wins = values.clone().filter(|v| *v == Value::XWins).count();
+        let o_wins = values.filter(|v| *v == Value::OWins).count();
+        assert!(x_wins > o_wins && o_wins > 0);
+    }
+}

@@ -1,0 +1,73 @@
+//! `ttt match`: many games between two engine players.
+
+use std::process::ExitCode;
+
+use tictactoe::players::{Agent, Strategy, play_match};
+
+use super::play::clock_seed;
+
+/// Play many games between two engine players and count the results.
+///
+/// X always moves first; each player draws its random choices from its own seeded generator.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Players: perfect, heuristic, random, eps:E.\n\nExamples:\n  ttt match \
+--x perfect --o random --games 1000\n  ttt match --x eps:0.1 --o heuristic --games 10000 \
+--seed 3 --json"
+)]
+pub struct Args {
+    /// Who plays X.
+    #[arg(long, value_parser = parse_strategy)]
+    x: Strategy,
+    /// Who plays O.
+    #[arg(long, value_parser = parse_strategy)]
+    o: Strategy,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Seed of the random choices (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_strategy(text: &str) -> Result<Strategy, String> {
+    if text == "human" {
+        return Err("human players only play in `ttt play`".to_owned());
+    }
+    text.parse()
+        .map_err(|e: tictactoe::players::ParseStrategyError| e.to_string())
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut x = Agent::new(args.x, seed);
+    let mut o = Agent::new(args.o, seed.wrapping_add(1));
+    let tally = play_match(&mut x, &mut o, args.games);
+    if args.json {
+        let json = serde_json::json!({
+            "x": args.x.to_string(),
+            "o": args.o.to_string(),
+            "games": tally.games(),
+            "seed": seed,
+            "x_wins": tally.x_wins,
+            "o_wins": tally.o_wins,
+            "draws": tally.draws,
+        });
+        println!("{json}");
+    } else {
+        let percent = |n: u64| 100.0 * n as f64 / tally.games().max(1) as f64;
+        println!(
+            "X {} vs O {}, {} games, seed {seed}",
+            args.x,
+            args.o,
+            tally.games()
+        );
+        println!("X wins {:>9} {:6.2}%", tally.x_wins, percent(tally.x_wins));
+        println!("O wins {:>9} {:6.2}%", tally.o_wins, percent(tally.o_wins));
+        println!("draws  {:>9} {:6.2}%", tally.draws, percent(tally.draws));
+    }
+    Ok(ExitCode::SUCCESS)
+}

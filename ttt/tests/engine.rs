@@ -1,0 +1,262 @@
+//! End-to-end tests of the engine subcommands: play, perft, match, game, selfplay.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ttt(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin takes the input");
+    child.wait_with_output().expect("ttt finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
+}
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn scripted_play_reprompts_on_bad_moves_and_ends_at_end_of_input() {
+    let output = ttt(
+        &["play", "--x", "human", "--o", "perfect", "--seed", "1"],
+        "0\nq\n0\n9\n8\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("not a cell: \"q\"; type a number from 0 to 8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cell 0 is occupied by X; choose an empty cell"),
+        "{text}"
+    );
+    assert!(text.contains("no such cell 9: cells are 0 to 8"), "{text}");
+    assert!(
+        text.contains("O (perfect) plays 4: best move, eval draw"),
+        "{text}"
+    );
+    assert!(
+        text.contains("end of input: game left unfinished"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'), "no colour when stdout is a pipe");
+    // The board shows cell numbers on empty cells.
+    assert!(text.contains("    0 | 1 | 2\n"), "{text}");
+}
+
+#[test]
+fn a_human_who_blunders_loses_to_the_solver() {
+    // X tries the cells in order, re-prompted when one is taken; 3 is the losing mistake.
+    let moves = "1\n2\n3\n5\n6\n7\n8\n0\n";
+    let output = ttt(&["play", "--o", "perfect", "--seed", "4"], moves);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("X plays 3: mistake, eval O wins in 5"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("O wins"), "{text}");
+    let output = ttt(
+        &["play", "--x", "perfect", "--o", "perfect", "--seed", "4"],
+        "",
+    );
+    assert!(stdout(&output).trim_end().ends_with("draw"));
+}
+
+#[test]
+fn human_against_human_announces_the_winner() {
+    let output = ttt(&["play", "--o", "human"], "0\n3\n1\n4\n2\n");
+    let text = stdout(&output);
+    assert!(output.status.success());
+    assert!(text.trim_end().ends_with("X wins"), "{text}");
+    assert!(
+        text.contains("X plays 2: best move, eval X has won"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_players_are_rejected() {
+    let output = ttt(&["play", "--x", "robot"], "");
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("unknown player"),
+        "{}",
+        stderr(&output)
+    );
+    let output = ttt(&["match", "--x", "human", "--o", "perfect"], "");
+    assert!(!output.status.success());
+}
+
+#[test]
+fn perft_prints_each_depth_and_rejects_deep_ones() {
+    let output = ttt(&["perft", "9"], "");
+    assert!(output.status.success());
+    let counts: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
+    assert_eq!(counts.len(), 10);
+    assert_eq!(counts[0], "0 1");
+    assert_eq!(counts[5], "5 15120");
+    assert_eq!(counts[9], "9 127872");
+    let output = ttt(&["perft", "10"], "");
+    assert!(!output.status.success());
+    assert!(stderr(&output).starts_with("ttt: error: depth 10 is too deep"));
+}
+
+#[test]
+fn perfect_players_always_draw_and_never_lose_to_random() {
+    let output = ttt(
+        &[
+            "match", "--x", "perfect", "--o", "perfect", "--games", "200", "--seed", "1", "--json",
+        ],
+        "",
+    );
+    let json = &json_lines(&output)[0];
+    assert_eq!(json["draws"], 200);
+    assert_eq!(json["x_wins"], 0);
+    assert_eq!(json["o_wins"], 0);
+    for (x, o, loser) in [
+        ("perfect", "random", "o_wins"),
+        ("random", "perfect", "x_wins"),
+    ] {
+        let args = [
+            "match", "--x", x, "--o", o, "--games", "1000", "--seed", "7", "--json",
+        ];
+        let json = &json_lines(&ttt(&args, ""))[0];
+        assert_eq!(json[loser], 0, "{json}");
+        let wins = if loser == "o_wins" {
+            "x_wins"
+        } else {
+            "o_wins"
+        };
+        assert!(json[wins].as_u64().unwrap_or(0) > 500, "{json}");
+    }
+}
+
+#[test]
+fn seeded_matches_repeat() {
+    let args = [
+        "match",
+        "--x",
+        "eps:0.5",
+        "--o",
+        "heuristic",
+        "--games",
+        "500",
+        "--seed",
+        "9",
+        "--json",
+    ];
+    assert_eq!(stdout(&ttt(&args, "")), stdout(&ttt(&args, "")));
+}
+
+#[test]
+fn game_codes_round_trip_and_errors_name_the_move() {
+    let output = ttt(
+        &["game", "encode", "--json", "40", "03142", "", "404", "4a"],
+        "",
+    );
+    assert!(!output.status.success());
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["moves"], "40");
+    assert!(lines[0]["game_code"].is_null());
+    assert_eq!(lines[2]["prefix_code"], 0);
+    let code = lines[1]["game_code"]
+        .as_u64()
+        .expect("a complete game has a code");
+    let prefix = lines[1]["prefix_code"]
+        .as_u64()
+        .expect("every game has a prefix code");
+    let errors = stderr(&output);
+    assert!(
+        errors.contains("argument 4: \"404\" is not a game: move 3 repeats cell 4"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("argument 5: \"4a\" is not a game: move 2 ('a') is not a cell"),
+        "{errors}"
+    );
+
+    let output = ttt(&["game", "decode", "--json", &code.to_string()], "");
+    assert_eq!(json_lines(&output)[0]["moves"], "03142");
+    let output = ttt(
+        &["game", "decode", "--prefix", "--json"],
+        &format!("{prefix}\n0\n"),
+    );
+    let lines = json_lines(&output);
+    assert_eq!(lines[0]["moves"], "03142");
+    assert_eq!(lines[1]["moves"], "");
+
+    let output = ttt(&["game", "decode", "255168", "255167"], "");
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("game code 255168 is invalid: out of range"));
+    assert!(stdout(&output).contains("255167"));
+    let output = ttt(&["game", "decode", "-1"], "");
+    assert!(
+        stderr(&output).contains("argument 1: \"-1\" is not a code"),
+        "{}",
+        stderr(&output)
+    );
+    let output = ttt(&["game", "decode", "--prefix", "549946"], "");
+    assert!(stderr(&output).contains("prefix code 549946 is invalid"));
+}
+
+#[test]
+fn selfplay_reports_throughput_as_json() {
+    let output = ttt(
+        &["selfplay", "--threads", "2", "--games", "20000", "--json"],
+        "",
+    );
+    assert!(output.status.success());
+    let lines = json_lines(&output);
+    let last = lines.last().expect("a JSON line");
+    for key in [
+        "threads",
+        "games",
+        "moves",
+        "seconds",
+        "moves_per_s",
+        "games_per_s",
+    ] {
+        assert!(last.get(key).is_some(), "{key} missing from {last}");
+    }
+    assert_eq!(last["threads"], 2);
+    assert_eq!(last["games"], 20_000);
+    let moves = last["moves"].as_u64().unwrap_or(0);
+    assert!((5 * 20_000..=9 * 20_000).contains(&moves));
+}
+
+#[test]
+fn enumerate_counts_games() {
+    let output = ttt(&["enumerate", "--json"], "");
+    let json = &json_lines(&output)[0];
+    assert_eq!(json["games"], 255_168);
+    assert_eq!(json["games_x"], 131_184);
+    assert_eq!(json["games_o"], 77_904);
+    assert_eq!(json["games_draw"], 46_080);
+    assert_eq!(json["games_canonical"], 26_830);
+    assert_eq!(json["tree_nodes"], 549_946);
+    assert_eq!(json["perft"][9], 127_872);
+}
