@@ -130,8 +130,11 @@ fn slow_status(board: Board) -> Status {
     }
 }
 
+/// A map of (row, column) to (row, column).
+type CoordinateMap = fn(u8, u8) -> (u8, u8);
+
 /// The eight symmetries of the square as maps of (row, column), independent of [`Symmetry`].
-const MAPS: [fn(u8, u8) -> (u8, u8); 8] = [
+const MAPS: [CoordinateMap; 8] = [
     |r, c| (r, c),
     |r, c| (c, 2 - r),
     |r, c| (2 - r, 2 - c),

@@ -1,0 +1,294 @@
+//! Encode, decode, get and set for every encoding, over all 5,478 reachable positions.
+//!
+//! Each measurement runs one operation over a fixed array of 5,478 varied inputs (every
+//! reachable position; get and set walk the cells and marks along the array) and declares
+//! `Throughput::Elements(5478)`, so the time per iteration divided by 5,478 is the time per
+//! operation. Every input goes through `black_box` and every result into `black_box`, so
+//! nothing is hoisted or optimised away.
+//!
+//! Baseline: Barrick's base-3 with plain `/` and `%` (`encoding::base3::divmod`): encode sets
+//! the nine digits one by one, decode reads them one by one.
+//!
+//! Encoders for rank, canonical and oriented start from a validated `Position` (their inherent
+//! `from_position`); count rank starts from a `Board` (`try_from_board`). Decoders start from
+//! the integer and include the range check (`try_from_code`), then build the board. Get and
+//! set start from a value of the encoding's type; encodings without cell access on the code
+//! go through the board: `to_board` then `Board::at` (get), or `to_board`, `Board::with` and
+//! the checked encoder (set, which may find no code).
+//!
+//! Run: `cargo bench -p tictactoe --bench encodings`.
+
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use tictactoe::encoding::base3::divmod;
+use tictactoe::encoding::{Base3, Base4, Bitboards, Canonical, CountRank, Oriented, Rank};
+use tictactoe::{Board, Cell, Player, Position};
+
+const MARKS: [Option<Player>; 3] = [None, Some(Player::X), Some(Player::O)];
+
+/// One cell and one mark per input, walking all 9 cells and 3 marks along the array.
+fn edit(index: usize) -> (Cell, Option<Player>) {
+    (Cell::ALL[index % 9], MARKS[index / 9 % 3])
+}
+
+/// Runs `operation` on every input, each result into `black_box`.
+fn per_item<I: Copy, O>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    inputs: &[I],
+    operation: impl Fn(I) -> O,
+) {
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            for &input in black_box(inputs) {
+                black_box(operation(black_box(input)));
+            }
+        });
+    });
+}
+
+/// Pairs each value with the edit of its index.
+fn with_edits<T: Copy>(values: &[T]) -> Vec<(T, Cell, Option<Player>)> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let (cell, mark) = edit(i);
+            (v, cell, mark)
+        })
+        .collect()
+}
+
+/// The integer codes of `values`.
+fn codes<T>(values: &[T], code: impl Fn(&T) -> u32) -> Vec<u32> {
+    values.iter().map(code).collect()
+}
+
+fn divmod_encode(board: Board) -> u16 {
+    let mut code = 0;
+    for cell in Cell::ALL {
+        let digit = match board.at(cell) {
+            None => 0,
+            Some(Player::X) => 1,
+            Some(Player::O) => 2,
+        };
+        divmod::set_cell(&mut code, cell.index(), digit);
+    }
+    code
+}
+
+fn divmod_decode(code: u16) -> Board {
+    let mut board = Board::EMPTY;
+    for cell in Cell::ALL {
+        board.set(cell, MARKS[divmod::get_cell(code, cell.index()) as usize]);
+    }
+    board
+}
+
+fn encodings(c: &mut Criterion) {
+    let positions: Vec<Position> = Position::all().collect();
+    let boards: Vec<Board> = positions.iter().map(|p| p.board()).collect();
+    let typed = Typed::new(&positions);
+    let base4 = codes(&boards, |&b| Base4::from_board(b).code());
+    let base3 = codes(&boards, |&b| u32::from(Base3::from_board(b).code()));
+    let bitboards = codes(&typed.bitboards, |v| v.code());
+    let count_rank = codes(&typed.count_rank, |v| u32::from(v.code()));
+    let rank = codes(&typed.rank, |v| u32::from(v.code()));
+    let canonical = codes(&typed.canonical, |v| u32::from(v.code()));
+    let oriented = codes(&typed.oriented, |v| u32::from(v.code()));
+    let divmod_codes: Vec<u16> = base3.iter().map(|&c| c as u16).collect();
+
+    let mut group = c.benchmark_group("encode");
+    per_item(&mut group, "divmod-base3", &boards, divmod_encode);
+    per_item(&mut group, "base4", &boards, Base4::from_board);
+    per_item(&mut group, "base3", &boards, Base3::from_board);
+    per_item(&mut group, "bitboards", &boards, Bitboards::from_board);
+    per_item(&mut group, "count-rank", &boards, CountRank::try_from_board);
+    per_item(&mut group, "rank", &positions, |p| Rank::from_position(&p));
+    per_item(&mut group, "canonical", &positions, |p| {
+        Canonical::from_position(&p)
+    });
+    per_item(&mut group, "oriented", &positions, |p| {
+        Oriented::from_position(&p)
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("decode");
+    per_item(&mut group, "divmod-base3", &divmod_codes, divmod_decode);
+    per_item(&mut group, "base4", &base4, |c| {
+        Base4::try_from_code(c).map(Base4::to_board)
+    });
+    per_item(&mut group, "base3", &base3, |c| {
+        Base3::try_from_code(c).map(Base3::to_board)
+    });
+    per_item(&mut group, "bitboards", &bitboards, |c| {
+        Bitboards::try_from_code(c).map(Bitboards::to_board)
+    });
+    per_item(&mut group, "count-rank", &count_rank, |c| {
+        CountRank::try_from_code(c).map(CountRank::to_board)
+    });
+    per_item(&mut group, "rank", &rank, |c| {
+        Rank::try_from_code(c).map(|r| r.to_position().board())
+    });
+    per_item(&mut group, "canonical", &canonical, |c| {
+        Canonical::try_from_code(c).map(|r| r.to_position().board())
+    });
+    per_item(&mut group, "oriented", &oriented, |c| {
+        Oriented::try_from_code(c).map(|r| r.to_position().board())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("get");
+    per_item(
+        &mut group,
+        "divmod-base3",
+        &with_edits(&divmod_codes),
+        |(c, cell, _)| divmod::get_cell(c, cell.index()),
+    );
+    let base4_typed: Vec<Base4> = boards.iter().map(|&b| Base4::from_board(b)).collect();
+    let base3_typed: Vec<Base3> = boards.iter().map(|&b| Base3::from_board(b)).collect();
+    per_item(
+        &mut group,
+        "base4",
+        &with_edits(&base4_typed),
+        |(c, cell, _)| c.cell(cell),
+    );
+    per_item(
+        &mut group,
+        "base3",
+        &with_edits(&base3_typed),
+        |(c, cell, _)| c.cell(cell),
+    );
+    bench_via_board_get(&mut group, &typed);
+    group.finish();
+
+    let mut group = c.benchmark_group("set");
+    per_item(
+        &mut group,
+        "divmod-base3",
+        &with_edits(&divmod_codes),
+        |(mut c, cell, mark)| {
+            let digit = MARKS.iter().position(|&m| m == mark).unwrap_or(0) as u16;
+            divmod::set_cell(&mut c, cell.index(), digit);
+            c
+        },
+    );
+    per_item(
+        &mut group,
+        "base4",
+        &with_edits(&base4_typed),
+        |(c, cell, mark)| c.with(cell, mark),
+    );
+    per_item(
+        &mut group,
+        "base3",
+        &with_edits(&base3_typed),
+        |(c, cell, mark)| c.with(cell, mark),
+    );
+    bench_via_board_set(&mut group, &typed);
+    group.finish();
+}
+
+/// Get through the board for the encodings without cell access on the code.
+fn bench_via_board_get(group: &mut BenchmarkGroup<'_, WallTime>, typed: &Typed) {
+    per_item(
+        group,
+        "bitboards",
+        &with_edits(&typed.bitboards),
+        |(v, cell, _)| v.to_board().at(cell),
+    );
+    per_item(
+        group,
+        "count-rank",
+        &with_edits(&typed.count_rank),
+        |(v, cell, _)| v.to_board().at(cell),
+    );
+    per_item(group, "rank", &with_edits(&typed.rank), |(v, cell, _)| {
+        v.to_position().board().at(cell)
+    });
+    per_item(
+        group,
+        "canonical",
+        &with_edits(&typed.canonical),
+        |(v, cell, _)| v.to_position().board().at(cell),
+    );
+    per_item(
+        group,
+        "oriented",
+        &with_edits(&typed.oriented),
+        |(v, cell, _)| v.to_position().board().at(cell),
+    );
+}
+
+/// Set through the board: to the board, change one cell, encode (which may find no code).
+fn bench_via_board_set(group: &mut BenchmarkGroup<'_, WallTime>, typed: &Typed) {
+    per_item(
+        group,
+        "bitboards",
+        &with_edits(&typed.bitboards),
+        |(v, cell, mark)| Bitboards::from_board(v.to_board().with(cell, mark)),
+    );
+    per_item(
+        group,
+        "count-rank",
+        &with_edits(&typed.count_rank),
+        |(v, cell, mark)| CountRank::try_from_board(v.to_board().with(cell, mark)),
+    );
+    per_item(
+        group,
+        "rank",
+        &with_edits(&typed.rank),
+        |(v, cell, mark)| Rank::try_from_board(v.to_position().board().with(cell, mark)),
+    );
+    per_item(
+        group,
+        "canonical",
+        &with_edits(&typed.canonical),
+        |(v, cell, mark)| {
+            Position::try_from(v.to_position().board().with(cell, mark))
+                .map(|p| Canonical::from_position(&p))
+        },
+    );
+    per_item(
+        group,
+        "oriented",
+        &with_edits(&typed.oriented),
+        |(v, cell, mark)| {
+            Position::try_from(v.to_position().board().with(cell, mark))
+                .map(|p| Oriented::from_position(&p))
+        },
+    );
+}
+
+/// The values of every position in the encodings that have no cell access of their own.
+struct Typed {
+    bitboards: Vec<Bitboards>,
+    count_rank: Vec<CountRank>,
+    rank: Vec<Rank>,
+    canonical: Vec<Canonical>,
+    oriented: Vec<Oriented>,
+}
+
+impl Typed {
+    fn new(positions: &[Position]) -> Typed {
+        Typed {
+            bitboards: positions
+                .iter()
+                .map(|p| Bitboards::from_board(p.board()))
+                .collect(),
+            count_rank: positions
+                .iter()
+                .filter_map(|p| CountRank::try_from_board(p.board()))
+                .collect(),
+            rank: positions.iter().map(Rank::from_position).collect(),
+            canonical: positions.iter().map(Canonical::from_position).collect(),
+            oriented: positions.iter().map(Oriented::from_position).collect(),
+        }
+    }
+}
+
+criterion_group!(benches, encodings);
+criterion_main!(benches);
