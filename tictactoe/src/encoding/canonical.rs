@@ -25,7 +25,7 @@
 //! [`Bitboards`]: super::Bitboards
 
 use super::{DecodeError, DecodeReason, Encoding, Rank};
-use crate::{Board, Position, Symmetry};
+use crate::{Bitboard, Board, Position, Symmetry};
 
 /// A symmetry class of reachable positions, as its index in `0..765`.
 ///
@@ -102,15 +102,70 @@ static REPRESENTATIVE: [u16; CLASS_COUNT] = {
     table
 };
 
+/// `FIRST_SYMMETRIES[c]`: bit `s` is set when no symmetry before `s` in [`Symmetry::ALL`]
+/// carries the representative of class `c` to the same board as `s` does, i.e. when
+/// `c * 8 + s` is an [`Oriented`] code: 765 bytes.
+static FIRST_SYMMETRIES: [u8; CLASS_COUNT] = {
+    let mut table = [0u8; CLASS_COUNT];
+    let mut class = 0;
+    while class < CLASS_COUNT {
+        let representative = super::rank::decode_board(REPRESENTATIVE[class]);
+        let mut s = 0;
+        while s < 8 {
+            let image = key(crate::symmetry::apply_const(
+                Symmetry::ALL[s],
+                representative,
+            ));
+            let mut t = 0;
+            while t < s
+                && key(crate::symmetry::apply_const(
+                    Symmetry::ALL[t],
+                    representative,
+                )) != image
+            {
+                t += 1;
+            }
+            if t == s {
+                table[class] |= 1 << s;
+            }
+            s += 1;
+        }
+        class += 1;
+    }
+    table
+};
+
 /// Bytes of the static tables owned by the canonical encoding (the symmetry image table it
 /// shares is [`Symmetry::TABLE_BYTES`]).
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
     + core::mem::size_of_val(&CLASSES_BEFORE)
-    + core::mem::size_of_val(&REPRESENTATIVE);
+    + core::mem::size_of_val(&REPRESENTATIVE)
+    + core::mem::size_of_val(&FIRST_SYMMETRIES);
 
 /// The [`super::Bitboards`] code of a board, the order that picks representatives.
 const fn key(board: Board) -> u32 {
     board.x().bits() as u32 | (board.o().bits() as u32) << 9
+}
+
+/// The board of a [`key`].
+const fn board_of_key(key: u32) -> Board {
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(key as u16),
+        Bitboard::from_bits_truncate((key >> 9) as u16),
+    )
+}
+
+/// The keys of the 8 images of `board`, in [`Symmetry::ALL`] order: 16 table lookups.
+fn image_keys(board: Board) -> [u32; 8] {
+    let (x, o) = (board.x(), board.o());
+    Symmetry::ALL
+        .map(|s| s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9)
+}
+
+/// The least of eight keys, by a branch-free tree of minimums.
+fn least(keys: [u32; 8]) -> u32 {
+    let [a, b, c, d, e, f, g, h] = keys;
+    a.min(b).min(c.min(d)).min(e.min(f).min(g.min(h)))
 }
 
 /// Whether no image of `board` has a smaller key (compile-time version, cell by cell).
@@ -136,31 +191,31 @@ impl Canonical {
     /// The representative of any board and the first symmetry `s` with `board = s(rep)`.
     #[must_use]
     pub fn canonical_form(board: Board) -> (Board, Symmetry) {
-        let (x, o) = (board.x(), board.o());
-        let mut best = u32::MAX;
+        let keys = image_keys(board);
+        let best = least(keys);
+        // Branch-free: which images reach the least key is unpredictable from board to board.
         let mut reaching = 0u8;
-        for s in Symmetry::ALL {
-            let image =
-                s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9;
-            if image < best {
-                (best, reaching) = (image, 0);
-            }
-            if image == best {
-                reaching |= 1 << s.index();
-            }
+        for (s, image) in keys.into_iter().enumerate() {
+            reaching |= u8::from(image == best) << s;
         }
         // `reaching` holds every t with t(board) = rep; the wanted s are their inverses, and
         // inversion only swaps rot90 (bit 1) with rot270 (bit 3).
         let swapped = reaching & !0b1010 | (reaching >> 2 & 0b10) | (reaching << 2 & 0b1000);
         let symmetry = Symmetry::ALL[swapped.trailing_zeros() as usize];
-        let representative = Symmetry::ALL[reaching.trailing_zeros() as usize].apply(board);
-        (representative, symmetry)
+        (board_of_key(best), symmetry)
     }
 
     /// The class of a position.
     #[must_use]
     pub fn from_position(position: &Position) -> Canonical {
-        Oriented::from_position(position).class
+        let representative = board_of_key(least(image_keys(position.board())));
+        Canonical::from_representative(representative)
+    }
+
+    /// The class of a board known to be a reachable class representative.
+    fn from_representative(representative: Board) -> Canonical {
+        let rank = Rank::from_position(&Position::from_board_unchecked(representative));
+        Canonical::from_representative_rank(rank)
     }
 
     /// The class's representative.
@@ -209,9 +264,8 @@ impl Oriented {
     #[must_use]
     pub fn from_position(position: &Position) -> Oriented {
         let (representative, symmetry) = Canonical::canonical_form(position.board());
-        let rank = Rank::from_position(&Position::from_board_unchecked(representative));
         Oriented {
-            class: Canonical::from_representative_rank(rank),
+            class: Canonical::from_representative(representative),
             symmetry,
         }
     }
@@ -257,10 +311,11 @@ impl Oriented {
             class,
             symmetry: given,
         };
-        let expected = Oriented::from_position(&oriented.to_position()).symmetry;
-        if expected == given {
+        if FIRST_SYMMETRIES[class.0 as usize] >> (code % 8) & 1 != 0 {
             Ok(oriented)
         } else {
+            // The slow way, only to name the symmetry in the error.
+            let expected = Oriented::from_position(&oriented.to_position()).symmetry;
             Err(DecodeError::new(
                 Self::NAME,
                 code as u64,

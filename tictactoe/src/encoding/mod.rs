@@ -162,6 +162,89 @@ pub(crate) const fn deposit(mut bits: u16, mut mask: u16) -> u16 {
     out
 }
 
+/// `POPCOUNT[s]`: the number of cells in the 9-bit set `s`, 512 bytes. The baseline x86-64
+/// target has no `popcnt` instruction, and `count_ones` there is a dozen dependent operations.
+pub(crate) static POPCOUNT: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut set = 0;
+    while set < 512 {
+        table[set] = (set as u16).count_ones() as u8;
+        set += 1;
+    }
+    table
+};
+
+/// The number of cells in a 9-bit set, by one lookup in [`POPCOUNT`].
+pub(crate) const fn popcount9(set: u16) -> u32 {
+    POPCOUNT[(set & 0x1ff) as usize] as u32
+}
+
+/// `DEPOSIT3[mask][bits]`: [`deposit`] on 3-bit values, 64 bytes.
+const DEPOSIT3: [[u8; 8]; 8] = {
+    let mut table = [[0u8; 8]; 8];
+    let mut mask = 0;
+    while mask < 8 {
+        let mut bits = 0;
+        while bits < 8 {
+            table[mask][bits] = deposit(bits as u16, mask as u16) as u8;
+            bits += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// [`deposit`] on 9-bit masks without a loop or a branch: three lookups in [`DEPOSIT3`], one
+/// per row of the board, each consuming as many bits as its row of `mask` has cells.
+pub(crate) const fn deposit9(bits: u16, mask: u16) -> u16 {
+    let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
+    let low = DEPOSIT3[m0 as usize][(bits & 7) as usize] as u16;
+    let bits = bits >> POPCOUNT[m0 as usize];
+    let middle = DEPOSIT3[m1 as usize][(bits & 7) as usize] as u16;
+    let bits = bits >> POPCOUNT[m1 as usize];
+    let high = DEPOSIT3[m2 as usize][(bits & 7) as usize] as u16;
+    low | middle << 3 | high << 6
+}
+
+/// Bytes of the shared tables behind [`popcount9`] and [`deposit9`].
+pub const SHARED_TABLE_BYTES: usize =
+    core::mem::size_of_val(&POPCOUNT) + core::mem::size_of_val(&DEPOSIT3);
+
+/// Shift for [`Reciprocals`]: quotients are exact for dividends below 2^11 and divisors up
+/// to 126 since `2^11 * 126 < 2^20` (and checked exhaustively where the tables are built).
+const RECIPROCAL_SHIFT: u32 = 20;
+
+/// `ceil(2^20 / d)` for small divisors, so that `n / d` is a multiply and a shift.
+#[derive(Clone, Copy)]
+pub(crate) struct Reciprocals<const N: usize>([u32; N]);
+
+impl<const N: usize> Reciprocals<N> {
+    /// The reciprocals of `divisors`, each checked against `/` and `%` for every dividend
+    /// below `limit` (at compile time when used in a `const`).
+    pub(crate) const fn new(divisors: [u16; N], limit: u32) -> Reciprocals<N> {
+        assert!(limit <= 1 << 11);
+        let mut table = [0u32; N];
+        let mut i = 0;
+        while i < N {
+            let d = divisors[i] as u32;
+            table[i] = (1u32 << RECIPROCAL_SHIFT).div_ceil(d);
+            let mut n = 0;
+            while n < limit {
+                assert!((n * table[i]) >> RECIPROCAL_SHIFT == n / d);
+                n += 1;
+            }
+            i += 1;
+        }
+        Reciprocals(table)
+    }
+
+    /// `(n / d, n % d)` for the divisor `d` at `index`.
+    pub(crate) const fn div_rem(&self, n: u32, index: usize, d: u32) -> (u32, u32) {
+        let q = (n * self.0[index]) >> RECIPROCAL_SHIFT;
+        (q, n - q * d)
+    }
+}
+
 #[cfg(test)]
 /// Software `pext`: the bits of `bits` at the set bits of `mask`, packed to the bottom.
 pub(crate) const fn extract(bits: u16, mut mask: u16) -> u16 {
@@ -199,8 +282,10 @@ mod tests {
     #[test]
     fn deposit_and_extract_are_inverse_on_every_mask() {
         for mask in 0..512u16 {
+            assert_eq!(popcount9(mask), mask.count_ones());
             for bits in 0..1u16 << mask.count_ones() {
                 let spread = deposit(bits, mask);
+                assert_eq!(deposit9(bits, mask), spread);
                 assert_eq!(spread & !mask, 0);
                 assert_eq!(extract(spread, mask), bits);
             }

@@ -37,9 +37,12 @@
 //!
 //! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is one
 //! table lookup and a sum of at most five binomials indexed by popcounts; decode finds `n`
-//! among ten offsets, splits by one small division, and does two lookups and a bit deposit.
+//! among ten offsets without branching, splits by a multiply-shift reciprocal, and does two
+//! lookups and a deposit by three more. Popcounts are lookups in a shared 512-byte table (the
+//! baseline x86-64 target has no `popcnt`); the shared tables add
+//! [`SHARED_TABLE_BYTES`](super::SHARED_TABLE_BYTES) to the figures above.
 
-use super::{DecodeError, DecodeReason, Encoding, binomial, deposit};
+use super::{DecodeError, DecodeReason, Encoding, Reciprocals, binomial, deposit9, popcount9};
 use crate::{Bitboard, Board, Position};
 
 /// A reachable position as its exact rank in `0..5,478`.
@@ -136,6 +139,10 @@ const PER_FREE_SET: [u16; 10] = {
     table
 };
 
+/// Division by [`PER_FREE_SET`] as multiply and shift, exact below the largest block of codes
+/// with one mark count (1,520, for 6 marks).
+static PER_FREE_SET_RECIPROCALS: Reciprocals<10> = Reciprocals::new(PER_FREE_SET, 1_520);
+
 /// `OFFSET[n]`: the first code of positions with `n` marks; `OFFSET[10] = 5,478`.
 const OFFSET: [u16; 11] = {
     let mut table = [0u16; 11];
@@ -156,23 +163,30 @@ pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&COLEX_START)
     + core::mem::size_of_val(&PER_FREE_SET)
     + core::mem::size_of_val(&OFFSET)
-    + core::mem::size_of_val(&super::BINOMIAL);
+    + core::mem::size_of_val(&PER_FREE_SET_RECIPROCALS)
+    + core::mem::size_of_val(&super::BINOMIAL)
+    + super::SHARED_TABLE_BYTES;
 
-const _: () = assert!(TABLE_BYTES <= 2048);
+const _: () = assert!(TABLE_BYTES <= 2048 + super::SHARED_TABLE_BYTES);
 const _: () = assert!(OFFSET[10] == 5_478);
 
 /// The board of a code below 5,478 (a `const fn`, so the canonical tables can use it).
 pub(crate) const fn decode_board(code: u16) -> Board {
+    // Branch-free: the mark count of consecutive codes is unpredictable.
     let mut n = 0;
-    while n < 9 && OFFSET[n + 1] <= code {
-        n += 1;
+    let mut i = 1;
+    while i < 10 {
+        n += (OFFSET[i] <= code) as usize;
+        i += 1;
     }
-    let rest = code - OFFSET[n];
-    let per = PER_FREE_SET[n];
-    let (free_rank, colex) = (rest / per, rest % per);
+    let rest = (code - OFFSET[n]) as u32;
+    let (free_rank, colex) = PER_FREE_SET_RECIPROCALS.div_rem(rest, n, PER_FREE_SET[n] as u32);
     let (w, l) = (n / 2, n.div_ceil(2));
-    let waiting = FREE_SETS[(FREE_START[w] + free_rank) as usize];
-    let last = deposit(COLEX[(COLEX_START[l] + colex) as usize], !waiting & 0x1ff);
+    let waiting = FREE_SETS[FREE_START[w] as usize + free_rank as usize];
+    let last = deposit9(
+        COLEX[COLEX_START[l] as usize + colex as usize],
+        !waiting & 0x1ff,
+    );
     let (x, o) = if n % 2 == 0 {
         (waiting, last)
     } else {
@@ -196,7 +210,7 @@ impl Rank {
     #[must_use]
     pub fn from_position(position: &Position) -> Rank {
         let board = position.board();
-        let n = board.marks() as usize;
+        let n = popcount9(board.occupied().bits()) as usize;
         let (waiting, last) = if n % 2 == 0 {
             (board.x(), board.o())
         } else {
@@ -208,7 +222,7 @@ impl Rank {
         let mut cells = last.bits();
         let mut i = 1;
         while cells != 0 {
-            let index = (free & ((cells & cells.wrapping_neg()) - 1)).count_ones();
+            let index = popcount9(free & ((cells & cells.wrapping_neg()) - 1));
             colex += binomial(index, i);
             cells &= cells - 1;
             i += 1;
