@@ -200,14 +200,16 @@ impl CountRank {
             return None;
         }
         // Rank the O marks by their index among the occupied cells.
+        // O has at most four cells: a fixed four rounds, each adding nothing once the cells
+        // run out, avoid a loop exit that depends on the board.
         let mut sum = 0;
         let mut o = board.o().bits();
-        let mut i = 1;
-        while o != 0 {
-            let below = occupied & ((o & o.wrapping_neg()) - 1);
-            sum += binomial(n - 1 - popcount9(below), k - i + 1);
-            o &= o - 1;
-            i += 1;
+        for i in 1..=4 {
+            let low = o & o.wrapping_neg();
+            let below = popcount9(occupied & low.wrapping_sub(1));
+            let term = binomial(n.wrapping_sub(1 + below), (k + 1).wrapping_sub(i));
+            sum += term & 0u32.wrapping_sub(u32::from(low != 0));
+            o &= o.wrapping_sub(1);
         }
         let per_occupancy = PER_OCCUPANCY[n as usize] as u32;
         let o_rank = per_occupancy - 1 - sum;

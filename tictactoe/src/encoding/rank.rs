@@ -217,15 +217,16 @@ impl Rank {
             (board.o(), board.x())
         };
         let free = !waiting.bits() & 0x1ff;
-        // Colex rank of L's cells renumbered among the free cells: sum of C(index, i).
+        // Colex rank of L's cells renumbered among the free cells: sum of C(index, i). L has
+        // at most five cells; a fixed five rounds, each adding nothing once the cells run out,
+        // avoid a loop exit that depends on the position.
         let mut colex = 0;
         let mut cells = last.bits();
-        let mut i = 1;
-        while cells != 0 {
-            let index = popcount9(free & ((cells & cells.wrapping_neg()) - 1));
-            colex += binomial(index, i);
-            cells &= cells - 1;
-            i += 1;
+        for i in 1..=5 {
+            let low = cells & cells.wrapping_neg();
+            let index = popcount9(free & low.wrapping_sub(1));
+            colex += binomial(index, i) & 0u32.wrapping_sub(u32::from(low != 0));
+            cells &= cells.wrapping_sub(1);
         }
         let free_rank = FREE_RANK[waiting.bits() as usize] as u32;
         Rank((OFFSET[n] as u32 + free_rank * PER_FREE_SET[n] as u32 + colex) as u16)
