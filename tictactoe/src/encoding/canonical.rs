@@ -13,18 +13,19 @@
 //! An [`Oriented`] code whose symmetry is not that first one is rejected, so the encoding is a
 //! bijection onto the positions.
 //!
-//! Tables: a 5,478-bit set of the ranks that are representatives with one prefix count per
-//! 64-bit word (860 bytes) turns a representative's rank into its class by one popcount; the
-//! 765 representatives' ranks (1,530 bytes) decode; the symmetry images of 9-bit sets are
-//! shared with [`Symmetry`] (8 KiB).
+//! Tables ([`TABLE_BYTES`]): a 5,478-bit set of the ranks that are representatives with one
+//! prefix count per byte (2,055 bytes) turns a representative's rank into its class by one
+//! popcount lookup; the 765 representatives' ranks (1,530 bytes) decode; the first symmetry
+//! of each coset (765 bytes) validates [`Oriented`] codes; the symmetry images of 9-bit sets
+//! are shared with [`Symmetry`] (8 KiB).
 //!
-//! Cost: encode applies the 8 symmetries by 16 lookups, takes the least code, ranks it
-//! ([`Rank`]) and counts bits; decode is a lookup, a [`Rank`] decode and one symmetry.
-//! Medians in the README.
+//! Cost: encode applies the 8 symmetries by 16 lookups, takes the least code without a
+//! branch, ranks it ([`Rank`]) and counts bits; decode is a lookup, a [`Rank`] decode and one
+//! symmetry; an [`Oriented`] decode checks its symmetry by one lookup. Medians in the README.
 //!
 //! [`Bitboards`]: super::Bitboards
 
-use super::{DecodeError, DecodeReason, Encoding, Rank};
+use super::{DecodeError, DecodeReason, Encoding, Rank, popcount9};
 use crate::{Bitboard, Board, Position, Symmetry};
 
 /// A symmetry class of reachable positions, as its index in `0..765`.
@@ -58,25 +59,33 @@ pub struct Oriented {
     symmetry: Symmetry,
 }
 
-/// Bit `r` is set when the position of rank `r` is its own class representative.
-static IS_REPRESENTATIVE: [u64; 86] = {
-    let mut bits = [0u64; 86];
+/// Ranks per word of [`IS_REPRESENTATIVE`]: a byte, so that the bits below a rank are counted
+/// by one lookup in the shared 9-bit popcount table rather than a 64-bit software popcount
+/// (the baseline x86-64 target has no `popcnt`).
+const WORD: usize = 8;
+/// Words in [`IS_REPRESENTATIVE`].
+const WORDS: usize = (Rank::COUNT as usize).div_ceil(WORD);
+
+/// Bit `r % 8` of byte `r / 8` is set when the position of rank `r` is its own class
+/// representative.
+static IS_REPRESENTATIVE: [u8; WORDS] = {
+    let mut bits = [0u8; WORDS];
     let mut rank = 0;
     while rank < Rank::COUNT as usize {
         let board = super::rank::decode_board(rank as u16);
         if is_representative(board) {
-            bits[rank / 64] |= 1 << (rank % 64);
+            bits[rank / WORD] |= 1 << (rank % WORD);
         }
         rank += 1;
     }
     bits
 };
 
-/// `CLASSES_BEFORE[w]`: representatives among ranks below `64 * w`.
-static CLASSES_BEFORE: [u16; 86] = {
-    let mut table = [0u16; 86];
+/// `CLASSES_BEFORE[w]`: representatives among ranks below `8 * w`.
+static CLASSES_BEFORE: [u16; WORDS] = {
+    let mut table = [0u16; WORDS];
     let mut w = 1;
-    while w < 86 {
+    while w < WORDS {
         table[w] = table[w - 1] + IS_REPRESENTATIVE[w - 1].count_ones() as u16;
         w += 1;
     }
@@ -85,7 +94,7 @@ static CLASSES_BEFORE: [u16; 86] = {
 
 /// Number of classes, counted from the table.
 const CLASS_COUNT: usize =
-    CLASSES_BEFORE[85] as usize + IS_REPRESENTATIVE[85].count_ones() as usize;
+    CLASSES_BEFORE[WORDS - 1] as usize + IS_REPRESENTATIVE[WORDS - 1].count_ones() as usize;
 
 /// `REPRESENTATIVE[c]`: the rank of the representative of class `c`.
 static REPRESENTATIVE: [u16; CLASS_COUNT] = {
@@ -93,7 +102,7 @@ static REPRESENTATIVE: [u16; CLASS_COUNT] = {
     let mut class = 0;
     let mut rank = 0;
     while rank < Rank::COUNT as usize {
-        if IS_REPRESENTATIVE[rank / 64] >> (rank % 64) & 1 != 0 {
+        if IS_REPRESENTATIVE[rank / WORD] >> (rank % WORD) & 1 != 0 {
             table[class] = rank as u16;
             class += 1;
         }
@@ -156,6 +165,8 @@ const fn board_of_key(key: u32) -> Board {
 }
 
 /// The keys of the 8 images of `board`, in [`Symmetry::ALL`] order: 16 table lookups.
+// Inlined so that the eight keys stay in registers rather than going through memory.
+#[inline]
 fn image_keys(board: Board) -> [u32; 8] {
     let (x, o) = (board.x(), board.o());
     Symmetry::ALL
@@ -163,6 +174,7 @@ fn image_keys(board: Board) -> [u32; 8] {
 }
 
 /// The least of eight keys, by a branch-free tree of minimums.
+#[inline]
 fn least(keys: [u32; 8]) -> u32 {
     let [a, b, c, d, e, f, g, h] = keys;
     a.min(b).min(c.min(d)).min(e.min(f).min(g.min(h)))
@@ -228,8 +240,8 @@ impl Canonical {
 
     fn from_representative_rank(rank: Rank) -> Canonical {
         let r = rank.code() as usize;
-        let below = IS_REPRESENTATIVE[r / 64] & ((1u64 << (r % 64)) - 1);
-        Canonical(CLASSES_BEFORE[r / 64] + below.count_ones() as u16)
+        let below = IS_REPRESENTATIVE[r / WORD] as u16 & ((1 << (r % WORD)) - 1);
+        Canonical(CLASSES_BEFORE[r / WORD] + popcount9(below) as u16)
     }
 
     /// The integer, below 765.

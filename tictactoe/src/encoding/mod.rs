@@ -206,9 +206,42 @@ pub(crate) const fn deposit9(bits: u16, mask: u16) -> u16 {
     low | middle << 3 | high << 6
 }
 
-/// Bytes of the shared tables behind [`popcount9`] and [`deposit9`].
-pub const SHARED_TABLE_BYTES: usize =
-    core::mem::size_of_val(&POPCOUNT) + core::mem::size_of_val(&DEPOSIT3);
+/// `EXTRACT3[mask][bits]`: the bits of `bits` at the set bits of `mask`, packed to the
+/// bottom, on 3-bit values: 64 bytes.
+const EXTRACT3: [[u8; 8]; 8] = {
+    let mut table = [[0u8; 8]; 8];
+    let mut mask = 0;
+    while mask < 8 {
+        let mut bits = 0;
+        while bits < 8 {
+            // Inverse of deposit on its image: find the packed value that deposits to these bits.
+            let mut packed = 0;
+            while deposit(packed, mask as u16) != bits as u16 & mask as u16 {
+                packed += 1;
+            }
+            table[mask][bits] = packed as u8;
+            bits += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// Software `pext` on 9-bit masks without a loop or a branch: three lookups in [`EXTRACT3`],
+/// one per row of the board, each placed after the cells of `mask` in the rows before it.
+pub(crate) const fn extract9(bits: u16, mask: u16) -> u16 {
+    let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
+    let low = EXTRACT3[m0 as usize][(bits & 7) as usize] as u16;
+    let middle = EXTRACT3[m1 as usize][(bits >> 3 & 7) as usize] as u16;
+    let high = EXTRACT3[m2 as usize][(bits >> 6 & 7) as usize] as u16;
+    let (n0, n1) = (POPCOUNT[m0 as usize], POPCOUNT[m1 as usize]);
+    low | middle << n0 | high << (n0 + n1)
+}
+
+/// Bytes of the shared tables behind [`popcount9`], [`deposit9`] and [`extract9`].
+pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT)
+    + core::mem::size_of_val(&DEPOSIT3)
+    + core::mem::size_of_val(&EXTRACT3);
 
 /// Shift for [`Reciprocals`]: quotients are exact for dividends below 2^11 and divisors up
 /// to 126 since `2^11 * 126 < 2^20` (and checked exhaustively where the tables are built).
@@ -286,6 +319,8 @@ mod tests {
             for bits in 0..1u16 << mask.count_ones() {
                 let spread = deposit(bits, mask);
                 assert_eq!(deposit9(bits, mask), spread);
+                assert_eq!(extract9(spread, mask), bits);
+                assert_eq!(extract9(spread | !mask & 0x1ff, mask), bits);
                 assert_eq!(spread & !mask, 0);
                 assert_eq!(extract(spread, mask), bits);
             }

@@ -1,5 +1,5 @@
 //! Exact rank: a bijection between the 5,478 reachable positions and `0..5,478`, in 13 bits,
-//! with 1.2 KiB of tables (no table with an entry per position).
+//! with 2.3 KiB of tables (no table with an entry per position).
 //!
 //! # Construction
 //!
@@ -33,16 +33,20 @@
 //! | line-free rank of every 9-bit set | 512 x u8 | 512 |
 //! | line-free sets by size and rank | 200 x u16 | 400 |
 //! | `k`-bit masks by size and colex rank, `k <= 5` | 382 x u16 | 764 |
-//! | offsets, binomials | | 122 |
+//! | colex rank of every 9-bit set | 512 x u8 | 512 |
+//! | offsets, binomials, reciprocals | | 206 |
 //!
-//! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is one
-//! table lookup and a sum of at most five binomials indexed by popcounts; decode finds `n`
+//! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is a
+//! popcount, a lookup of `W`'s line-free rank, and `L`'s cells packed among the free cells
+//! (a branch-free `pext` by three lookups) and looked up in the colex rank table; decode finds `n`
 //! among ten offsets without branching, splits by a multiply-shift reciprocal, and does two
 //! lookups and a deposit by three more. Popcounts are lookups in a shared 512-byte table (the
 //! baseline x86-64 target has no `popcnt`); the shared tables add
 //! [`SHARED_TABLE_BYTES`](super::SHARED_TABLE_BYTES) to the figures above.
 
-use super::{DecodeError, DecodeReason, Encoding, Reciprocals, binomial, deposit9, popcount9};
+use super::{
+    DecodeError, DecodeReason, Encoding, Reciprocals, binomial, deposit9, extract9, popcount9,
+};
 use crate::{Bitboard, Board, Position};
 
 /// A reachable position as its exact rank in `0..5,478`.
@@ -128,6 +132,32 @@ static COLEX: [u16; 382] = {
     table
 };
 
+/// `COLEX_RANK[s]`: the colexicographic rank of the set `s` among the sets of its size, i.e.
+/// the number of masks with as many bits below `s`; the inverse of [`COLEX`]: 512 bytes.
+static COLEX_RANK: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut seen = [0u8; 10];
+    let mut set = 0;
+    while set < 512 {
+        let size = (set as u16).count_ones() as usize;
+        table[set] = seen[size];
+        seen[size] += 1;
+        set += 1;
+    }
+    table
+};
+
+/// The colex rank by its definition, `sum C(a_i, i)` over the sorted elements `a_1 < a_2 < ...`:
+/// the slow twin of [`COLEX_RANK`].
+#[cfg(test)]
+fn colex_rank_slow(set: u16) -> u32 {
+    (0..9)
+        .filter(|a| set >> a & 1 != 0)
+        .zip(1..)
+        .map(|(a, i)| binomial(a, i))
+        .sum()
+}
+
 /// Positions per (`n`, line-free set of the waiting player): `C(9 - w, l)`.
 const PER_FREE_SET: [u16; 10] = {
     let mut table = [0u16; 10];
@@ -159,6 +189,7 @@ const OFFSET: [u16; 11] = {
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&FREE_SETS)
     + core::mem::size_of_val(&COLEX)
+    + core::mem::size_of_val(&COLEX_RANK)
     + core::mem::size_of_val(&FREE_START)
     + core::mem::size_of_val(&COLEX_START)
     + core::mem::size_of_val(&PER_FREE_SET)
@@ -167,7 +198,7 @@ pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&super::BINOMIAL)
     + super::SHARED_TABLE_BYTES;
 
-const _: () = assert!(TABLE_BYTES <= 2048 + super::SHARED_TABLE_BYTES);
+const _: () = assert!(TABLE_BYTES <= 2560 + super::SHARED_TABLE_BYTES);
 const _: () = assert!(OFFSET[10] == 5_478);
 
 /// The board of a code below 5,478 (a `const fn`, so the canonical tables can use it).
@@ -217,17 +248,9 @@ impl Rank {
             (board.o(), board.x())
         };
         let free = !waiting.bits() & 0x1ff;
-        // Colex rank of L's cells renumbered among the free cells: sum of C(index, i). L has
-        // at most five cells; a fixed five rounds, each adding nothing once the cells run out,
-        // avoid a loop exit that depends on the position.
-        let mut colex = 0;
-        let mut cells = last.bits();
-        for i in 1..=5 {
-            let low = cells & cells.wrapping_neg();
-            let index = popcount9(free & low.wrapping_sub(1));
-            colex += binomial(index, i) & 0u32.wrapping_sub(u32::from(low != 0));
-            cells &= cells.wrapping_sub(1);
-        }
+        // Colex rank of L's cells renumbered among the free cells: pack them (extract), then
+        // look the rank up; colex rank does not depend on the size of the universe.
+        let colex = COLEX_RANK[extract9(last.bits(), free) as usize] as u32;
         let free_rank = FREE_RANK[waiting.bits() as usize] as u32;
         Rank((OFFSET[n] as u32 + free_rank * PER_FREE_SET[n] as u32 + colex) as u16)
     }
@@ -370,6 +393,18 @@ mod tests {
             }
         }
         assert_eq!(decoded.len(), 5_478);
+    }
+
+    #[test]
+    fn colex_rank_table_matches_the_sum_of_binomials_and_inverts_colex() {
+        for set in 0..512u16 {
+            let rank = COLEX_RANK[set as usize];
+            assert_eq!(u32::from(rank), colex_rank_slow(set), "{set:#b}");
+            let k = set.count_ones() as usize;
+            if k < 6 {
+                assert_eq!(COLEX[COLEX_START[k] as usize + rank as usize], set);
+            }
+        }
     }
 
     #[test]
