@@ -166,11 +166,15 @@ const fn board_of_key(key: u32) -> Board {
 
 /// The keys of the 8 images of `board`, in [`Symmetry::ALL`] order: 16 table lookups.
 // Inlined so that the eight keys stay in registers rather than going through memory.
-#[inline]
+#[inline(always)]
 fn image_keys(board: Board) -> [u32; 8] {
     let (x, o) = (board.x(), board.o());
-    Symmetry::ALL
-        .map(|s| s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9)
+    // A plain loop: `array::map` is not always inlined, and then each key is a call.
+    let mut keys = [0; 8];
+    for (key, s) in keys.iter_mut().zip(Symmetry::ALL) {
+        *key = s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9;
+    }
+    keys
 }
 
 /// The least of eight keys, by a branch-free tree of minimums.

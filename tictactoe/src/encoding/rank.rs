@@ -239,6 +239,7 @@ impl Rank {
 
     /// The rank of a position.
     #[must_use]
+    #[inline]
     pub fn from_position(position: &Position) -> Rank {
         let board = position.board();
         let n = popcount9(board.occupied().bits()) as usize;
