@@ -238,7 +238,8 @@ pub(crate) const fn extract9(bits: u16, mask: u16) -> u16 {
     low | middle << n0 | high << (n0 + n1)
 }
 
-/// Bytes of the shared tables behind [`popcount9`], [`deposit9`] and [`extract9`].
+/// Bytes of the tables shared by the ranked encodings: 9-bit popcounts (512 bytes) and the
+/// 3-bit deposit and extract tables (64 bytes each) behind branch-free `pdep` and `pext`.
 pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT)
     + core::mem::size_of_val(&DEPOSIT3)
     + core::mem::size_of_val(&EXTRACT3);
