@@ -19,7 +19,9 @@
 //! ([`TABLE_BYTES`]). The greedy unrank `lex_unrank` and the bit-by-bit `deposit` build the
 //! tables and are their slow twins.
 
-use super::{BINOMIAL, DecodeError, Encoding, Reciprocals, binomial, deposit9, popcount9};
+use super::{
+    BINOMIAL, DecodeError, Encoding, Reciprocals, binomial, block_of, deposit9, popcount9,
+};
 use crate::{Bitboard, Board};
 
 /// A board with possible piece counts (#X = #O or #O + 1), ranked as ashdnazg defines it.
@@ -151,18 +153,6 @@ pub const TABLE_BYTES: usize = core::mem::size_of_val(&LEX9)
     + core::mem::size_of_val(&BINOMIAL)
     + super::SHARED_TABLE_BYTES;
 
-/// The number of marks of a code below 6,046: how many offsets past the first it has reached
-/// (a branch-free count, since the mark count of consecutive codes is unpredictable).
-const fn marks_of_code(code: u16) -> usize {
-    let mut n = 0;
-    let mut i = 1;
-    while i < 10 {
-        n += (OFFSET[i] <= code) as usize;
-        i += 1;
-    }
-    n
-}
-
 /// The `k`-subset of `0..m` with lexicographic rank `rank`, by the greedy walk.
 const fn lex_unrank(mut rank: u32, m: u32, k: u32) -> u16 {
     let mut set = 0u16;
@@ -221,7 +211,7 @@ impl CountRank {
     /// The board of the code.
     #[must_use]
     pub fn to_board(self) -> Board {
-        let n = marks_of_code(self.0);
+        let n = block_of(self.0, &OFFSET);
         let rest = (self.0 - OFFSET[n]) as u32;
         let (occupancy_rank, o_rank) =
             PER_OCCUPANCY_RECIPROCALS.div_rem(rest, n, PER_OCCUPANCY[n] as u32);

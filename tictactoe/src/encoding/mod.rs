@@ -244,6 +244,19 @@ pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT)
     + core::mem::size_of_val(&DEPOSIT3)
     + core::mem::size_of_val(&EXTRACT3);
 
+/// The mark count `n` of a code, given the first code of each mark count (`offsets[n]`, with
+/// `offsets[0] = 0` and `offsets[10]` the end): how many of `offsets[1..10]` it has reached.
+/// Counted without a branch, since the mark count of consecutive codes is unpredictable.
+pub(crate) const fn block_of(code: u16, offsets: &[u16; 11]) -> usize {
+    let mut n = 0;
+    let mut i = 1;
+    while i < 10 {
+        n += (offsets[i] <= code) as usize;
+        i += 1;
+    }
+    n
+}
+
 /// Shift for [`Reciprocals`]: quotients are exact for dividends below 2^11 and divisors up
 /// to 126 since `2^11 * 126 < 2^20` (and checked exhaustively where the tables are built).
 const RECIPROCAL_SHIFT: u32 = 20;

@@ -45,7 +45,8 @@
 //! [`SHARED_TABLE_BYTES`](super::SHARED_TABLE_BYTES) to the figures above.
 
 use super::{
-    DecodeError, DecodeReason, Encoding, Reciprocals, binomial, deposit9, extract9, popcount9,
+    DecodeError, DecodeReason, Encoding, Reciprocals, binomial, block_of, deposit9, extract9,
+    popcount9,
 };
 use crate::{Bitboard, Board, Position};
 
@@ -203,13 +204,7 @@ const _: () = assert!(OFFSET[10] == 5_478);
 
 /// The board of a code below 5,478 (a `const fn`, so the canonical tables can use it).
 pub(crate) const fn decode_board(code: u16) -> Board {
-    // Branch-free: the mark count of consecutive codes is unpredictable.
-    let mut n = 0;
-    let mut i = 1;
-    while i < 10 {
-        n += (OFFSET[i] <= code) as usize;
-        i += 1;
-    }
+    let n = block_of(code, &OFFSET);
     let rest = (code - OFFSET[n]) as u32;
     let (free_rank, colex) = PER_FREE_SET_RECIPROCALS.div_rem(rest, n, PER_FREE_SET[n] as u32);
     let (w, l) = (n / 2, n.div_ceil(2));
