@@ -175,6 +175,7 @@ pub(crate) static POPCOUNT: [u8; 512] = {
 };
 
 /// The number of cells in a 9-bit set, by one lookup in [`POPCOUNT`].
+#[inline]
 pub(crate) const fn popcount9(set: u16) -> u32 {
     POPCOUNT[(set & 0x1ff) as usize] as u32
 }
@@ -196,6 +197,7 @@ const DEPOSIT3: [[u8; 8]; 8] = {
 
 /// [`deposit`] on 9-bit masks without a loop or a branch: three lookups in [`DEPOSIT3`], one
 /// per row of the board, each consuming as many bits as its row of `mask` has cells.
+#[inline]
 pub(crate) const fn deposit9(bits: u16, mask: u16) -> u16 {
     let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
     let low = DEPOSIT3[m0 as usize][(bits & 7) as usize] as u16;
@@ -229,6 +231,7 @@ const EXTRACT3: [[u8; 8]; 8] = {
 
 /// Software `pext` on 9-bit masks without a loop or a branch: three lookups in [`EXTRACT3`],
 /// one per row of the board, each placed after the cells of `mask` in the rows before it.
+#[inline]
 pub(crate) const fn extract9(bits: u16, mask: u16) -> u16 {
     let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
     let low = EXTRACT3[m0 as usize][(bits & 7) as usize] as u16;
@@ -247,6 +250,7 @@ pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT)
 /// The mark count `n` of a code, given the first code of each mark count (`offsets[n]`, with
 /// `offsets[0] = 0` and `offsets[10]` the end): how many of `offsets[1..10]` it has reached.
 /// Counted without a branch, since the mark count of consecutive codes is unpredictable.
+#[inline]
 pub(crate) const fn block_of(code: u16, offsets: &[u16; 11]) -> usize {
     let mut n = 0;
     let mut i = 1;
@@ -286,6 +290,7 @@ impl<const N: usize> Reciprocals<N> {
     }
 
     /// `(n / d, n % d)` for the divisor `d` at `index`.
+    #[inline]
     pub(crate) const fn div_rem(&self, n: u32, index: usize, d: u32) -> (u32, u32) {
         let q = (n * self.0[index]) >> RECIPROCAL_SHIFT;
         (q, n - q * d)
