@@ -121,17 +121,9 @@ static FIRST_SYMMETRIES: [u8; CLASS_COUNT] = {
         let representative = super::rank::decode_board(REPRESENTATIVE[class]);
         let mut s = 0;
         while s < 8 {
-            let image = key(crate::symmetry::apply_const(
-                Symmetry::ALL[s],
-                representative,
-            ));
+            let image = image_key_const(s, representative);
             let mut t = 0;
-            while t < s
-                && key(crate::symmetry::apply_const(
-                    Symmetry::ALL[t],
-                    representative,
-                )) != image
-            {
+            while t < s && image_key_const(t, representative) != image {
                 t += 1;
             }
             if t == s {
@@ -154,6 +146,11 @@ pub const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
 /// The [`super::Bitboards`] code of a board, the order that picks representatives.
 const fn key(board: Board) -> u32 {
     board.x().bits() as u32 | (board.o().bits() as u32) << 9
+}
+
+/// The key of the image of `board` under `Symmetry::ALL[s]`, cell by cell (compile time).
+const fn image_key_const(s: usize, board: Board) -> u32 {
+    key(crate::symmetry::apply_const(Symmetry::ALL[s], board))
 }
 
 /// The board of a [`key`].
@@ -188,7 +185,7 @@ fn least(keys: [u32; 8]) -> u32 {
 const fn is_representative(board: Board) -> bool {
     let mut s = 1;
     while s < 8 {
-        if key(crate::symmetry::apply_const(Symmetry::ALL[s], board)) < key(board) {
+        if image_key_const(s, board) < key(board) {
             return false;
         }
         s += 1;
