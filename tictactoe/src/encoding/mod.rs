@@ -164,7 +164,7 @@ pub(crate) const fn deposit(mut bits: u16, mut mask: u16) -> u16 {
 
 /// `POPCOUNT[s]`: the number of cells in the 9-bit set `s`, 512 bytes. The baseline x86-64
 /// target has no `popcnt` instruction, and `count_ones` there is a dozen dependent operations.
-pub(crate) static POPCOUNT: [u8; 512] = {
+static POPCOUNT: [u8; 512] = {
     let mut table = [0u8; 512];
     let mut set = 0;
     while set < 512 {
