@@ -179,7 +179,7 @@ fn game_codes_round_trip_and_errors_name_the_move() {
     );
     assert!(!output.status.success());
     let lines = json_lines(&output);
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["moves"], "40");
     assert!(lines[0]["game_code"].is_null());
     assert_eq!(lines[2]["prefix_code"], 0);
@@ -189,15 +189,18 @@ fn game_codes_round_trip_and_errors_name_the_move() {
     let prefix = lines[1]["prefix_code"]
         .as_u64()
         .expect("every game has a prefix code");
-    let errors = stderr(&output);
-    assert!(
-        errors.contains("argument 4: \"404\" is not a game: move 3 repeats cell 4"),
-        "{errors}"
+    // In --json mode a bad input is answered on stdout as {"input", "error"}, like analyze.
+    assert_eq!(lines[3]["input"], "404");
+    assert_eq!(
+        lines[3]["error"],
+        "\"404\" is not a game: move 3 repeats cell 4"
     );
-    assert!(
-        errors.contains("argument 5: \"4a\" is not a game: move 2 ('a') is not a cell"),
-        "{errors}"
+    assert_eq!(lines[4]["input"], "4a");
+    assert_eq!(
+        lines[4]["error"],
+        "\"4a\" is not a game: move 2 ('a') is not a cell: expected a digit 0 to 8"
     );
+    assert_eq!(stderr(&output), "ttt: error: 2 of 5 inputs rejected\n");
 
     let output = ttt(&["game", "decode", "--json", &code.to_string()], "");
     assert_eq!(json_lines(&output)[0]["moves"], "03142");

@@ -9,8 +9,9 @@
 //!
 //! Cost: no hardware division anywhere. From a board: two lookups in a 1 KiB table of
 //! `sum 3^i` over each 9-bit set. To a board: one multiply-shift splits the code into
-//! 5 + 4 digits, each looked up in a 486-byte digit table. Get: a multiply-shift by a
-//! per-cell reciprocal of `3^i`, then `mod 3` by another multiply-shift. Set: get, then add
+//! 5 + 4 digits, each looked up in a 486-byte digit table. Get: one multiply by a per-cell
+//! fixed-point reciprocal of `3^(i + 1)` gives the fraction whose first base-3 digit is the
+//! cell (times 3 and a shift read it). Set: get, then add
 //! `(new - old) * 3^i`. [`divmod`] keeps Barrick's plain `/` and `%` version as the slow twin
 //! and the benchmark baseline. Medians are in the README (`cargo bench --bench encodings`).
 
@@ -82,36 +83,34 @@ const fn div243(n: u32) -> u32 {
     (n * 17_261) >> 22
 }
 
-/// `RECIPROCAL[i] = floor(2^40 / 3^i) + 1`, so `n * RECIPROCAL[i] >> 40 == n / 3^i` for every
-/// `n < 3^9` (checked exhaustively at compile time below and in the tests).
-const RECIPROCAL: [u64; 9] = {
+/// `FRACTION[i] = ceil(2^32 / 3^(i + 1))`: the low 32 bits of `n * FRACTION[i]` are the
+/// fractional part of `n / 3^(i + 1)` in fixed point, and three times that fraction, rounded
+/// down, is digit `i`. The rounding error, below `3^9 / 2^32`, is far less than the gap
+/// `1 / 3^9` to the next digit boundary (checked exhaustively at compile time below).
+const FRACTION: [u64; 9] = {
     let mut table = [0u64; 9];
     let mut i = 0;
     while i < 9 {
-        table[i] = (1u64 << 40) / POW3[i] as u64 + 1;
+        table[i] = (1u64 << 32).div_ceil(POW3[i + 1] as u64);
         i += 1;
     }
     table
 };
 
-/// `floor(n / 3^i)` without a division instruction.
-const fn shift3(n: u16, i: usize) -> u32 {
-    ((n as u64 * RECIPROCAL[i]) >> 40) as u32
-}
-
-/// `n % 3` for `n < 2^15` without a division instruction: `ceil(2^17 / 3) = 43691`.
-const fn mod3(n: u32) -> u32 {
-    n - 3 * ((n * 43_691) >> 17)
+/// Digit `i` of `n < 3^9`, `n / 3^i % 3`, by one multiply: no division, no second multiply
+/// (times 3 is an add).
+const fn digit_at(n: u16, i: usize) -> u16 {
+    let fraction = (n as u64 * FRACTION[i]) as u32 as u64;
+    ((fraction * 3) >> 32) as u16
 }
 
 const _: () = {
     let mut n = 0u32;
     while n < 19_683 {
         assert!(div243(n) == n / 243);
-        assert!(mod3(n) == n % 3);
         let mut i = 0;
         while i < 9 {
-            assert!(shift3(n as u16, i) == n / POW3[i] as u32);
+            assert!(digit_at(n as u16, i) as u32 == n / POW3[i] as u32 % 3);
             i += 1;
         }
         n += 1;
@@ -173,10 +172,10 @@ impl Base3 {
         }
     }
 
-    /// The mark in `cell`, read from the code by two multiply-shifts.
+    /// The mark in `cell`, read from the code by one multiply and a shift.
     #[must_use]
     pub const fn cell(self, cell: Cell) -> Option<Player> {
-        match mod3(shift3(self.0, cell.index())) {
+        match digit_at(self.0, cell.index()) {
             0 => None,
             1 => Some(Player::X),
             _ => Some(Player::O),
@@ -186,7 +185,7 @@ impl Base3 {
     /// The code with `cell` set to `mark`, computed on the code itself.
     #[must_use]
     pub const fn with(self, cell: Cell, mark: Option<Player>) -> Base3 {
-        let old = mod3(shift3(self.0, cell.index())) as u16;
+        let old = digit_at(self.0, cell.index());
         let place = POW3[cell.index()];
         Base3(self.0 - old * place + digit(mark) * place)
     }

@@ -6,9 +6,10 @@
 //!
 //! Range: `0..2^18`, of which the 19,683 codes without a `11` pair decode. The empty board is 0.
 //!
-//! Cost (median, `cargo bench -p tictactoe --bench encodings`, see the README): from a board and
-//! back by bit interleaving without tables, get and set of one cell by shift and mask, each at
-//! most about a nanosecond.
+//! Cost: from a board, two lookups in a 2 KiB table of spread 9-bit sets; to a board, two
+//! lookups in a 2 KiB table of five-cell groups; get and set of one cell by shift and mask.
+//! The bit-interleaving `spread` and `gather` build the tables and are their slow twins.
+//! Medians in the README (`cargo bench -p tictactoe --bench encodings`).
 
 use super::{DecodeError, DecodeReason, Encoding};
 use crate::{Bitboard, Board, Cell, Player};
@@ -49,6 +50,32 @@ const fn gather(word: u32) -> u16 {
     ((v | v >> 8) & 0xffff) as u16
 }
 
+/// `SPREAD[s]` is [`spread`] of the 9-bit set `s`: 2 KiB.
+static SPREAD: [u32; 512] = {
+    let mut table = [0u32; 512];
+    let mut set = 0;
+    while set < 512 {
+        table[set] = spread(set as u16);
+        set += 1;
+    }
+    table
+};
+
+/// `GATHER10[v]` for a 10-bit value `v` (five cells) holds [`gather`] of `v` (the X cells) in
+/// bits 0..5 and of `v >> 1` (the O cells) in bits 8..13: 2 KiB.
+static GATHER10: [u16; 1024] = {
+    let mut table = [0u16; 1024];
+    let mut v = 0;
+    while v < 1024 {
+        table[v] = gather(v as u32) | gather(v as u32 >> 1) << 8;
+        v += 1;
+    }
+    table
+};
+
+/// Bytes of static tables used by [`Base4`].
+pub const TABLE_BYTES: usize = core::mem::size_of_val(&SPREAD) + core::mem::size_of_val(&GATHER10);
+
 impl Base4 {
     /// The name used on the command line and in errors.
     pub const NAME: &'static str = "base4";
@@ -58,14 +85,17 @@ impl Base4 {
     /// The code of a board.
     #[must_use]
     pub const fn from_board(board: Board) -> Base4 {
-        Base4(spread(board.x().bits()) | spread(board.o().bits()) << 1)
+        let (x, o) = (board.x().bits() as usize, board.o().bits() as usize);
+        Base4(SPREAD[x] | SPREAD[o] << 1)
     }
 
-    /// The board of the code.
+    /// The board of the code: cells 0..5 and 5..9 looked up in one table.
     #[must_use]
     pub const fn to_board(self) -> Board {
-        let x = Bitboard::from_bits_truncate(gather(self.0));
-        let o = Bitboard::from_bits_truncate(gather(self.0 >> 1));
+        let low = GATHER10[(self.0 & 0x3ff) as usize];
+        let high = GATHER10[(self.0 >> 10 & 0x3ff) as usize];
+        let x = Bitboard::from_bits_truncate((low & 0x1f) | (high & 0x1f) << 5);
+        let o = Bitboard::from_bits_truncate((low >> 8) | (high >> 8) << 5);
         Board::from_disjoint(x, o)
     }
 
@@ -179,6 +209,11 @@ mod tests {
         for board in Board::all() {
             let code = Base4::from_board(board);
             assert_eq!(code.code(), slow_code(board));
+            // The table-free twins: spread and gather.
+            let (x, o) = (board.x().bits(), board.o().bits());
+            assert_eq!(code.code(), spread(x) | spread(o) << 1);
+            let (x, o) = (gather(code.code()), gather(code.code() >> 1));
+            assert_eq!((x, o), (board.x().bits(), board.o().bits()));
             assert_eq!(code.to_board(), board);
             for cell in Cell::ALL {
                 assert_eq!(code.cell(cell), board.at(cell));

@@ -7,10 +7,11 @@
 //!
 //! Range: `0..2^18`; the 19,683 codes whose two halves are disjoint decode.
 //!
-//! Cost: a shift and an or each way; this is the layout the status methods work on.
+//! Cost: a shift and an or each way, get and set of one cell by shift and mask; this is the
+//! layout the status methods work on.
 
 use super::{DecodeError, DecodeReason, Encoding};
-use crate::{Bitboard, Board};
+use crate::{Bitboard, Board, Cell, Player};
 
 /// A grid as `x | o << 9`.
 ///
@@ -50,6 +51,44 @@ impl Bitboards {
         self.0
     }
 
+    /// The mark in `cell`, read from the code by two shifts and masks.
+    ///
+    /// ```
+    /// use tictactoe::{Board, Cell, Player, encoding::Bitboards};
+    /// let code = Bitboards::from_board("XO./.../...".parse::<Board>()?);
+    /// assert_eq!(code.cell(Cell::new(1)?), Some(Player::O));
+    /// let code = code.with(Cell::new(1)?, Some(Player::X));
+    /// assert_eq!(code.to_board().to_string(), "XX.......");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub const fn cell(self, cell: Cell) -> Option<Player> {
+        // Bit 0: X holds the cell; bit 1: O holds it (never both in a decoded code).
+        match (self.0 >> cell.index() & 1) | (self.0 >> (cell.index() + 9) & 1) << 1 {
+            0 => None,
+            1 => Some(Player::X),
+            _ => Some(Player::O),
+        }
+    }
+
+    /// The code with `cell` set to `mark`, computed on the code itself.
+    #[must_use]
+    pub const fn with(self, cell: Cell, mark: Option<Player>) -> Bitboards {
+        let i = cell.index();
+        let cleared = self.0 & !(1 << i | 1 << (i + 9));
+        let bit = match mark {
+            None => 0,
+            Some(Player::X) => 1 << i,
+            Some(Player::O) => 1 << (i + 9),
+        };
+        Bitboards(cleared | bit)
+    }
+
+    /// Sets `cell` to `mark` in place.
+    pub fn set(&mut self, cell: Cell, mark: Option<Player>) {
+        *self = self.with(cell, mark);
+    }
+
     /// Decodes, rejecting codes of 18 bits or more and overlapping halves.
     pub const fn try_from_code(code: u32) -> Result<Bitboards, DecodeError> {
         if code >= 1 << Self::BITS {
@@ -59,15 +98,17 @@ impl Bitboards {
                 1 << Self::BITS,
             ));
         }
-        let x = Bitboard::from_bits_truncate(code as u16);
-        let o = Bitboard::from_bits_truncate((code >> 9) as u16);
-        match Board::from_bitboards(x, o) {
-            Ok(_) => Ok(Bitboards(code)),
-            Err(overlap) => Err(DecodeError::new(
+        // The cells both halves claim, checked on the code itself.
+        let both = code & code >> 9 & 0x1ff;
+        if both == 0 {
+            Ok(Bitboards(code))
+        } else {
+            let cell = Cell::ALL[both.trailing_zeros() as usize];
+            Err(DecodeError::new(
                 Self::NAME,
                 code as u64,
-                DecodeReason::Overlap { cell: overlap.cell },
-            )),
+                DecodeReason::Overlap { cell },
+            ))
         }
     }
 }
@@ -117,12 +158,22 @@ mod tests {
                 valid += 1;
                 assert_eq!(Bitboards::from_board(decoded.to_board()).code(), code);
             } else {
-                assert!(code >= 1 << 18 || code & code >> 9 & 0x1ff != 0);
+                // The slow twin of the overlap check: the board constructor.
+                let x = Bitboard::from_bits_truncate(code as u16);
+                let o = Bitboard::from_bits_truncate((code >> 9) as u16);
+                assert!(code >= 1 << 18 || Board::from_bitboards(x, o).is_err());
             }
         }
         assert_eq!(valid, 19_683);
         for board in Board::all() {
-            assert_eq!(Bitboards::from_board(board).to_board(), board);
+            let code = Bitboards::from_board(board);
+            assert_eq!(code.to_board(), board);
+            for cell in Cell::ALL {
+                assert_eq!(code.cell(cell), board.at(cell));
+                for mark in [None, Some(Player::X), Some(Player::O)] {
+                    assert_eq!(code.with(cell, mark).to_board(), board.with(cell, mark));
+                }
+            }
         }
     }
 }

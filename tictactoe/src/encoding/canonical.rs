@@ -13,19 +13,20 @@
 //! An [`Oriented`] code whose symmetry is not that first one is rejected, so the encoding is a
 //! bijection onto the positions.
 //!
-//! Tables: a 5,478-bit set of the ranks that are representatives with one prefix count per
-//! 64-bit word (860 bytes) turns a representative's rank into its class by one popcount; the
-//! 765 representatives' ranks (1,530 bytes) decode; the symmetry images of 9-bit sets are
-//! shared with [`Symmetry`] (8 KiB).
+//! Tables ([`TABLE_BYTES`]): a 5,478-bit set of the ranks that are representatives with one
+//! prefix count per byte (2,055 bytes) turns a representative's rank into its class by one
+//! popcount lookup; the 765 representatives' ranks (1,530 bytes) decode; the first symmetry
+//! of each coset (765 bytes) validates [`Oriented`] codes; the symmetry images of 9-bit sets
+//! are shared with [`Symmetry`] (8 KiB).
 //!
-//! Cost: encode applies the 8 symmetries by 16 lookups, takes the least code, ranks it
-//! ([`Rank`]) and counts bits; decode is a lookup, a [`Rank`] decode and one symmetry.
-//! Medians in the README.
+//! Cost: encode applies the 8 symmetries by 16 lookups, takes the least code without a
+//! branch, ranks it ([`Rank`]) and counts bits; decode is a lookup, a [`Rank`] decode and one
+//! symmetry; an [`Oriented`] decode checks its symmetry by one lookup. Medians in the README.
 //!
 //! [`Bitboards`]: super::Bitboards
 
-use super::{DecodeError, DecodeReason, Encoding, Rank};
-use crate::{Board, Position, Symmetry};
+use super::{DecodeError, DecodeReason, Encoding, Rank, popcount9};
+use crate::{Bitboard, Board, Position, Symmetry};
 
 /// A symmetry class of reachable positions, as its index in `0..765`.
 ///
@@ -58,25 +59,33 @@ pub struct Oriented {
     symmetry: Symmetry,
 }
 
-/// Bit `r` is set when the position of rank `r` is its own class representative.
-static IS_REPRESENTATIVE: [u64; 86] = {
-    let mut bits = [0u64; 86];
+/// Ranks per word of [`IS_REPRESENTATIVE`]: a byte, so that the bits below a rank are counted
+/// by one lookup in the shared 9-bit popcount table rather than a 64-bit software popcount
+/// (the baseline x86-64 target has no `popcnt`).
+const WORD: usize = 8;
+/// Words in [`IS_REPRESENTATIVE`].
+const WORDS: usize = (Rank::COUNT as usize).div_ceil(WORD);
+
+/// Bit `r % 8` of byte `r / 8` is set when the position of rank `r` is its own class
+/// representative.
+static IS_REPRESENTATIVE: [u8; WORDS] = {
+    let mut bits = [0u8; WORDS];
     let mut rank = 0;
     while rank < Rank::COUNT as usize {
         let board = super::rank::decode_board(rank as u16);
         if is_representative(board) {
-            bits[rank / 64] |= 1 << (rank % 64);
+            bits[rank / WORD] |= 1 << (rank % WORD);
         }
         rank += 1;
     }
     bits
 };
 
-/// `CLASSES_BEFORE[w]`: representatives among ranks below `64 * w`.
-static CLASSES_BEFORE: [u16; 86] = {
-    let mut table = [0u16; 86];
+/// `CLASSES_BEFORE[w]`: representatives among ranks below `8 * w`.
+static CLASSES_BEFORE: [u16; WORDS] = {
+    let mut table = [0u16; WORDS];
     let mut w = 1;
-    while w < 86 {
+    while w < WORDS {
         table[w] = table[w - 1] + IS_REPRESENTATIVE[w - 1].count_ones() as u16;
         w += 1;
     }
@@ -85,7 +94,7 @@ static CLASSES_BEFORE: [u16; 86] = {
 
 /// Number of classes, counted from the table.
 const CLASS_COUNT: usize =
-    CLASSES_BEFORE[85] as usize + IS_REPRESENTATIVE[85].count_ones() as usize;
+    CLASSES_BEFORE[WORDS - 1] as usize + IS_REPRESENTATIVE[WORDS - 1].count_ones() as usize;
 
 /// `REPRESENTATIVE[c]`: the rank of the representative of class `c`.
 static REPRESENTATIVE: [u16; CLASS_COUNT] = {
@@ -93,7 +102,7 @@ static REPRESENTATIVE: [u16; CLASS_COUNT] = {
     let mut class = 0;
     let mut rank = 0;
     while rank < Rank::COUNT as usize {
-        if IS_REPRESENTATIVE[rank / 64] >> (rank % 64) & 1 != 0 {
+        if IS_REPRESENTATIVE[rank / WORD] >> (rank % WORD) & 1 != 0 {
             table[class] = rank as u16;
             class += 1;
         }
@@ -102,22 +111,81 @@ static REPRESENTATIVE: [u16; CLASS_COUNT] = {
     table
 };
 
+/// `FIRST_SYMMETRIES[c]`: bit `s` is set when no symmetry before `s` in [`Symmetry::ALL`]
+/// carries the representative of class `c` to the same board as `s` does, i.e. when
+/// `c * 8 + s` is an [`Oriented`] code: 765 bytes.
+static FIRST_SYMMETRIES: [u8; CLASS_COUNT] = {
+    let mut table = [0u8; CLASS_COUNT];
+    let mut class = 0;
+    while class < CLASS_COUNT {
+        let representative = super::rank::decode_board(REPRESENTATIVE[class]);
+        let mut s = 0;
+        while s < 8 {
+            let image = image_key_const(s, representative);
+            let mut t = 0;
+            while t < s && image_key_const(t, representative) != image {
+                t += 1;
+            }
+            if t == s {
+                table[class] |= 1 << s;
+            }
+            s += 1;
+        }
+        class += 1;
+    }
+    table
+};
+
 /// Bytes of the static tables owned by the canonical encoding (the symmetry image table it
 /// shares is [`Symmetry::TABLE_BYTES`]).
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
     + core::mem::size_of_val(&CLASSES_BEFORE)
-    + core::mem::size_of_val(&REPRESENTATIVE);
+    + core::mem::size_of_val(&REPRESENTATIVE)
+    + core::mem::size_of_val(&FIRST_SYMMETRIES);
 
 /// The [`super::Bitboards`] code of a board, the order that picks representatives.
 const fn key(board: Board) -> u32 {
     board.x().bits() as u32 | (board.o().bits() as u32) << 9
 }
 
+/// The key of the image of `board` under `Symmetry::ALL[s]`, cell by cell (compile time).
+const fn image_key_const(s: usize, board: Board) -> u32 {
+    key(crate::symmetry::apply_const(Symmetry::ALL[s], board))
+}
+
+/// The board of a [`key`].
+const fn board_of_key(key: u32) -> Board {
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(key as u16),
+        Bitboard::from_bits_truncate((key >> 9) as u16),
+    )
+}
+
+/// The keys of the 8 images of `board`, in [`Symmetry::ALL`] order: 16 table lookups.
+// Inlined so that the eight keys stay in registers rather than going through memory.
+#[inline(always)]
+fn image_keys(board: Board) -> [u32; 8] {
+    let (x, o) = (board.x(), board.o());
+    // A plain loop: `array::map` is not always inlined, and then each key is a call.
+    let mut keys = [0; 8];
+    for (key, s) in keys.iter_mut().zip(Symmetry::ALL) {
+        *key = s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9;
+    }
+    keys
+}
+
+/// The least of eight keys, by a branch-free tree of minimums.
+#[inline]
+fn least(keys: [u32; 8]) -> u32 {
+    let [a, b, c, d, e, f, g, h] = keys;
+    a.min(b).min(c.min(d)).min(e.min(f).min(g.min(h)))
+}
+
 /// Whether no image of `board` has a smaller key (compile-time version, cell by cell).
 const fn is_representative(board: Board) -> bool {
     let mut s = 1;
     while s < 8 {
-        if key(crate::symmetry::apply_const(Symmetry::ALL[s], board)) < key(board) {
+        if image_key_const(s, board) < key(board) {
             return false;
         }
         s += 1;
@@ -136,31 +204,31 @@ impl Canonical {
     /// The representative of any board and the first symmetry `s` with `board = s(rep)`.
     #[must_use]
     pub fn canonical_form(board: Board) -> (Board, Symmetry) {
-        let (x, o) = (board.x(), board.o());
-        let mut best = u32::MAX;
+        let keys = image_keys(board);
+        let best = least(keys);
+        // Branch-free: which images reach the least key is unpredictable from board to board.
         let mut reaching = 0u8;
-        for s in Symmetry::ALL {
-            let image =
-                s.apply_bitboard(x).bits() as u32 | (s.apply_bitboard(o).bits() as u32) << 9;
-            if image < best {
-                (best, reaching) = (image, 0);
-            }
-            if image == best {
-                reaching |= 1 << s.index();
-            }
+        for (s, image) in keys.into_iter().enumerate() {
+            reaching |= u8::from(image == best) << s;
         }
         // `reaching` holds every t with t(board) = rep; the wanted s are their inverses, and
         // inversion only swaps rot90 (bit 1) with rot270 (bit 3).
         let swapped = reaching & !0b1010 | (reaching >> 2 & 0b10) | (reaching << 2 & 0b1000);
         let symmetry = Symmetry::ALL[swapped.trailing_zeros() as usize];
-        let representative = Symmetry::ALL[reaching.trailing_zeros() as usize].apply(board);
-        (representative, symmetry)
+        (board_of_key(best), symmetry)
     }
 
     /// The class of a position.
     #[must_use]
     pub fn from_position(position: &Position) -> Canonical {
-        Oriented::from_position(position).class
+        let representative = board_of_key(least(image_keys(position.board())));
+        Canonical::from_representative(representative)
+    }
+
+    /// The class of a board known to be a reachable class representative.
+    fn from_representative(representative: Board) -> Canonical {
+        let rank = Rank::from_position(&Position::from_board_unchecked(representative));
+        Canonical::from_representative_rank(rank)
     }
 
     /// The class's representative.
@@ -173,8 +241,8 @@ impl Canonical {
 
     fn from_representative_rank(rank: Rank) -> Canonical {
         let r = rank.code() as usize;
-        let below = IS_REPRESENTATIVE[r / 64] & ((1u64 << (r % 64)) - 1);
-        Canonical(CLASSES_BEFORE[r / 64] + below.count_ones() as u16)
+        let below = IS_REPRESENTATIVE[r / WORD] as u16 & ((1 << (r % WORD)) - 1);
+        Canonical(CLASSES_BEFORE[r / WORD] + popcount9(below) as u16)
     }
 
     /// The integer, below 765.
@@ -209,9 +277,8 @@ impl Oriented {
     #[must_use]
     pub fn from_position(position: &Position) -> Oriented {
         let (representative, symmetry) = Canonical::canonical_form(position.board());
-        let rank = Rank::from_position(&Position::from_board_unchecked(representative));
         Oriented {
-            class: Canonical::from_representative_rank(rank),
+            class: Canonical::from_representative(representative),
             symmetry,
         }
     }
@@ -257,10 +324,11 @@ impl Oriented {
             class,
             symmetry: given,
         };
-        let expected = Oriented::from_position(&oriented.to_position()).symmetry;
-        if expected == given {
+        if FIRST_SYMMETRIES[class.0 as usize] >> (code % 8) & 1 != 0 {
             Ok(oriented)
         } else {
+            // The slow way, only to name the symmetry in the error.
+            let expected = Oriented::from_position(&oriented.to_position()).symmetry;
             Err(DecodeError::new(
                 Self::NAME,
                 code as u64,

@@ -1,5 +1,5 @@
 //! Exact rank: a bijection between the 5,478 reachable positions and `0..5,478`, in 13 bits,
-//! with 1.2 KiB of tables (no table with an entry per position).
+//! with 2.3 KiB of tables (no table with an entry per position).
 //!
 //! # Construction
 //!
@@ -33,13 +33,21 @@
 //! | line-free rank of every 9-bit set | 512 x u8 | 512 |
 //! | line-free sets by size and rank | 200 x u16 | 400 |
 //! | `k`-bit masks by size and colex rank, `k <= 5` | 382 x u16 | 764 |
-//! | offsets, binomials | | 122 |
+//! | colex rank of every 9-bit set | 512 x u8 | 512 |
+//! | offsets, binomials, reciprocals | | 206 |
 //!
-//! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is one
-//! table lookup and a sum of at most five binomials indexed by popcounts; decode finds `n`
-//! among ten offsets, splits by one small division, and does two lookups and a bit deposit.
+//! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is a
+//! popcount, a lookup of `W`'s line-free rank, and `L`'s cells packed among the free cells
+//! (a branch-free `pext` by three lookups) and looked up in the colex rank table; decode finds `n`
+//! among ten offsets without branching, splits by a multiply-shift reciprocal, and does two
+//! lookups and a deposit by three more. Popcounts are lookups in a shared 512-byte table (the
+//! baseline x86-64 target has no `popcnt`); the shared tables add
+//! [`SHARED_TABLE_BYTES`](super::SHARED_TABLE_BYTES) to the figures above.
 
-use super::{DecodeError, DecodeReason, Encoding, binomial, deposit};
+use super::{
+    DecodeError, DecodeReason, Encoding, Reciprocals, binomial, block_of, deposit9, extract9,
+    popcount9,
+};
 use crate::{Bitboard, Board, Position};
 
 /// A reachable position as its exact rank in `0..5,478`.
@@ -125,6 +133,32 @@ static COLEX: [u16; 382] = {
     table
 };
 
+/// `COLEX_RANK[s]`: the colexicographic rank of the set `s` among the sets of its size, i.e.
+/// the number of masks with as many bits below `s`; the inverse of [`COLEX`]: 512 bytes.
+static COLEX_RANK: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut seen = [0u8; 10];
+    let mut set = 0;
+    while set < 512 {
+        let size = (set as u16).count_ones() as usize;
+        table[set] = seen[size];
+        seen[size] += 1;
+        set += 1;
+    }
+    table
+};
+
+/// The colex rank by its definition, `sum C(a_i, i)` over the sorted elements `a_1 < a_2 < ...`:
+/// the slow twin of [`COLEX_RANK`].
+#[cfg(test)]
+fn colex_rank_slow(set: u16) -> u32 {
+    (0..9)
+        .filter(|a| set >> a & 1 != 0)
+        .zip(1..)
+        .map(|(a, i)| binomial(a, i))
+        .sum()
+}
+
 /// Positions per (`n`, line-free set of the waiting player): `C(9 - w, l)`.
 const PER_FREE_SET: [u16; 10] = {
     let mut table = [0u16; 10];
@@ -135,6 +169,10 @@ const PER_FREE_SET: [u16; 10] = {
     }
     table
 };
+
+/// Division by [`PER_FREE_SET`] as multiply and shift, exact below the largest block of codes
+/// with one mark count (1,520, for 6 marks).
+static PER_FREE_SET_RECIPROCALS: Reciprocals<10> = Reciprocals::new(PER_FREE_SET, 1_520);
 
 /// `OFFSET[n]`: the first code of positions with `n` marks; `OFFSET[10] = 5,478`.
 const OFFSET: [u16; 11] = {
@@ -152,27 +190,29 @@ const OFFSET: [u16; 11] = {
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&FREE_SETS)
     + core::mem::size_of_val(&COLEX)
+    + core::mem::size_of_val(&COLEX_RANK)
     + core::mem::size_of_val(&FREE_START)
     + core::mem::size_of_val(&COLEX_START)
     + core::mem::size_of_val(&PER_FREE_SET)
     + core::mem::size_of_val(&OFFSET)
-    + core::mem::size_of_val(&super::BINOMIAL);
+    + core::mem::size_of_val(&PER_FREE_SET_RECIPROCALS)
+    + core::mem::size_of_val(&super::BINOMIAL)
+    + super::SHARED_TABLE_BYTES;
 
-const _: () = assert!(TABLE_BYTES <= 2048);
+const _: () = assert!(TABLE_BYTES <= 2560 + super::SHARED_TABLE_BYTES);
 const _: () = assert!(OFFSET[10] == 5_478);
 
 /// The board of a code below 5,478 (a `const fn`, so the canonical tables can use it).
 pub(crate) const fn decode_board(code: u16) -> Board {
-    let mut n = 0;
-    while n < 9 && OFFSET[n + 1] <= code {
-        n += 1;
-    }
-    let rest = code - OFFSET[n];
-    let per = PER_FREE_SET[n];
-    let (free_rank, colex) = (rest / per, rest % per);
+    let n = block_of(code, &OFFSET);
+    let rest = (code - OFFSET[n]) as u32;
+    let (free_rank, colex) = PER_FREE_SET_RECIPROCALS.div_rem(rest, n, PER_FREE_SET[n] as u32);
     let (w, l) = (n / 2, n.div_ceil(2));
-    let waiting = FREE_SETS[(FREE_START[w] + free_rank) as usize];
-    let last = deposit(COLEX[(COLEX_START[l] + colex) as usize], !waiting & 0x1ff);
+    let waiting = FREE_SETS[FREE_START[w] as usize + free_rank as usize];
+    let last = deposit9(
+        COLEX[COLEX_START[l] as usize + colex as usize],
+        !waiting & 0x1ff,
+    );
     let (x, o) = if n % 2 == 0 {
         (waiting, last)
     } else {
@@ -194,25 +234,19 @@ impl Rank {
 
     /// The rank of a position.
     #[must_use]
+    #[inline]
     pub fn from_position(position: &Position) -> Rank {
         let board = position.board();
-        let n = board.marks() as usize;
+        let n = popcount9(board.occupied().bits()) as usize;
         let (waiting, last) = if n % 2 == 0 {
             (board.x(), board.o())
         } else {
             (board.o(), board.x())
         };
         let free = !waiting.bits() & 0x1ff;
-        // Colex rank of L's cells renumbered among the free cells: sum of C(index, i).
-        let mut colex = 0;
-        let mut cells = last.bits();
-        let mut i = 1;
-        while cells != 0 {
-            let index = (free & ((cells & cells.wrapping_neg()) - 1)).count_ones();
-            colex += binomial(index, i);
-            cells &= cells - 1;
-            i += 1;
-        }
+        // Colex rank of L's cells renumbered among the free cells: pack them (extract), then
+        // look the rank up; colex rank does not depend on the size of the universe.
+        let colex = COLEX_RANK[extract9(last.bits(), free) as usize] as u32;
         let free_rank = FREE_RANK[waiting.bits() as usize] as u32;
         Rank((OFFSET[n] as u32 + free_rank * PER_FREE_SET[n] as u32 + colex) as u16)
     }
@@ -355,6 +389,18 @@ mod tests {
             }
         }
         assert_eq!(decoded.len(), 5_478);
+    }
+
+    #[test]
+    fn colex_rank_table_matches_the_sum_of_binomials_and_inverts_colex() {
+        for set in 0..512u16 {
+            let rank = COLEX_RANK[set as usize];
+            assert_eq!(u32::from(rank), colex_rank_slow(set), "{set:#b}");
+            let k = set.count_ones() as usize;
+            if k < 6 {
+                assert_eq!(COLEX[COLEX_START[k] as usize + rank as usize], set);
+            }
+        }
     }
 
     #[test]
