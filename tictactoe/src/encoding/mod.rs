@@ -167,22 +167,16 @@ pub(crate) const fn deposit(mut bits: u16, mut mask: u16) -> u16 {
     out
 }
 
-/// `POPCOUNT[s]`: the number of cells in the 9-bit set `s`, 512 bytes. The baseline x86-64
+/// `POPCOUNT3[s]`: the number of cells in the 3-bit set `s`, 8 bytes. The baseline x86-64
 /// target has no `popcnt` instruction, and `count_ones` there is a dozen dependent operations.
-static POPCOUNT: [u8; 512] = {
-    let mut table = [0u8; 512];
-    let mut set = 0;
-    while set < 512 {
-        table[set] = (set as u16).count_ones() as u8;
-        set += 1;
-    }
-    table
-};
+const POPCOUNT3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
 
-/// The number of cells in a 9-bit set, by one lookup in [`POPCOUNT`].
+/// The number of cells in a 9-bit set: one lookup in [`POPCOUNT3`] per row.
 #[inline]
 pub(crate) const fn popcount9(set: u16) -> u32 {
-    POPCOUNT[(set & 0x1ff) as usize] as u32
+    (POPCOUNT3[(set & 7) as usize]
+        + POPCOUNT3[(set >> 3 & 7) as usize]
+        + POPCOUNT3[(set >> 6 & 7) as usize]) as u32
 }
 
 /// `DEPOSIT3[mask][bits]`: [`deposit`] on 3-bit values, 64 bytes.
@@ -206,9 +200,9 @@ const DEPOSIT3: [[u8; 8]; 8] = {
 pub(crate) const fn deposit9(bits: u16, mask: u16) -> u16 {
     let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
     let low = DEPOSIT3[m0 as usize][(bits & 7) as usize] as u16;
-    let bits = bits >> POPCOUNT[m0 as usize];
+    let bits = bits >> POPCOUNT3[m0 as usize];
     let middle = DEPOSIT3[m1 as usize][(bits & 7) as usize] as u16;
-    let bits = bits >> POPCOUNT[m1 as usize];
+    let bits = bits >> POPCOUNT3[m1 as usize];
     let high = DEPOSIT3[m2 as usize][(bits & 7) as usize] as u16;
     low | middle << 3 | high << 6
 }
@@ -242,13 +236,13 @@ pub(crate) const fn extract9(bits: u16, mask: u16) -> u16 {
     let low = EXTRACT3[m0 as usize][(bits & 7) as usize] as u16;
     let middle = EXTRACT3[m1 as usize][(bits >> 3 & 7) as usize] as u16;
     let high = EXTRACT3[m2 as usize][(bits >> 6 & 7) as usize] as u16;
-    let (n0, n1) = (POPCOUNT[m0 as usize], POPCOUNT[m1 as usize]);
+    let (n0, n1) = (POPCOUNT3[m0 as usize], POPCOUNT3[m1 as usize]);
     low | middle << n0 | high << (n0 + n1)
 }
 
-/// Bytes of the tables shared by the ranked encodings: 9-bit popcounts (512 bytes) and the
-/// 3-bit deposit and extract tables (64 bytes each) behind branch-free `pdep` and `pext`.
-pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT)
+/// Bytes of the tables shared by the ranked encodings: 3-bit popcounts (8 bytes) and the 3-bit
+/// deposit and extract tables (64 bytes each) behind branch-free `pdep` and `pext`.
+pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT3)
     + core::mem::size_of_val(&DEPOSIT3)
     + core::mem::size_of_val(&EXTRACT3);
 

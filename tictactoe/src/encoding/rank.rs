@@ -1,5 +1,5 @@
 //! Exact rank: a bijection between the 5,478 reachable positions and `0..5,478`, in 13 bits,
-//! with 2.3 KiB of tables (no table with an entry per position).
+//! with under 2 KiB of tables (no table with an entry per position).
 //!
 //! # Construction
 //!
@@ -33,16 +33,18 @@
 //! | line-free rank of every 9-bit set | 512 x u8 | 512 |
 //! | line-free sets by size and rank | 200 x u16 | 400 |
 //! | `k`-bit masks by size and colex rank, `k <= 5` | 382 x u16 | 764 |
-//! | colex rank of every 9-bit set | 512 x u8 | 512 |
-//! | offsets, binomials, reciprocals | | 206 |
+//! | colex rank contributions of 3-bit groups | 96 x u8 | 96 |
+//! | offsets, reciprocals | | 106 |
+//! | shared: 3-bit popcount, deposit and extract | | 136 |
+//!
+//! In all [`TABLE_BYTES`] = 2,014 bytes, checked at compile time to stay within 2 KiB
+//! (binomials are used only while the compiler builds the tables).
 //!
 //! Cost (medians in the README, `cargo bench -p tictactoe --bench encodings`): encode is a
-//! popcount, a lookup of `W`'s line-free rank, and `L`'s cells packed among the free cells
-//! (a branch-free `pext` by three lookups) and looked up in the colex rank table; decode finds `n`
-//! among ten offsets without branching, splits by a multiply-shift reciprocal, and does two
-//! lookups and a deposit by three more. Popcounts are lookups in a shared 512-byte table (the
-//! baseline x86-64 target has no `popcnt`); the shared tables add
-//! [`SHARED_TABLE_BYTES`](super::SHARED_TABLE_BYTES) to the figures above.
+//! popcount by three lookups, a lookup of `W`'s line-free rank, `L`'s cells packed among the
+//! free cells (a branch-free `pext` by three lookups) and their colex rank by three more;
+//! decode finds `n` among ten offsets without branching, splits by a
+//! multiply-shift reciprocal, and does two lookups and a deposit by three more.
 
 use super::{
     DecodeError, DecodeReason, Encoding, Reciprocals, binomial, block_of, deposit9, extract9,
@@ -133,30 +135,49 @@ static COLEX: [u16; 382] = {
     table
 };
 
-/// `COLEX_RANK[s]`: the colexicographic rank of the set `s` among the sets of its size, i.e.
-/// the number of masks with as many bits below `s`; the inverse of [`COLEX`]: 512 bytes.
-static COLEX_RANK: [u8; 512] = {
-    let mut table = [0u8; 512];
-    let mut seen = [0u8; 10];
-    let mut set = 0;
-    while set < 512 {
-        let size = (set as u16).count_ones() as usize;
-        table[set] = seen[size];
-        seen[size] += 1;
-        set += 1;
+/// Colex rank contributions of the 3-bit group `g` of a set (bits `3g..3g + 3`) with `c`
+/// elements in the groups below: entry `[c][m]` is `sum C(3g + j, c + t)` over the `t`-th set
+/// bit `j` of `m`.
+const fn colex_group<const C: usize>(g: u32) -> [[u8; 8]; C] {
+    let mut table = [[0u8; 8]; C];
+    let mut c = 0;
+    while c < C {
+        let mut m = 0;
+        while m < 8 {
+            let (mut sum, mut t) = (0, 1);
+            let mut j = 0;
+            while j < 3 {
+                if m >> j & 1 != 0 {
+                    sum += binomial(3 * g + j, c as u32 + t);
+                    t += 1;
+                }
+                j += 1;
+            }
+            assert!(sum < 256);
+            table[c][m] = sum as u8;
+            m += 1;
+        }
+        c += 1;
     }
     table
-};
+}
 
-/// The colex rank by its definition, `sum C(a_i, i)` over the sorted elements `a_1 < a_2 < ...`:
-/// the slow twin of [`COLEX_RANK`].
-#[cfg(test)]
-fn colex_rank_slow(set: u16) -> u32 {
-    (0..9)
-        .filter(|a| set >> a & 1 != 0)
-        .zip(1..)
-        .map(|(a, i)| binomial(a, i))
-        .sum()
+/// Group 0 has no element below it, group 1 up to 3, group 2 up to 6: 96 bytes in all.
+static COLEX_GROUP0: [[u8; 8]; 1] = colex_group(0);
+static COLEX_GROUP1: [[u8; 8]; 4] = colex_group(1);
+static COLEX_GROUP2: [[u8; 8]; 7] = colex_group(2);
+
+/// The colexicographic rank of a set among the sets of its size, `sum C(a_i, i)` over its sorted
+/// elements `a_1 < a_2 < ...`, by one lookup per 3-bit group (for up to six elements).
+#[inline]
+const fn colex_rank(set: u16) -> u32 {
+    let (m0, m1, m2) = (
+        (set & 7) as usize,
+        (set >> 3 & 7) as usize,
+        (set >> 6 & 7) as usize,
+    );
+    let (p0, p1) = (popcount9(m0 as u16) as usize, popcount9(m1 as u16) as usize);
+    (COLEX_GROUP0[0][m0] + COLEX_GROUP1[p0][m1] + COLEX_GROUP2[p0 + p1][m2]) as u32
 }
 
 /// Positions per (`n`, line-free set of the waiting player): `C(9 - w, l)`.
@@ -186,20 +207,21 @@ const OFFSET: [u16; 11] = {
     table
 };
 
-/// Bytes of static tables behind [`Rank`], binomials included.
+/// Bytes of static tables behind [`Rank`] at run time.
 pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&FREE_SETS)
     + core::mem::size_of_val(&COLEX)
-    + core::mem::size_of_val(&COLEX_RANK)
     + core::mem::size_of_val(&FREE_START)
     + core::mem::size_of_val(&COLEX_START)
     + core::mem::size_of_val(&PER_FREE_SET)
     + core::mem::size_of_val(&OFFSET)
     + core::mem::size_of_val(&PER_FREE_SET_RECIPROCALS)
-    + core::mem::size_of_val(&super::BINOMIAL)
+    + core::mem::size_of_val(&COLEX_GROUP0)
+    + core::mem::size_of_val(&COLEX_GROUP1)
+    + core::mem::size_of_val(&COLEX_GROUP2)
     + super::SHARED_TABLE_BYTES;
 
-const _: () = assert!(TABLE_BYTES <= 2560 + super::SHARED_TABLE_BYTES);
+const _: () = assert!(TABLE_BYTES <= 2048);
 const _: () = assert!(OFFSET[10] == 5_478);
 
 /// The board of a code below 5,478 (a `const fn`, so the canonical tables can use it).
@@ -245,8 +267,8 @@ impl Rank {
         };
         let free = !waiting.bits() & 0x1ff;
         // Colex rank of L's cells renumbered among the free cells: pack them (extract), then
-        // look the rank up; colex rank does not depend on the size of the universe.
-        let colex = COLEX_RANK[extract9(last.bits(), free) as usize] as u32;
+        // rank; colex rank does not depend on the size of the universe.
+        let colex = colex_rank(extract9(last.bits(), free));
         let free_rank = FREE_RANK[waiting.bits() as usize] as u32;
         Rank((OFFSET[n] as u32 + free_rank * PER_FREE_SET[n] as u32 + colex) as u16)
     }
@@ -392,10 +414,13 @@ mod tests {
     }
 
     #[test]
-    fn colex_rank_table_matches_the_sum_of_binomials_and_inverts_colex() {
-        for set in 0..512u16 {
-            let rank = COLEX_RANK[set as usize];
-            assert_eq!(u32::from(rank), colex_rank_slow(set), "{set:#b}");
+    fn colex_rank_counts_the_smaller_masks_of_its_size_and_inverts_colex() {
+        for set in (0..512u16).filter(|s| s.count_ones() <= 6) {
+            let rank = colex_rank(set);
+            let smaller = (0..set)
+                .filter(|m| m.count_ones() == set.count_ones())
+                .count();
+            assert_eq!(rank as usize, smaller, "{set:#b}");
             let k = set.count_ones() as usize;
             if k < 6 {
                 assert_eq!(COLEX[COLEX_START[k] as usize + rank as usize], set);
