@@ -15,7 +15,7 @@
 //! lookup, and a sum of at most four binomials; decode counts the offsets below the code
 //! without branching, splits it by a multiply-shift reciprocal of `C(n, k)`, looks the
 //! occupied set up in a 1 KiB unrank table and the O pattern in a 548-byte one, and deposits
-//! the pattern on the occupied cells by three lookups. Tables: 2,948 bytes in all
+//! the pattern on the occupied cells by three lookups. Tables: 2,444 bytes in all
 //! ([`TABLE_BYTES`]). The greedy unrank `lex_unrank` and the bit-by-bit `deposit` build the
 //! tables and are their slow twins.
 

@@ -164,14 +164,7 @@ impl<E: Packable> PackedArray<E> {
     }
 
     fn check(&self, index: usize) -> Result<(), PackError> {
-        if index < self.len {
-            Ok(())
-        } else {
-            Err(PackError::IndexOutOfRange {
-                index,
-                len: self.len,
-            })
-        }
+        PackError::check_index(index, self.len)
     }
 
     fn encode(board: Board, index: usize) -> Result<u32, PackError> {

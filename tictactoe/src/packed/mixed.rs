@@ -142,14 +142,7 @@ impl MixedRadix {
     }
 
     fn check(&self, index: usize) -> Result<(), PackError> {
-        if index < self.len {
-            Ok(())
-        } else {
-            Err(PackError::IndexOutOfRange {
-                index,
-                len: self.len,
-            })
-        }
+        PackError::check_index(index, self.len)
     }
 
     fn encode(board: Board, index: usize) -> Result<u32, PackError> {

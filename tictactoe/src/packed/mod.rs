@@ -102,6 +102,17 @@ pub enum PackError {
     NonZeroPadding,
 }
 
+impl PackError {
+    /// `Ok` when `index < len`, else [`PackError::IndexOutOfRange`].
+    pub(crate) const fn check_index(index: usize, len: usize) -> Result<(), PackError> {
+        if index < len {
+            Ok(())
+        } else {
+            Err(PackError::IndexOutOfRange { index, len })
+        }
+    }
+}
+
 /// An [`Encoding`] that can be packed, with fast paths between boards and raw codes.
 ///
 /// The defaults go through [`Encoding::encode`] and [`Encoding::decode`]; the encodings of

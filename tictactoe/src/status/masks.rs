@@ -70,10 +70,6 @@ impl Method for Masks {
 
     #[inline]
     fn status(board: Board) -> Option<Status> {
-        Some(match Self::winner(board) {
-            Some(player) => Status::Won(player),
-            None if board.marks() == 9 => Status::Draw,
-            None => Status::Ongoing,
-        })
+        Some(super::status_of(Self::winner(board), board))
     }
 }

@@ -148,15 +148,22 @@ pub fn reference_winner(board: Board) -> Option<Player> {
     })
 }
 
-/// The status by the definition: won if a player holds a line, else drawn when all nine cells
-/// are taken, else ongoing.
+/// The status given the winner: won if there is one, else drawn when all nine cells are taken,
+/// else ongoing.
+#[inline]
 #[must_use]
-pub fn reference_status(board: Board) -> Status {
-    match reference_winner(board) {
+pub(crate) const fn status_of(winner: Option<Player>, board: Board) -> Status {
+    match winner {
         Some(player) => Status::Won(player),
         None if board.marks() == 9 => Status::Draw,
         None => Status::Ongoing,
     }
+}
+
+/// The status by the definition: [`reference_winner`], then a full board is a draw.
+#[must_use]
+pub fn reference_status(board: Board) -> Status {
+    status_of(reference_winner(board), board)
 }
 
 /// Whether `winner` is a right answer for `board`: the reference winner, except that on a grid
