@@ -3,6 +3,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use tictactoe::selfplay::{self, Totals};
 
 /// Measure random self-play throughput.
@@ -37,18 +39,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--threads must be at least 1");
     }
     let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
-    let totals = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads as u64)
+    // One task per thread, each with its own share and seed (seed + i), so a run is reproducible
+    // whichever worker picks a task up.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let totals = pool.install(|| {
+        (0..threads as u64)
+            .into_par_iter()
             .map(|i| {
                 let share =
                     args.games / threads as u64 + u64::from(i < args.games % threads as u64);
-                scope.spawn(move || selfplay::run(share, args.seed.wrapping_add(i)))
+                selfplay::run(share, args.seed.wrapping_add(i))
             })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .fold(Totals::default(), Totals::merge)
+            .reduce(Totals::default, Totals::merge)
     });
     let seconds = start.elapsed().as_secs_f64();
     // CPU time of the whole process: on a busy machine it shows what each core delivered.
