@@ -234,9 +234,8 @@ impl Canonical {
     /// The class's representative.
     #[must_use]
     pub fn to_position(self) -> Position {
-        Rank::try_from_code(REPRESENTATIVE[self.0 as usize] as u32)
-            .map(Rank::to_position)
-            .unwrap_or(Position::EMPTY)
+        // Every entry of REPRESENTATIVE is a rank below 5,478, by construction.
+        Position::from_board_unchecked(super::rank::decode_board(REPRESENTATIVE[self.0 as usize]))
     }
 
     fn from_representative_rank(rank: Rank) -> Canonical {
