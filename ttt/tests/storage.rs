@@ -189,7 +189,7 @@ fn truncated_and_foreign_files_are_clear_errors() {
     std::fs::write(dir.path().join("text.ttt"), "X........\n").unwrap();
     let out = ttt(&["unpack", "text.ttt"], b"", dir.path());
     assert!(
-        text(&out.stderr).contains("not a .ttt file (wrong magic"),
+        text(&out.stderr).contains(r#"not a .ttt file (wrong magic b"X.......")"#),
         "{}",
         text(&out.stderr)
     );

@@ -33,7 +33,8 @@ pub struct Base4(u32);
 const EVEN: u32 = 0x15555;
 
 /// Spreads 9 bits to the even positions of 18 (bit `i` to bit `2i`).
-const fn spread(bits: u16) -> u32 {
+#[inline]
+pub(crate) const fn spread(bits: u16) -> u32 {
     let mut v = bits as u32;
     v = (v | v << 8) & 0x00ff_00ff;
     v = (v | v << 4) & 0x0f0f_0f0f;

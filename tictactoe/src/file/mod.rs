@@ -237,7 +237,7 @@ impl fmt::Display for Damage {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
     /// The file does not start with [`MAGIC`].
-    #[error("not a .ttt file (wrong magic {found:02x?})")]
+    #[error("not a .ttt file (wrong magic b\"{}\")", found.escape_ascii())]
     WrongMagic {
         /// The first eight bytes.
         found: [u8; 8],

@@ -56,7 +56,7 @@ pub use packing::{Packing, ParsePackingError};
 pub use tables::TABLE_BYTES;
 
 use crate::Board;
-use crate::encoding::{Base3, Base4, Bitboards, CountRank, DecodeError, Encoding, Rank};
+use crate::encoding::{Base3, Base4, Bitboards, CountRank, DecodeError, Encoding, Rank, base4};
 
 /// Why a packed array refused an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -147,20 +147,10 @@ pub trait Packable: Encoding {
     }
 }
 
-/// Spreads 9 bits to the even positions of 18 (as [`Base4`] does).
-#[inline]
-const fn spread(bits: u16) -> u32 {
-    let mut v = bits as u32;
-    v = (v | v << 8) & 0x00ff_00ff;
-    v = (v | v << 4) & 0x0f0f_0f0f;
-    v = (v | v << 2) & 0x3333_3333;
-    (v | v << 1) & 0x5555_5555
-}
-
 impl Packable for Base4 {
     #[inline]
     fn pack(board: Board) -> Option<u32> {
-        Some(spread(board.x().bits()) | spread(board.o().bits()) << 1)
+        Some(base4::spread(board.x().bits()) | base4::spread(board.o().bits()) << 1)
     }
     #[inline]
     fn unpack(code: u32) -> Board {

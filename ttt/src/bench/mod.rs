@@ -24,16 +24,18 @@ use crate::alloc_count;
 pub const FLOOR_NS: f64 = 0.05;
 
 /// Every method `ttt bench` knows, in reporting order.
-pub const METHODS: [&str; 8] = [
-    Traditional::NAME,
-    Paper::NAME,
-    Masks::NAME,
-    Table::NAME,
-    Shift::NAME,
-    Base3Table::NAME,
-    BATCH,
-    BATCH_PACKED,
-];
+pub const METHODS: [&str; 8] = {
+    // The library's single-board methods, then the two batch layouts.
+    let single = tictactoe::status::METHODS;
+    let mut all = [BATCH; 8];
+    let mut i = 0;
+    while i < single.len() {
+        all[i] = single[i];
+        i += 1;
+    }
+    all[7] = BATCH_PACKED;
+    all
+};
 
 /// The methods a run without `--method` times: the paper's two, the two native-bitboard
 /// checks, the base-3 status table (not the fastest, but the smallest state: 2 bytes per
