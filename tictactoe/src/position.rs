@@ -251,7 +251,7 @@ impl Position {
     /// The player whose turn it would be by the mark count, finished or not.
     #[must_use]
     pub const fn side_to_move(self) -> Player {
-        if self.0.marks() % 2 == 0 {
+        if self.0.marks().is_multiple_of(2) {
             Player::X
         } else {
             Player::O

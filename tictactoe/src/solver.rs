@@ -230,7 +230,11 @@ impl RankIndex {
     pub(crate) const fn child_ranks(&self, rank: usize) -> [u16; 9] {
         let board = self.boards[rank];
         let code = self.base3[rank] as usize;
-        let digit = if board.marks() % 2 == 0 { 1 } else { 2 };
+        let digit = if board.marks().is_multiple_of(2) {
+            1
+        } else {
+            2
+        };
         let empty = board.empty_cells().bits();
         let mut ranks = [u16::MAX; 9];
         let mut cell = 0;
@@ -264,7 +268,7 @@ const fn solve_from_children(
     scores: &[u8; Rank::COUNT as usize],
 ) -> Solution {
     let board = index.boards[rank];
-    let mover = if board.marks() % 2 == 0 {
+    let mover = if board.marks().is_multiple_of(2) {
         Player::X
     } else {
         Player::O

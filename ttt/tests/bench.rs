@@ -53,7 +53,18 @@ fn json_has_one_record_per_scenario_and_method_then_the_machine() {
     ]);
     let (machine, records) = lines.split_last().expect("output");
     assert!(machine["machine"].is_string() && machine["cores"].as_u64() >= Some(1));
-    let methods = ["traditional", "paper", "masks", "table", "base3", "batch"];
+    let kernel = machine["batch_kernel"].as_str().expect("the batch kernel");
+    assert!(["portable", "avx2", "avx512"].contains(&kernel), "{kernel}");
+    let methods = [
+        "traditional",
+        "paper",
+        "masks",
+        "table",
+        "table-bits",
+        "base3",
+        "batch",
+        "batch-portable",
+    ];
     assert_eq!(records.len(), 2 * methods.len());
     for (record, (scenario, method)) in records.iter().zip(
         ["row-win", "all-positions"]
@@ -85,9 +96,11 @@ fn every_method_can_be_asked_for() {
         "paper",
         "masks",
         "table",
+        "table-bits",
         "shift",
         "base3",
         "batch",
+        "batch-portable",
         "batch-packed",
     ];
     let mut args = vec![

@@ -235,7 +235,7 @@ pub(crate) const fn decode_board(code: u16) -> Board {
         COLEX[COLEX_START[l] as usize + colex as usize],
         !waiting & 0x1ff,
     );
-    let (x, o) = if n % 2 == 0 {
+    let (x, o) = if n.is_multiple_of(2) {
         (waiting, last)
     } else {
         (last, waiting)
@@ -260,7 +260,7 @@ impl Rank {
     pub fn from_position(position: &Position) -> Rank {
         let board = position.board();
         let n = popcount9(board.occupied().bits()) as usize;
-        let (waiting, last) = if n % 2 == 0 {
+        let (waiting, last) = if n.is_multiple_of(2) {
             (board.x(), board.o())
         } else {
             (board.o(), board.x())
@@ -367,7 +367,7 @@ mod tests {
         let key = |p: &Position| {
             let b = p.board();
             let n = b.marks();
-            let (w, l) = if n % 2 == 0 {
+            let (w, l) = if n.is_multiple_of(2) {
                 (b.x(), b.o())
             } else {
                 (b.o(), b.x())

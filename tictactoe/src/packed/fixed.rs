@@ -245,7 +245,7 @@ impl<E: Packable> PackedArray<E> {
         let bits = E::BITS;
         let mut rest = boards;
         // Single pushes up to a chunk boundary, where the stream meets a word boundary.
-        while self.len % CHUNK != 0 && !rest.is_empty() {
+        while !self.len.is_multiple_of(CHUNK) && !rest.is_empty() {
             self.push_code(Self::encode(rest[0], self.len)?);
             rest = &rest[1..];
         }
@@ -287,7 +287,7 @@ impl<E: Packable> PackedArray<E> {
         }
         let used = len * E::BITS as usize;
         self.bytes.truncate(used.div_ceil(8));
-        if let Some(last) = self.bytes.last_mut().filter(|_| used % 8 != 0) {
+        if let Some(last) = self.bytes.last_mut().filter(|_| !used.is_multiple_of(8)) {
             *last &= (1 << (used % 8)) - 1;
         }
         self.bytes.resize(used.div_ceil(8) + PAD, 0);
@@ -340,7 +340,7 @@ impl<E: Packable> PackedArray<E> {
             });
         }
         let used = len * E::BITS as usize;
-        if used % 8 != 0 && bytes.last().is_some_and(|&last| last >> (used % 8) != 0) {
+        if !used.is_multiple_of(8) && bytes.last().is_some_and(|&last| last >> (used % 8) != 0) {
             return Err(PackError::NonZeroPadding);
         }
         let mut stream = Vec::with_capacity(expected + PAD);

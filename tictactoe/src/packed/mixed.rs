@@ -190,7 +190,7 @@ impl MixedRadix {
     }
 
     fn push_code(&mut self, code: u32) {
-        if self.len % PER_WORD == 0 {
+        if self.len.is_multiple_of(PER_WORD) {
             self.words.push(0);
         }
         self.len += 1;
@@ -213,7 +213,11 @@ impl MixedRadix {
             return;
         }
         self.words.truncate(len.div_ceil(PER_WORD));
-        if let Some(last) = self.words.last_mut().filter(|_| len % PER_WORD != 0) {
+        if let Some(last) = self
+            .words
+            .last_mut()
+            .filter(|_| !len.is_multiple_of(PER_WORD))
+        {
             *last %= POWERS[len % PER_WORD];
         }
         self.len = len;
@@ -238,7 +242,7 @@ impl MixedRadix {
 
     fn extend_inner(&mut self, boards: &[Board]) -> Result<(), PackError> {
         let mut rest = boards;
-        while self.len % PER_WORD != 0 && !rest.is_empty() {
+        while !self.len.is_multiple_of(PER_WORD) && !rest.is_empty() {
             self.push_code(Self::encode(rest[0], self.len)?);
             rest = &rest[1..];
         }

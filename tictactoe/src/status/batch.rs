@@ -1,18 +1,71 @@
 //! Many boards at once: the [`shift`](super::shift) kernel over slices, written so the compiler
-//! vectorises it.
+//! vectorises it, and compiled once per vector width.
 //!
 //! | function | input | out | state bytes | table bytes |
 //! |---|---|---|---|---|
 //! | [`verdicts_split`] (fastest) | X's cells and O's cells, two `&[u16]` | `&mut [Verdict]` | 4 (+1 out) | 0 |
 //! | [`verdicts`] | one [`Packed`] `u32` per board | `&mut [Verdict]` | 4 (+1 out) | 0 |
 //!
-//! No `unsafe` and no intrinsics: each loop body is straight-line integer code with
-//! compile-time masks, which LLVM turns into SIMD shifts, ANDs and adds at whatever vector
-//! width the target allows. On baseline x86-64 (SSE2) the split layout fits 8 boards in a
-//! vector and narrows the verdict in one step; `ttt bench` measures it at 0.46 ns per board,
-//! the packed layout at 0.74 (docs/readme/status.md).
+//! The kernels are straight-line integer code with compile-time masks, which LLVM turns into
+//! SIMD shifts, ANDs and adds at whatever vector width the target allows. The portable build
+//! targets baseline x86-64 (SSE2: 8 boards per vector). On x86-64 with `std`, the same source
+//! is also compiled with AVX2 (16 boards) and AVX-512BW (32 boards) enabled, and each call picks
+//! the widest [`Kernel`] the CPU has (detected at run time, cached by `std`). Every kernel is
+//! tested against the portable one on every grid; [`verdicts_split_with`] runs a chosen one.
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod x86;
 
 use super::{Packed, Verdict};
+
+/// A build of the batch kernels: the same source at one vector width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// The build for the compilation target (SSE2 on baseline x86-64): runs everywhere.
+    Portable,
+    /// 256-bit vectors, on x86-64 CPUs with AVX2.
+    Avx2,
+    /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW.
+    Avx512,
+}
+
+impl Kernel {
+    /// Every kernel, narrowest first.
+    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Avx2, Kernel::Avx512];
+
+    /// The kernel's name, as `ttt bench` prints it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU can run the kernel (always `false` for the wide kernels without `std`,
+    /// which has the run-time detection, or off x86-64).
+    #[must_use]
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            wide => x86::is_available(wide),
+            #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+            _ => false,
+        }
+    }
+
+    /// The widest kernel this CPU can run: what [`verdicts`] and [`verdicts_split`] use.
+    #[must_use]
+    pub fn best() -> Kernel {
+        Kernel::ALL
+            .into_iter()
+            .rev()
+            .find(|k| k.is_available())
+            .unwrap_or(Kernel::Portable)
+    }
+}
 
 /// Bytes per board read by the batch kernel.
 pub const STATE_BYTES: usize = core::mem::size_of::<Packed>();
@@ -35,6 +88,23 @@ pub const TABLE_BYTES: usize = 0;
 /// ```
 #[inline]
 pub fn verdicts(boards: &[Packed], out: &mut [Verdict]) -> usize {
+    verdicts_with(Kernel::best(), boards, out)
+}
+
+/// [`verdicts`] on a chosen kernel, or on the portable one if this CPU lacks it.
+#[inline]
+pub fn verdicts_with(kernel: Kernel, boards: &[Packed], out: &mut [Verdict]) -> usize {
+    match kernel {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        Kernel::Avx2 | Kernel::Avx512 => x86::packed(kernel, boards, out),
+        _ => packed_kernel(boards, out),
+    }
+}
+
+/// The packed kernel. `inline(always)`, so each caller (the portable one and each
+/// target-feature wrapper in [`x86`]) compiles it at its own vector width.
+#[inline(always)]
+fn packed_kernel(boards: &[Packed], out: &mut [Verdict]) -> usize {
     let n = boards.len().min(out.len());
     for (verdict, &board) in out[..n].iter_mut().zip(&boards[..n]) {
         *verdict = Verdict::of(board);
@@ -73,7 +143,33 @@ const fn line_bit(pieces: u16) -> u16 {
 /// assert_eq!(batch::verdicts_split(&xs, &os, &mut out), 2);
 /// assert_eq!(out[1].winner(), Some(Player::O));
 /// ```
+#[inline]
 pub fn verdicts_split(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    verdicts_split_with(Kernel::best(), xs, os, out)
+}
+
+/// [`verdicts_split`] on a chosen kernel, or on the portable one if this CPU lacks it.
+///
+/// ```
+/// use tictactoe::status::{Verdict, batch::{self, Kernel}};
+/// let (xs, os) = ([0b111, 0b000_001_001], [0b011_000, 0b110]);
+/// let (mut a, mut b) = ([Verdict::default(); 2], [Verdict::default(); 2]);
+/// batch::verdicts_split_with(Kernel::Portable, &xs, &os, &mut a);
+/// batch::verdicts_split_with(Kernel::best(), &xs, &os, &mut b);
+/// assert_eq!(a, b);
+/// ```
+#[inline]
+pub fn verdicts_split_with(kernel: Kernel, xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    match kernel {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        Kernel::Avx2 | Kernel::Avx512 => x86::split(kernel, xs, os, out),
+        _ => split_kernel(xs, os, out),
+    }
+}
+
+/// The split kernel, compiled per vector width as [`packed_kernel`] is.
+#[inline(always)]
+fn split_kernel(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     let n = xs.len().min(os.len()).min(out.len());
     for ((verdict, &x), &o) in out[..n].iter_mut().zip(&xs[..n]).zip(&os[..n]) {
         let full = (((x | o) & 0x1ff) + 1) >> 9;
@@ -102,6 +198,53 @@ mod tests {
         assert_eq!(verdicts_split(&xs, &os[..100], &mut b), 100);
         assert_eq!(verdicts_split(&xs, &os, &mut b), 19_683);
         assert_eq!(a, b);
+    }
+
+    /// Every grid, then the grids again from an odd offset, so the wide kernels' vector loops
+    /// and scalar tails both see every board.
+    fn grids_and_a_tail() -> Vec<Board> {
+        Board::all()
+            .chain(Board::all().skip(7).take(1_000))
+            .collect()
+    }
+
+    #[test]
+    fn every_available_kernel_agrees_with_the_portable_one() {
+        let boards = grids_and_a_tail();
+        let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
+        let xs: Vec<u16> = boards.iter().map(|b| b.x().bits()).collect();
+        let os: Vec<u16> = boards.iter().map(|b| b.o().bits()).collect();
+        let mut expected = vec![Verdict::default(); boards.len()];
+        split_kernel(&xs, &os, &mut expected);
+        for kernel in Kernel::ALL {
+            for len in [0, 1, 31, 33, 63, 65, boards.len()] {
+                let mut split = vec![Verdict::default(); len];
+                let mut pack = vec![Verdict::default(); len];
+                assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut split), len);
+                assert_eq!(verdicts_with(kernel, &packed, &mut pack), len);
+                assert_eq!(split, expected[..len], "{kernel:?} split, {len} boards");
+                assert_eq!(pack, expected[..len], "{kernel:?} packed, {len} boards");
+            }
+        }
+    }
+
+    /// The test above runs a kernel this CPU lacks as the portable one; this one checks that
+    /// detection matches the CPU and that the widest detected kernel is the one chosen.
+    #[test]
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    fn the_wide_kernels_run_where_the_cpu_has_them() {
+        assert_eq!(
+            Kernel::Avx2.is_available(),
+            std::arch::is_x86_feature_detected!("avx2")
+        );
+        let best = Kernel::best();
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            assert_eq!(best, Kernel::Avx512);
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            assert_eq!(best, Kernel::Avx2);
+        } else {
+            assert_eq!(best, Kernel::Portable);
+        }
     }
 
     #[test]

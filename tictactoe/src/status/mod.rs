@@ -8,7 +8,8 @@
 //! | `traditional` | [`traditional`] | 3x3 `i8` array, X = 1, O = -1 | 9 | 0 | sums of rows, columns, diagonals vs +-3 |
 //! | `paper` | [`paper`] | the same array | 9 | 0 | array to bitboards in the call, then the paper's 8 patterns *as printed* |
 //! | `masks` | [`masks`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks |
-//! | `table` | [`table`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
+//! | `table` | [`table`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player |
+//! | `table-bits` | [`table_bits`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
 //! | `shift` | [`shift`] | [`Packed`] `x \| o << 16` | 4 | 0 | shift-AND of both players at once, branch-free |
 //! | `base3` | [`base3`] | [`Base3`](crate::encoding::Base3) code | 2 | 4,921 | the status of every grid, 2 bits each |
 //! | `batch` | [`batch`] | two `u16` slices (X, O) or one of [`Packed`] | 4 | 0 | the `shift` kernel over slices, written to auto-vectorise |
@@ -41,6 +42,7 @@ pub mod masks;
 pub mod paper;
 pub mod shift;
 pub mod table;
+pub mod table_bits;
 pub mod traditional;
 
 pub use base3::Base3Table;
@@ -49,6 +51,7 @@ pub use paper::Paper;
 pub use shift::Shift;
 pub use shift::Verdict;
 pub use table::Table;
+pub use table_bits::TableBits;
 pub use traditional::Traditional;
 
 use crate::{Board, Line, Player, Status};
@@ -82,11 +85,12 @@ pub trait Method {
 }
 
 /// The names of the single-board methods, in reporting order (`batch` works on slices).
-pub const METHODS: [&str; 6] = [
+pub const METHODS: [&str; 7] = [
     Traditional::NAME,
     Paper::NAME,
     Masks::NAME,
     Table::NAME,
+    TableBits::NAME,
     Shift::NAME,
     Base3Table::NAME,
 ];
@@ -232,6 +236,7 @@ mod tests {
     fn every_exact_method_agrees_on_every_grid_and_position() {
         assert_exact::<Masks>();
         assert_exact::<Table>();
+        assert_exact::<TableBits>();
         assert_exact::<Shift>();
         assert_exact::<Base3Table>();
         // Traditional agrees on winners everywhere and reports the status too.

@@ -6,6 +6,11 @@
 //! [`black_box`] at the end, so the checks cannot be deleted as dead code. What remains is the
 //! check itself plus a load of the board: the cost a caller pays. A figure below
 //! [`FLOOR_NS`] means the guard failed and work was optimised away; the report flags it.
+//!
+//! The methods of one scenario are timed in rounds: one trial of each method per round, the
+//! order rotating from round to round ([`run_interleaved`]). On a shared machine whose speed
+//! drifts from one second to the next, every method then samples the same stretches of time,
+//! so the ratios between methods hold even when the absolute figures move.
 
 pub mod chart;
 pub mod published;
@@ -13,8 +18,9 @@ pub mod published;
 use std::hint::black_box;
 use std::time::Instant;
 
+use tictactoe::status::batch::{self, Kernel};
 use tictactoe::status::{
-    self, Base3Table, Masks, Method, Packed, Paper, Shift, Table, Traditional, Verdict, batch,
+    self, Base3Table, Masks, Method, Packed, Paper, Shift, Table, TableBits, Traditional, Verdict,
 };
 use tictactoe::{Board, Player, Position};
 
@@ -24,37 +30,45 @@ use crate::alloc_count;
 pub const FLOOR_NS: f64 = 0.05;
 
 /// Every method `ttt bench` knows, in reporting order.
-pub const METHODS: [&str; 8] = {
-    // The library's single-board methods, then the two batch layouts.
+pub const METHODS: [&str; 10] = {
+    // The library's single-board methods, then the batch layouts and builds.
     let single = tictactoe::status::METHODS;
-    let mut all = [BATCH; 8];
+    let mut all = [BATCH; 10];
     let mut i = 0;
     while i < single.len() {
         all[i] = single[i];
         i += 1;
     }
-    all[7] = BATCH_PACKED;
+    all[single.len() + 1] = BATCH_PORTABLE;
+    all[single.len() + 2] = BATCH_PACKED;
     all
 };
 
-/// The methods a run without `--method` times: the paper's two, the two native-bitboard
-/// checks, the base-3 status table (not the fastest, but the smallest state: 2 bytes per
-/// board) and the vectorised batch. Left out, because they never win (see
-/// docs/readme/status.md): `shift`, the scalar shift-AND, which pays for both players
-/// on every board while `masks` and `table` stop at X's line (its kernel is the one `batch`
-/// vectorises); and `batch-packed`, the batch kernel on one `u32` per board, slower than
-/// `batch`.
-pub const DEFAULT_METHODS: [&str; 6] = [
+/// The methods a run without `--method` times: the paper's two; the native-bitboard checks
+/// (`masks`, and the lookup in a table of bytes and in a table of bits); the base-3 status
+/// table (not the fastest, but the smallest state: 2 bytes per board); the vectorised batch on
+/// the widest kernel the CPU has, and the same batch in its portable build (SSE2 on x86-64),
+/// so the gain of the wide kernel shows in the same run. Left out, because they never win
+/// (see docs/readme/status.md): `shift`, the scalar shift-AND, slower than `masks` on every
+/// scenario (its kernel is the one `batch` vectorises); and `batch-packed`, the batch kernel
+/// on one `u32` per board, slower than `batch`.
+pub const DEFAULT_METHODS: [&str; 8] = [
     Traditional::NAME,
     Paper::NAME,
     Masks::NAME,
     Table::NAME,
+    TableBits::NAME,
     Base3Table::NAME,
     BATCH,
+    BATCH_PORTABLE,
 ];
 
-/// [`batch::verdicts_split`]: X's and O's cells in two `u16` slices.
+/// [`batch::verdicts_split`]: X's and O's cells in two `u16` slices, on the widest
+/// [`Kernel`] this CPU has ([`Kernel::best`]).
 pub const BATCH: &str = "batch";
+/// [`batch::verdicts_split_with`] on [`Kernel::Portable`]: the build for the compilation
+/// target, which runs on every CPU.
+pub const BATCH_PORTABLE: &str = "batch-portable";
 /// [`batch::verdicts`]: one [`Packed`] `u32` per board.
 pub const BATCH_PACKED: &str = "batch-packed";
 
@@ -158,26 +172,55 @@ fn answer_code(winner: Option<Player>) -> u64 {
     }
 }
 
-/// Runs `trials` timed trials of `one_trial`, each returning its checksum, and counts the heap
-/// bytes allocated while the clock runs.
-fn run_trials(trials: u32, checks: u64, mut one_trial: impl FnMut() -> u64) -> Measurement {
-    let mut trial_seconds = Vec::with_capacity(trials as usize);
-    let mut heap_bytes = 0;
-    // One untimed trial first: page faults, cold caches and frequency ramp-up land there.
-    black_box(one_trial());
-    for _ in 0..trials {
-        let heap_before = alloc_count::allocated_bytes();
-        let start = Instant::now();
-        black_box(one_trial());
-        let elapsed = start.elapsed();
-        heap_bytes += alloc_count::allocated_bytes() - heap_before;
-        trial_seconds.push(elapsed.as_secs_f64());
+/// A timed loop made ready: its input buffers laid out, and one trial as a closure returning
+/// its checksum.
+pub struct Timer {
+    checks_per_trial: u64,
+    one_trial: Box<dyn FnMut() -> u64>,
+}
+
+impl Timer {
+    fn new(checks_per_trial: u64, one_trial: impl FnMut() -> u64 + 'static) -> Timer {
+        Timer {
+            checks_per_trial,
+            one_trial: Box::new(one_trial),
+        }
     }
-    Measurement {
-        trial_seconds,
-        checks_per_trial: checks,
-        heap_bytes,
+}
+
+/// Runs `trials` rounds of one timed trial of every timer, rotating which goes first, and
+/// counts the heap bytes each allocates while the clock runs; `after_round` is told the round
+/// just finished. Measurements come back in the timers' order.
+pub fn run_interleaved(
+    timers: &mut [Timer],
+    trials: u32,
+    mut after_round: impl FnMut(u32),
+) -> Vec<Measurement> {
+    let mut measurements: Vec<Measurement> = timers
+        .iter()
+        .map(|t| Measurement {
+            trial_seconds: Vec::with_capacity(trials as usize),
+            checks_per_trial: t.checks_per_trial,
+            heap_bytes: 0,
+        })
+        .collect();
+    // One untimed trial each first: page faults, cold caches and frequency ramp-up land there.
+    for timer in timers.iter_mut() {
+        black_box((timer.one_trial)());
     }
+    for round in 0..trials {
+        for k in 0..timers.len() {
+            let i = (k + round as usize) % timers.len();
+            let heap_before = alloc_count::allocated_bytes();
+            let start = Instant::now();
+            black_box((timers[i].one_trial)());
+            let elapsed = start.elapsed();
+            measurements[i].heap_bytes += alloc_count::allocated_bytes() - heap_before;
+            measurements[i].trial_seconds.push(elapsed.as_secs_f64());
+        }
+        after_round(round);
+    }
+    measurements
 }
 
 /// How a trial of `iterations` iterations over `boards` is laid out: a single board is
@@ -205,59 +248,69 @@ fn repeated<T: Copy>(items: &[T], copies: usize) -> Vec<T> {
         .collect()
 }
 
-/// Times `M::winner` over `states`, `iterations` iterations per trial.
-fn time_method<M: Method>(states: &[M::State], iterations: u64, trials: u32) -> Measurement {
+/// A timer for `M::winner` over `states`, `iterations` iterations per trial.
+fn time_method<M: Method<State: 'static>>(states: &[M::State], iterations: u64) -> Timer {
     let checks = iterations * states.len() as u64;
     let (copies, passes) = layout(states.len(), iterations);
     let buffer = repeated(states, copies);
-    run_trials(trials, checks, || trial::<M>(&buffer, passes))
+    Timer::new(checks, move || trial::<M>(&buffer, passes))
 }
 
 /// One trial of [`time_method`]: its own function, so each method's loop is compiled (and
 /// can be read in the disassembly) on its own.
 #[inline(never)]
 fn trial<M: Method>(states: &[M::State], iterations: u64) -> u64 {
+    /// One check. A function rather than a closure, so `inline(always)` applies: a call per
+    /// check would be timed with it.
+    #[inline(always)]
+    fn check<M: Method>(state: M::State) -> u64 {
+        // black_box: a fresh, opaque board each time; see the module comment.
+        answer_code(M::winner(black_box(state)))
+    }
+    checked_passes(states, iterations, check::<M>)
+}
+
+/// Runs `check` on every input, `passes` times, one input after another, and returns the
+/// sum of the answers.
+///
+/// One check per step of the loop, on purpose: unrolled by four, the loop ran 5-10% faster,
+/// but LLVM's SLP vectoriser then merged the tails of neighbouring checks into shared vector
+/// code, which times something other than one board at a time.
+#[inline(always)]
+fn checked_passes<S: Copy>(inputs: &[S], passes: u64, check: impl Fn(S) -> u64) -> u64 {
     let mut checksum = 0u64;
-    for _ in 0..iterations {
-        for &state in states {
-            // black_box: a fresh, opaque board each time; see the module comment.
-            checksum = checksum.wrapping_add(answer_code(M::winner(black_box(state))));
+    for _ in 0..passes {
+        for &input in inputs {
+            checksum = checksum.wrapping_add(check(input));
         }
     }
     black_box(checksum)
 }
 
-/// Times `f` on prepared inputs, for the conversion/check split of the defect report.
-pub fn time_fn<S: Copy, R>(
+/// A timer for `f` on prepared inputs, for the conversion/check split of the defect report.
+pub fn time_fn<S: Copy + 'static, R>(
     inputs: &[S],
     iterations: u64,
-    trials: u32,
-    f: impl Fn(S) -> R,
-    fold: impl Fn(R) -> u64,
-) -> Measurement {
+    f: impl Fn(S) -> R + 'static,
+    fold: impl Fn(R) -> u64 + 'static,
+) -> Timer {
     let checks = iterations * inputs.len() as u64;
     let (copies, passes) = layout(inputs.len(), iterations);
     let buffer = repeated(inputs, copies);
-    run_trials(trials, checks, || {
-        let mut checksum = 0u64;
-        for _ in 0..passes {
-            for &input in &buffer {
-                checksum = checksum.wrapping_add(fold(f(black_box(input))));
-            }
-        }
-        black_box(checksum)
+    Timer::new(checks, move || {
+        checked_passes(&buffer, passes, |input| fold(f(black_box(input))))
     })
 }
 
-/// Times [`batch::verdicts`] on packed boards: one call per pass over the buffer laid out by
-/// [`layout`], so it makes the same checks as the single-board methods.
-fn time_batch_packed(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+/// A timer for [`batch::verdicts`] on packed boards: one call per pass over the buffer laid
+/// out by [`layout`], so it makes the same checks as the single-board methods.
+fn time_batch_packed(boards: &[Board], iterations: u64) -> Timer {
     let checks = iterations * boards.len() as u64;
     let (copies, calls) = layout(boards.len(), iterations);
     let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
     let input = repeated(&packed, copies);
     let mut out = vec![Verdict::default(); input.len()];
-    run_trials(trials, checks, || {
+    Timer::new(checks, move || {
         let mut checksum = 0u64;
         for _ in 0..calls {
             let n = batch::verdicts(black_box(&input), black_box(&mut out));
@@ -269,8 +322,9 @@ fn time_batch_packed(boards: &[Board], iterations: u64, trials: u32) -> Measurem
     })
 }
 
-/// Times [`batch::verdicts_split`], as [`time_batch_packed`] does the packed kernel.
-fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
+/// A timer for [`batch::verdicts_split_with`] on `kernel`, as [`time_batch_packed`] is for
+/// the packed layout.
+fn time_batch(boards: &[Board], iterations: u64, kernel: Kernel) -> Timer {
     let checks = iterations * boards.len() as u64;
     let (copies, calls) = layout(boards.len(), iterations);
     let xs = repeated(
@@ -282,10 +336,15 @@ fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
         copies,
     );
     let mut out = vec![Verdict::default(); xs.len()];
-    run_trials(trials, checks, || {
+    Timer::new(checks, move || {
         let mut checksum = 0u64;
         for _ in 0..calls {
-            let n = batch::verdicts_split(black_box(&xs), black_box(&os), black_box(&mut out));
+            let n = batch::verdicts_split_with(
+                kernel,
+                black_box(&xs),
+                black_box(&os),
+                black_box(&mut out),
+            );
             // black_box(&mut out): the kernel's stores must all happen, as if read later.
             black_box(&mut out);
             checksum = checksum.wrapping_add(u64::from(out[n - 1].bits()));
@@ -294,24 +353,23 @@ fn time_batch(boards: &[Board], iterations: u64, trials: u32) -> Measurement {
     })
 }
 
-/// Times method `name` on `boards`.
-pub fn measure(name: &str, boards: &[Board], iterations: u64, trials: u32) -> Measurement {
-    fn prepared<M: Method>(boards: &[Board]) -> Vec<M::State> {
-        boards.iter().map(|&b| M::prepare(b)).collect()
+/// A timer for method `name` on `boards`.
+pub fn timer(name: &str, boards: &[Board], iterations: u64) -> Timer {
+    fn prepared<M: Method<State: 'static>>(boards: &[Board], iterations: u64) -> Timer {
+        let states: Vec<M::State> = boards.iter().map(|&b| M::prepare(b)).collect();
+        time_method::<M>(&states, iterations)
     }
     match name {
-        Traditional::NAME => {
-            time_method::<Traditional>(&prepared::<Traditional>(boards), iterations, trials)
-        }
-        Paper::NAME => time_method::<Paper>(&prepared::<Paper>(boards), iterations, trials),
-        Masks::NAME => time_method::<Masks>(&prepared::<Masks>(boards), iterations, trials),
-        Table::NAME => time_method::<Table>(&prepared::<Table>(boards), iterations, trials),
-        Shift::NAME => time_method::<Shift>(&prepared::<Shift>(boards), iterations, trials),
-        Base3Table::NAME => {
-            time_method::<Base3Table>(&prepared::<Base3Table>(boards), iterations, trials)
-        }
-        BATCH_PACKED => time_batch_packed(boards, iterations, trials),
-        _ => time_batch(boards, iterations, trials),
+        Traditional::NAME => prepared::<Traditional>(boards, iterations),
+        Paper::NAME => prepared::<Paper>(boards, iterations),
+        Masks::NAME => prepared::<Masks>(boards, iterations),
+        Table::NAME => prepared::<Table>(boards, iterations),
+        TableBits::NAME => prepared::<TableBits>(boards, iterations),
+        Shift::NAME => prepared::<Shift>(boards, iterations),
+        Base3Table::NAME => prepared::<Base3Table>(boards, iterations),
+        BATCH_PACKED => time_batch_packed(boards, iterations),
+        BATCH_PORTABLE => time_batch(boards, iterations, Kernel::Portable),
+        _ => time_batch(boards, iterations, Kernel::best()),
     }
 }
 
@@ -323,6 +381,7 @@ pub fn memory(name: &str) -> (usize, usize) {
         Paper::NAME => (Paper::STATE_BYTES, Paper::TABLE_BYTES),
         Masks::NAME => (Masks::STATE_BYTES, Masks::TABLE_BYTES),
         Table::NAME => (Table::STATE_BYTES, Table::TABLE_BYTES),
+        TableBits::NAME => (TableBits::STATE_BYTES, TableBits::TABLE_BYTES),
         Shift::NAME => (Shift::STATE_BYTES, Shift::TABLE_BYTES),
         Base3Table::NAME => (Base3Table::STATE_BYTES, Base3Table::TABLE_BYTES),
         _ => (batch::STATE_BYTES, batch::TABLE_BYTES),
@@ -339,6 +398,7 @@ pub fn winner(name: &str, board: Board) -> Option<Player> {
         Paper::NAME => of::<Paper>(board),
         Masks::NAME => of::<Masks>(board),
         Table::NAME => of::<Table>(board),
+        TableBits::NAME => of::<TableBits>(board),
         Shift::NAME => of::<Shift>(board),
         Base3Table::NAME => of::<Base3Table>(board),
         BATCH_PACKED => {
@@ -347,9 +407,15 @@ pub fn winner(name: &str, board: Board) -> Option<Player> {
             out[0].winner()
         }
         _ => {
-            let mut out = [Verdict::default()];
-            batch::verdicts_split(&[board.x().bits()], &[board.o().bits()], &mut out);
-            out[0].winner()
+            let kernel = match name {
+                BATCH_PORTABLE => Kernel::Portable,
+                _ => Kernel::best(),
+            };
+            // Enough copies that the wide kernels' vector loops run, not only their tails.
+            let (xs, os) = ([board.x().bits(); 64], [board.o().bits(); 64]);
+            let mut out = [Verdict::default(); 64];
+            batch::verdicts_split_with(kernel, &xs, &os, &mut out);
+            out[63].winner()
         }
     }
 }
@@ -402,10 +468,15 @@ mod tests {
         assert_eq!(layout(1, 7), (1, 7));
         assert_eq!(layout(5_478, 3), (1, 3));
         let boards = scenario_boards("row-win");
-        for name in METHODS {
-            let m = measure(name, &boards, 10, 2);
-            assert_eq!(m.trial_seconds.len(), 2);
+        let mut timers: Vec<Timer> = METHODS.iter().map(|m| timer(m, &boards, 10)).collect();
+        let mut rounds = Vec::new();
+        let measured = run_interleaved(&mut timers, 2, |round| rounds.push(round));
+        assert_eq!(rounds, [0, 1]);
+        assert_eq!(measured.len(), METHODS.len());
+        for (name, m) in METHODS.iter().zip(&measured) {
+            assert_eq!(m.trial_seconds.len(), 2, "{name}");
             assert_eq!(m.checks_per_trial, 10, "{name}");
+            assert_eq!(m.heap_bytes, 0, "{name}");
         }
     }
 }

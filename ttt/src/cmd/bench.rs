@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
+use tictactoe::status::batch::Kernel;
 use tictactoe::status::{Method, Paper, Traditional, paper, traditional::Array};
 use tictactoe::{Board, Position};
 
@@ -77,6 +78,8 @@ struct Record {
 struct MachineRecord {
     machine: String,
     cores: usize,
+    /// The batch kernel `batch` ran on: `portable`, `avx2` or `avx512`.
+    batch_kernel: &'static str,
 }
 
 /// `19683` as `19,683`.
@@ -84,7 +87,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -201,6 +204,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let machine = MachineRecord {
             machine: cpu.clone(),
             cores,
+            batch_kernel: Kernel::best().name(),
         };
         writeln!(out, "{}", serde_json::to_string(&machine)?)?;
     } else {
@@ -223,35 +227,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Times every (scenario, method) pair, and the paper's conversion and check apart when
-/// `with_split`.
+/// `with_split`. Within a scenario the trials are interleaved ([`bench::run_interleaved`]).
 fn measure_all(
     args: &Args,
     scenarios: &[&'static str],
     methods: &[&'static str],
     with_split: bool,
 ) -> (Vec<ScenarioRun>, Vec<Split>) {
-    let steps = scenarios.len() * (methods.len() + if with_split { 2 } else { 0 });
-    let mut progress = Progress::new(steps as u64);
+    let mut progress = Progress::new(scenarios.len() as u64 * u64::from(args.trials));
     let (mut runs, mut splits) = (Vec::new(), Vec::new());
     for &name in scenarios {
         let boards = bench::scenario_boards(name);
         let iterations = args
             .iterations
             .unwrap_or_else(|| bench::default_iterations(boards.len()));
-        let mut results = Vec::new();
-        for &method in methods {
-            let measured = bench::measure(method, &boards, iterations, args.trials);
-            results.push((method, measured));
-            progress.step(format!("{name} {method}"));
-        }
+        let mut timers: Vec<bench::Timer> = methods
+            .iter()
+            .map(|method| bench::timer(method, &boards, iterations))
+            .collect();
         if with_split {
-            splits.push(time_split(&boards, iterations, args.trials, &mut progress));
+            timers.extend(split_timers(&boards, iterations));
+        }
+        let mut measured = bench::run_interleaved(&mut timers, args.trials, |round| {
+            progress.step(format!("{name}: round {} of {}", round + 1, args.trials));
+        });
+        if with_split {
+            let check = measured.pop().expect("the split's two timers");
+            let conversion = measured.pop().expect("the split's two timers");
+            splits.push(Split { conversion, check });
         }
         runs.push(ScenarioRun {
             name,
             boards,
             iterations,
-            results,
+            results: methods.iter().copied().zip(measured).collect(),
         });
     }
     progress.bar.finish_and_clear();
@@ -310,7 +319,9 @@ fn print_table(
 ) -> io::Result<()> {
     writeln!(
         out,
-        "ttt bench: {trials} trials per scenario and method; machine: {cpu}, {cores} cores"
+        "ttt bench: {trials} trials per scenario and method; machine: {cpu}, {cores} cores; \
+         batch kernel: {}",
+        Kernel::best().name()
     )?;
     for run in runs {
         writeln!(
@@ -324,7 +335,7 @@ fn print_table(
     }
     writeln!(
         out,
-        "\n{:<16} {:<12} {:>14} {:>12} {:>9} {:>10} {:>6} {:>6} {:>6} {:>6}",
+        "\n{:<16} {:<14} {:>14} {:>12} {:>9} {:>10} {:>6} {:>6} {:>6} {:>6}",
         "scenario",
         "method",
         "s/100k checks",
@@ -348,7 +359,7 @@ fn print_table(
             .map_or_else(|| "-".to_owned(), |p| format!("{p:+.1}%"));
         writeln!(
             out,
-            "{:<16} {:<12} {:>14.8} {:>12.8} {:>9.3} {:>10} {:>6} {:>6} {:>6} {:>6}",
+            "{:<16} {:<14} {:>14.8} {:>12.8} {:>9.3} {:>10} {:>6} {:>6} {:>6} {:>6}",
             r.scenario,
             r.method,
             r.mean_s * scale,
@@ -377,29 +388,23 @@ struct Split {
     check: Measurement,
 }
 
-fn time_split(boards: &[Board], iterations: u64, trials: u32, progress: &mut Progress) -> Split {
+/// Timers for the paper's conversion alone and its pattern check alone, in that order.
+fn split_timers(boards: &[Board], iterations: u64) -> [bench::Timer; 2] {
     let arrays: Vec<Array> = boards.iter().map(|&b| Array::from(b)).collect();
-    let conversion = bench::time_fn(
-        &arrays,
-        iterations,
-        trials,
-        paper::to_bitboards,
-        |(x, o)| u64::from(x ^ o),
-    );
-    progress.step("paper conversion alone".to_owned());
     let bitboards: Vec<(u16, u16)> = arrays.iter().map(|&a| paper::to_bitboards(a)).collect();
-    let check = bench::time_fn(
-        &bitboards,
-        iterations,
-        trials,
-        |(x, o)| paper::check_bitboards(x, o),
-        |w| w as u64,
-    );
-    progress.step("paper check alone".to_owned());
-    Split { conversion, check }
+    [
+        bench::time_fn(&arrays, iterations, paper::to_bitboards, |(x, o)| {
+            u64::from(x ^ o)
+        }),
+        bench::time_fn(
+            &bitboards,
+            iterations,
+            |(x, o)| paper::check_bitboards(x, o),
+            |w| w as u64,
+        ),
+    ]
 }
 
-/// Which printed pattern is wrong, and on how many boards, with examples.
 fn print_defect(out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
@@ -578,7 +583,7 @@ fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result
     )?;
     write!(out, "  {:<16}", "scenario")?;
     for m in &methods {
-        write!(out, " {m:>12}")?;
+        write!(out, " {m:>14}")?;
     }
     writeln!(out)?;
     for run in paper_runs {
@@ -590,7 +595,7 @@ fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result
                 Paper::NAME => p.boolean_s,
                 _ => p.traditional_s.min(p.boolean_s),
             };
-            write!(out, " {:>11.0}x", counterpart / m.per_100k(m.median_s()))?;
+            write!(out, " {:>13.0}x", counterpart / m.per_100k(m.median_s()))?;
         }
         writeln!(out)?;
     }

@@ -157,7 +157,7 @@ fn pack_into<W: Write>(
                 Ok(board) => {
                     writer.push(board)?;
                     totals.packed += 1;
-                    if totals.packed % (1 << 16) == 0 {
+                    if totals.packed.is_multiple_of(1 << 16) {
                         progress.set(totals.packed);
                     }
                 }
