@@ -1,14 +1,16 @@
 //! Criterion benchmarks of the status methods: `cargo bench -p tictactoe --bench status`.
 //!
 //! Each single-board method checks the paper's five scenario boards and all 5,478 positions;
-//! `batch` runs its kernels (split `u16` slices, and packed `u32`s) over all positions. Inputs go through `black_box` per check, as in
+//! `batch` runs its layouts (split `u16` slices, and packed `u32`s) over all positions, the
+//! split one on every kernel this CPU has. Inputs go through `black_box` per check, as in
 //! `ttt bench`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tictactoe::status::batch::{self, Kernel};
 use tictactoe::status::{
-    Base3Table, Masks, Method, Packed, Paper, Shift, Table, Traditional, Verdict, batch,
+    Base3Table, Masks, Method, Packed, Paper, Shift, Table, TableBits, Traditional, Verdict,
 };
 use tictactoe::{Board, Position};
 
@@ -48,9 +50,18 @@ fn bench_batch(c: &mut Criterion) {
     let os: Vec<u16> = Position::all().map(|p| p.board().o().bits()).collect();
     let mut out = vec![Verdict::default(); boards.len()];
     group.throughput(Throughput::Elements(boards.len() as u64));
-    group.bench_function("all-positions", |b| {
-        b.iter(|| batch::verdicts_split(black_box(&xs), black_box(&os), black_box(&mut out)))
-    });
+    for kernel in Kernel::ALL.into_iter().filter(|k| k.is_available()) {
+        group.bench_function(format!("{}/all-positions", kernel.name()), |b| {
+            b.iter(|| {
+                batch::verdicts_split_with(
+                    kernel,
+                    black_box(&xs),
+                    black_box(&os),
+                    black_box(&mut out),
+                )
+            })
+        });
+    }
     group.bench_function("packed/all-positions", |b| {
         b.iter(|| batch::verdicts(black_box(&boards), black_box(&mut out)))
     });
@@ -62,6 +73,7 @@ fn benches(c: &mut Criterion) {
     bench_method::<Paper>(c);
     bench_method::<Masks>(c);
     bench_method::<Table>(c);
+    bench_method::<TableBits>(c);
     bench_method::<Shift>(c);
     bench_method::<Base3Table>(c);
     bench_batch(c);

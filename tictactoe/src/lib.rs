@@ -17,6 +17,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
+// Two modules opt out, each for one call of a `#[target_feature]` function with its safety
+// argument: `status::masks` (SSE2) and `status::batch` (AVX2, AVX-512BW).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

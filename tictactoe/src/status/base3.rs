@@ -5,7 +5,7 @@
 //! | [`Base3`] code, `0..19,683` | 2 bits per code: 0 X won, 1 O won, 2 ongoing, 3 draw | 2 | 4,928 |
 //!
 //! The table is built at compile time from [`Line::ALL`]; on a grid where both players hold a
-//! line it says X, as [`reference_winner`](super::reference_winner) does. 4,921 bytes fit in
+//! line it says X, as [`reference_winner`](super::reference_winner) does. 4,928 bytes fit in
 //! the L1 cache next to everything else a status loop reads.
 
 use super::Method;

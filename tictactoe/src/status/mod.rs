@@ -7,12 +7,12 @@
 //! |---|---|---|---|---|---|
 //! | `traditional` | [`traditional`] | 3x3 `i8` array, X = 1, O = -1 | 9 | 0 | sums of rows, columns, diagonals vs +-3 |
 //! | `paper` | [`paper`] | the same array | 9 | 0 | array to bitboards in the call, then the paper's 8 patterns *as printed* |
-//! | `masks` | [`masks`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks |
+//! | `masks` | [`masks`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks, both players in one SSE2 pass on x86-64 |
 //! | `table` | [`table`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player |
 //! | `table-bits` | [`table_bits`] | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
 //! | `shift` | [`shift`] | [`Packed`] `x \| o << 16` | 4 | 0 | shift-AND of both players at once, branch-free |
-//! | `base3` | [`base3`] | [`Base3`](crate::encoding::Base3) code | 2 | 4,921 | the status of every grid, 2 bits each |
-//! | `batch` | [`batch`] | two `u16` slices (X, O) or one of [`Packed`] | 4 | 0 | the `shift` kernel over slices, written to auto-vectorise |
+//! | `base3` | [`base3`] | [`Base3`](crate::encoding::Base3) code | 2 | 4,928 | the status of every grid, 2 bits each |
+//! | `batch` | [`batch`] | two `u16` slices (X, O) or one of [`Packed`] | 4 | 0 | the `shift` kernel over slices, auto-vectorised, run on the widest [`Kernel`](batch::Kernel) the CPU has |
 //!
 //! `paper` reproduces the printed method of Prajoda (2025), "Optimization of Tic-Tac-Toe Game
 //! Status Analysis Using Boolean Algebra Approach", Figs. 3.2 to 3.4, defect included: its "Row 3"

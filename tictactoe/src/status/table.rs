@@ -2,7 +2,7 @@
 //!
 //! | representation | check | state bytes | table bytes |
 //! |---|---|---|---|
-//! | [`Board`]: two 9-bit [`Bitboard`](crate::Bitboard)s | `LINE[x]`, then `LINE[o]` | 4 | 512 |
+//! | [`Board`]: two 9-bit [`Bitboard`]s | `LINE[x]`, then `LINE[o]` | 4 | 512 |
 //!
 //! One byte per set, so a lookup is a load and a test: no shift, no bit extraction. Each byte
 //! is an `Option<Player>`, `Some(O)` where the set holds a line, so O's lookup *is* the

@@ -17,8 +17,8 @@ pub struct Bar<'a> {
     pub ns: f64,
 }
 
-/// Colours per method, in the order methods first appear.
-const COLOURS: [RGBColor; 8] = [
+/// Colours per method, in the order methods first appear: one for each of the ten methods.
+const COLOURS: [RGBColor; 10] = [
     RGBColor(120, 120, 120),
     RGBColor(214, 39, 40),
     RGBColor(31, 119, 180),
@@ -27,7 +27,10 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(148, 103, 189),
     RGBColor(23, 190, 207),
     RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
 ];
+const _: () = assert!(COLOURS.len() >= super::METHODS.len(), "a colour per method");
 
 fn distinct<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen: Vec<&str> = Vec::new();
