@@ -17,8 +17,10 @@ const GRIDS: usize = 19_683;
 
 /// Thirty-two 2-bit statuses per word, code `c` in bits `2 (c % 32)..` of word `c / 32`.
 ///
-/// 64-bit words rather than bytes: the shift `2c` needs no mask, as x86-64 and AArch64 take a
-/// 64-bit shift count modulo 64 already, which the compiler knows.
+/// 64-bit words rather than bytes: the `& 63` on the shift count in [`entry`] costs nothing, as
+/// x86-64 and AArch64 take a 64-bit shift count modulo 64 already and the compiler drops it
+/// (`ttt bench --method base3`: 1.12 ns per check; the byte layout measured 1.31 in an earlier
+/// session on the same machine).
 static STATUS: [u64; GRIDS.div_ceil(32)] = {
     let mut table = [0u64; GRIDS.div_ceil(32)];
     let mut code = 0;
