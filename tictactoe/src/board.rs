@@ -164,28 +164,13 @@ impl Board {
 
     /// All 19,683 grids, in increasing order of their base-3 code.
     pub fn all() -> impl ExactSizeIterator<Item = Board> + Clone {
-        (0..Board::COUNT).map(|mut code| {
-            let mut board = Board::EMPTY;
-            for cell in Cell::ALL {
-                board.set(cell, mark_from_digit(code % 3));
-                code /= 3;
-            }
-            board
-        })
+        (0..Board::COUNT as u16).map(crate::encoding::base3::board_of)
     }
 
     /// The board as nine characters without separators: `X.O..O.X.`.
     #[must_use]
     pub fn to_chars(self) -> [u8; 9] {
         Cell::ALL.map(|cell| mark_char(self.at(cell)) as u8)
-    }
-}
-
-const fn mark_from_digit(digit: usize) -> Option<Player> {
-    match digit {
-        1 => Some(Player::X),
-        2 => Some(Player::O),
-        _ => None,
     }
 }
 

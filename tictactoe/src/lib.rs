@@ -12,7 +12,7 @@
 //! let position = Position::try_from(board)?;
 //! assert_eq!(position.status(), Status::Ongoing);
 //! assert_eq!(Base3::from_board(board).code(), 2692);
-//! let rank = Rank::from_position(&position);
+//! let rank = Rank::from_position(position);
 //! assert_eq!(rank.to_position(), position);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -25,29 +25,34 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "rand")]
+pub mod agents;
 mod bitboard;
+mod bits;
 mod board;
 mod cell;
 pub mod encoding;
 #[cfg(feature = "std")]
 pub mod file;
 pub mod game;
+#[doc(hidden)]
+pub mod lab;
 mod line;
 mod moves;
 #[cfg(feature = "alloc")]
 pub mod packed;
 mod player;
-pub mod players;
 mod position;
+#[cfg(feature = "rand")]
 pub mod selfplay;
 pub mod solver;
 pub mod status;
-pub(crate) mod symmetry;
+mod symmetry;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
 pub use cell::{Cell, CellError};
-pub use game::{Game, ParseGameError};
+pub use game::{Game, MovesError, ParseGameError};
 pub use line::Line;
 pub use moves::PlayError;
 pub use player::Player;
@@ -56,5 +61,5 @@ pub use symmetry::{ParseSymmetryError, Symmetry};
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -2,7 +2,7 @@
 //!
 //! The loop keeps the two players' cells as raw 9-bit masks, draws 32 random bits per move,
 //! maps them to an index among the empty cells by one multiplication
-//! ([`pick`](crate::players::pick)'s multiply-shift), finds that empty cell by a select
+//! ([`pick`](crate::agents::pick)'s multiply-shift), finds that empty cell by a select
 //! table and checks the mover's lines with [`Bitboard::has_line`]. Nothing is allocated.
 //!
 //! | table | entries | bytes |
@@ -16,7 +16,7 @@
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
-use crate::{Bitboard, Player, Position, Status, players};
+use crate::{Bitboard, Player, Position, Status, agents};
 
 /// `SELECT[set][k]`: the `k`-th lowest cell of `set` (0 when `set` has `k` or fewer cells).
 static SELECT: [[u8; 9]; 512] = {
@@ -37,7 +37,7 @@ static SELECT: [[u8; 9]; 512] = {
 };
 
 /// Bytes of the select table.
-pub const TABLE_BYTES: usize = core::mem::size_of::<[[u8; 9]; 512]>();
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of::<[[u8; 9]; 512]>();
 
 /// How a random game ended and how long it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,12 +87,12 @@ pub fn random_game<R: RngCore>(rng: &mut R) -> Ending {
 }
 
 /// The slow twin of [`random_game`]: the same choices through [`Position::play`] and
-/// [`players::pick`].
-pub fn random_game_slow<R: RngCore>(rng: &mut R) -> Ending {
+/// [`agents::pick`].
+pub(crate) fn random_game_slow<R: RngCore>(rng: &mut R) -> Ending {
     let mut position = Position::EMPTY;
     let mut moves = 0;
     while !position.status().is_finished() {
-        let cell = players::pick(position.legal_moves(), rng.next_u32());
+        let cell = agents::pick(position.legal_moves(), rng.next_u32());
         position = match cell.map(|cell| position.play(cell)) {
             Some(Ok(next)) => next,
             _ => break,
@@ -113,7 +113,7 @@ pub struct Totals {
     /// Moves played over all games.
     pub moves: u64,
     /// Results.
-    pub tally: players::Tally,
+    pub tally: agents::Tally,
 }
 
 impl Totals {
@@ -123,7 +123,7 @@ impl Totals {
         Totals {
             games: self.games + other.games,
             moves: self.moves + other.moves,
-            tally: players::Tally {
+            tally: agents::Tally {
                 x_wins: self.tally.x_wins + other.tally.x_wins,
                 o_wins: self.tally.o_wins + other.tally.o_wins,
                 draws: self.tally.draws + other.tally.draws,

@@ -26,8 +26,9 @@
 
 use core::fmt;
 
-use crate::encoding::{Rank, rank::decode_board};
-use crate::{Bitboard, Board, Player, Position, Status};
+use crate::encoding::Rank;
+use crate::encoding::rank::RankIndex;
+use crate::{Bitboard, Player, Position, Status};
 
 /// Who wins under perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,81 +173,13 @@ impl Solution {
 
 /// The solution of every position, indexed by [`Rank`].
 #[derive(Clone, PartialEq, Eq)]
-pub struct Table([u16; Rank::COUNT as usize]);
+pub(crate) struct Table([u16; Rank::COUNT as usize]);
 
 /// Bytes of the solver's static table.
-pub const TABLE_BYTES: usize = core::mem::size_of::<Table>();
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of::<Table>();
 
 /// The table, built by the compiler.
 static TABLE: Table = Table::build();
-
-const POW3: [usize; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
-
-/// The base-3 code of a board (cell `i` is digit `i`: 0 empty, 1 X, 2 O).
-const fn base3(board: Board) -> usize {
-    let (x, o) = (board.x().bits() as usize, board.o().bits() as usize);
-    let mut code = 0;
-    let mut i = 0;
-    while i < 9 {
-        code += ((x >> i & 1) + 2 * (o >> i & 1)) * POW3[i];
-        i += 1;
-    }
-    code
-}
-
-/// Every position by rank with its base-3 code, and the rank of every base-3 code: what a
-/// retrograde pass needs to find children. About 61 KB, alive only while a table is built.
-pub(crate) struct RankIndex {
-    /// `boards[rank]`: the board of each rank.
-    pub(crate) boards: [Board; Rank::COUNT as usize],
-    /// `base3[rank]`: its base-3 code.
-    base3: [u16; Rank::COUNT as usize],
-    /// `rank_by_base3[code]`: the rank of each reachable board (`u16::MAX` elsewhere).
-    rank_by_base3: [u16; Board::COUNT],
-}
-
-impl RankIndex {
-    /// Decodes every rank once.
-    pub(crate) const fn build() -> RankIndex {
-        let mut index = RankIndex {
-            boards: [Board::EMPTY; Rank::COUNT as usize],
-            base3: [0; Rank::COUNT as usize],
-            rank_by_base3: [u16::MAX; Board::COUNT],
-        };
-        let mut rank = 0;
-        while rank < Rank::COUNT as usize {
-            let board = decode_board(rank as u16);
-            let code = base3(board);
-            index.boards[rank] = board;
-            index.base3[rank] = code as u16;
-            index.rank_by_base3[code] = rank as u16;
-            rank += 1;
-        }
-        index
-    }
-
-    /// The ranks of the children of the position of `rank`, by cell (`u16::MAX` for occupied
-    /// cells).
-    pub(crate) const fn child_ranks(&self, rank: usize) -> [u16; 9] {
-        let board = self.boards[rank];
-        let code = self.base3[rank] as usize;
-        let digit = if board.marks().is_multiple_of(2) {
-            1
-        } else {
-            2
-        };
-        let empty = board.empty_cells().bits();
-        let mut ranks = [u16::MAX; 9];
-        let mut cell = 0;
-        while cell < 9 {
-            if empty >> cell & 1 != 0 {
-                ranks[cell] = self.rank_by_base3[code + digit * POW3[cell]];
-            }
-            cell += 1;
-        }
-        ranks
-    }
-}
 
 /// How good `solution` is for `player`, as one byte: wins (faster is better, 11 to 20) above
 /// draws (10) above losses (slower is better, 0 to 9).
@@ -314,13 +247,8 @@ impl Table {
     /// Builds the table by retrograde analysis (see the module documentation). The library's
     /// own table is built by the compiler; this is public to measure the build.
     ///
-    /// ```
-    /// use tictactoe::{Position, solver::{Table, Value}};
-    /// let table = Table::build();
-    /// assert_eq!(table.solve(&Position::EMPTY).value, Value::Draw);
-    /// ```
     #[must_use]
-    pub const fn build() -> Table {
+    pub(crate) const fn build() -> Table {
         let index = RankIndex::build();
         let mut entries = [0u16; Rank::COUNT as usize];
         // `scores[r]`: how good position `r` is for the player who moved into it.
@@ -338,7 +266,7 @@ impl Table {
 
     /// The solution of `position` in this table.
     #[must_use]
-    pub fn solve(&self, position: &Position) -> Solution {
+    pub(crate) fn solve(&self, position: Position) -> Solution {
         Solution::unpack(self.0[Rank::from_position(position).code() as usize])
     }
 }
@@ -348,12 +276,12 @@ impl Table {
 ///
 /// ```
 /// use tictactoe::{Position, solver::{self, Value}};
-/// let solution = solver::solve(&Position::EMPTY);
+/// let solution = solver::solve(Position::EMPTY);
 /// assert_eq!((solution.value, solution.distance), (Value::Draw, 9));
 /// assert_eq!(solution.best_moves, tictactoe::Bitboard::FULL);
 /// ```
 #[must_use]
-pub fn solve(position: &Position) -> Solution {
+pub fn solve(position: Position) -> Solution {
     TABLE.solve(position)
 }
 
@@ -367,7 +295,7 @@ pub fn solve(position: &Position) -> Solution {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
-pub fn best_moves(position: &Position) -> Bitboard {
+pub fn best_moves(position: Position) -> Bitboard {
     solve(position).best_moves
 }
 
@@ -375,13 +303,13 @@ pub fn best_moves(position: &Position) -> Bitboard {
 /// no memo. Returns the value and the distance.
 ///
 /// ```
-/// use tictactoe::{Position, solver::{self, Value}};
+/// use tictactoe::{Position, lab, solver::Value};
 /// let empty = Position::EMPTY.play_index(4)?;
-/// assert_eq!(solver::minimax(&empty), (Value::Draw, 8));
+/// assert_eq!(lab::minimax(&empty), (Value::Draw, 8));
 /// # Ok::<(), tictactoe::PlayError>(())
 /// ```
 #[must_use]
-pub fn minimax(position: &Position) -> (Value, u8) {
+pub(crate) fn minimax(position: Position) -> (Value, u8) {
     let mover = match position.status() {
         Status::Won(winner) => return (Value::win_for(winner), 0),
         Status::Draw => return (Value::Draw, 0),
@@ -389,7 +317,7 @@ pub fn minimax(position: &Position) -> (Value, u8) {
     };
     let mut best: Option<(Value, u8)> = None;
     for (_, child) in position.children() {
-        let (value, distance) = minimax(&child);
+        let (value, distance) = minimax(child);
         let candidate = (value, distance + 1);
         if best.is_none_or(|best| better_for(mover, candidate, best)) {
             best = Some(candidate);
@@ -443,7 +371,7 @@ mod tests {
 
     #[test]
     fn the_empty_board_is_a_draw_and_the_runtime_build_matches() {
-        assert_eq!(solve(&Position::EMPTY).value, Value::Draw);
+        assert_eq!(solve(Position::EMPTY).value, Value::Draw);
         assert!(Table::build() == TABLE);
         assert_eq!(TABLE_BYTES, 10_956);
         let values = Position::all().map(|p| solve(&p).value);

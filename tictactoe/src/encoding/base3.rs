@@ -15,7 +15,7 @@
 //! `(new - old) * 3^i`. [`divmod`] keeps Barrick's plain `/` and `%` version as the slow twin
 //! and the benchmark baseline. Medians are in the README (`cargo bench --bench encodings`).
 
-use super::{DecodeError, Encoding};
+use super::DecodeError;
 use crate::{Bitboard, Board, Cell, Player};
 
 /// A grid as a base-3 number: cell `i` is digit `i` (0 empty, 1 X, 2 O).
@@ -75,7 +75,7 @@ static DIGITS: [u16; 243] = {
 };
 
 /// Bytes of static tables used by [`Base3`].
-pub const TABLE_BYTES: usize =
+pub(crate) const TABLE_BYTES: usize =
     core::mem::size_of::<[u16; 512]>() + core::mem::size_of::<[u16; 243]>();
 
 /// `floor(n / 243)` for `n < 3^9`, as multiply and shift: `ceil(2^22 / 243) = 17261`.
@@ -117,6 +117,38 @@ const _: () = {
     }
 };
 
+/// The base-3 code of a board, digit by digit: the one board-to-base-3 conversion of the
+/// compile-time tables (the solver's, the packed arrays', the base-3 status table's).
+/// Run-time code uses [`Base3::from_board`]; a test holds the two equal on every grid.
+pub(crate) const fn code_of(board: Board) -> u16 {
+    let (x, o) = (board.x().bits(), board.o().bits());
+    let (mut code, mut i) = (0, 0);
+    while i < 9 {
+        code += ((x >> i & 1) + 2 * (o >> i & 1)) * POW3[i];
+        i += 1;
+    }
+    code
+}
+
+/// The board of a base-3 code below `3^9`, digit by digit (digit 1 is X, 2 is O): the
+/// compile-time twin of [`Base3::to_board`], tested equal on every code.
+pub(crate) const fn board_of(code: u16) -> Board {
+    let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
+    while i < 9 {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
+        i += 1;
+    }
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(x),
+        Bitboard::from_bits_truncate(o),
+    )
+}
+
 const fn digit(mark: Option<Player>) -> u16 {
     match mark {
         None => 0,
@@ -126,11 +158,11 @@ const fn digit(mark: Option<Player>) -> u16 {
 }
 
 impl Base3 {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "base3";
     /// `3^9 = 19,683 <= 2^15`.
     pub const BITS: u32 = 15;
-    /// Number of codes, `3^9`.
+    /// Codes lie below `3^9`.
+    pub const LIMIT: u32 = 19_683;
+    /// Every code below [`Self::LIMIT`] decodes.
     pub const COUNT: u32 = 19_683;
 
     /// The code of a board: two table lookups.
@@ -165,7 +197,7 @@ impl Base3 {
             Ok(Base3(code as u16))
         } else {
             Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 Self::COUNT as u64,
             ))
@@ -199,12 +231,12 @@ impl Base3 {
 /// Barrick's get and set, with plain `/` and `%` by `3^i`: the slow twin and the baseline.
 ///
 /// ```
-/// use tictactoe::encoding::base3::divmod;
+/// use tictactoe::lab::divmod;
 /// let mut code = 0u16;
 /// divmod::set_cell(&mut code, 4, 1);
 /// assert_eq!((code, divmod::get_cell(code, 4)), (81, 1));
 /// ```
-pub mod divmod {
+pub(crate) mod divmod {
     /// `3^i`, or 1 outside `0..9`, as in the seed's helper.
     #[must_use]
     pub fn pow3(i: usize) -> u16 {
@@ -226,42 +258,21 @@ pub mod divmod {
     }
 }
 
-impl TryFrom<u32> for Base3 {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<Base3, DecodeError> {
-        Base3::try_from_code(code)
-    }
-}
-
-impl From<Board> for Base3 {
-    fn from(board: Board) -> Base3 {
-        Base3::from_board(board)
-    }
-}
-
-impl Encoding for Base3 {
-    const NAME: &'static str = Base3::NAME;
-    const BITS: u32 = Base3::BITS;
-    const LIMIT: u32 = Base3::COUNT;
-    const VALID: u32 = Base3::COUNT;
-
-    fn code(self) -> u32 {
-        self.0 as u32
-    }
-    fn decode(code: u32) -> Result<Base3, DecodeError> {
-        Base3::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        Base3::to_board(self)
-    }
-    fn encode(board: Board) -> Option<Base3> {
-        Some(Base3::from_board(board))
-    }
-}
+super::impl_encoding!(Base3, Base3, u16, total);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn const_conversions_match_the_fast_ones_on_every_grid() {
+        for code in 0..19_683u16 {
+            let board = board_of(code);
+            assert_eq!(Base3::try_from(u32::from(code)).unwrap().to_board(), board);
+            assert_eq!(code_of(board), code);
+            assert_eq!(Base3::from_board(board).code(), code);
+        }
+    }
 
     #[test]
     fn every_code_round_trips_and_agrees_with_divmod() {

@@ -11,7 +11,7 @@
 //! The bit-interleaving `spread` and `gather` build the tables and are their slow twins.
 //! Medians in the README (`cargo bench -p tictactoe --bench encodings`).
 
-use super::{DecodeError, DecodeReason, Encoding};
+use super::{DecodeError, DecodeReason};
 use crate::{Bitboard, Board, Cell, Player};
 
 /// A grid as a base-4 number: cell `i` in bits `2i` (X) and `2i + 1` (O).
@@ -75,13 +75,15 @@ static GATHER10: [u16; 1024] = {
 };
 
 /// Bytes of static tables used by [`Base4`].
-pub const TABLE_BYTES: usize = core::mem::size_of_val(&SPREAD) + core::mem::size_of_val(&GATHER10);
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&SPREAD) + core::mem::size_of_val(&GATHER10);
 
 impl Base4 {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "base4";
     /// Two bits for each of nine cells.
     pub const BITS: u32 = 18;
+    /// Codes lie below `2^18`.
+    pub const LIMIT: u32 = 1 << 18;
+    /// Three usable patterns per cell: `3^9` codes decode.
+    pub const COUNT: u32 = 19_683;
 
     /// The code of a board.
     #[must_use]
@@ -110,7 +112,7 @@ impl Base4 {
     pub const fn try_from_code(code: u32) -> Result<Base4, DecodeError> {
         if code >= 1 << Self::BITS {
             return Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 1 << Self::BITS,
             ));
@@ -119,7 +121,7 @@ impl Base4 {
         if both != 0 {
             let cell = Cell::ALL[(both.trailing_zeros() / 2) as usize];
             return Err(DecodeError::new(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 DecodeReason::CellPattern11 { cell },
             ));
@@ -155,39 +157,7 @@ impl Base4 {
     }
 }
 
-impl TryFrom<u32> for Base4 {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<Base4, DecodeError> {
-        Base4::try_from_code(code)
-    }
-}
-
-impl From<Board> for Base4 {
-    fn from(board: Board) -> Base4 {
-        Base4::from_board(board)
-    }
-}
-
-impl Encoding for Base4 {
-    const NAME: &'static str = Base4::NAME;
-    const BITS: u32 = Base4::BITS;
-    const LIMIT: u32 = 1 << Base4::BITS;
-    // Three usable patterns per cell.
-    const VALID: u32 = 19_683;
-
-    fn code(self) -> u32 {
-        self.0
-    }
-    fn decode(code: u32) -> Result<Base4, DecodeError> {
-        Base4::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        Base4::to_board(self)
-    }
-    fn encode(board: Board) -> Option<Base4> {
-        Some(Base4::from_board(board))
-    }
-}
+super::impl_encoding!(Base4, Base4, u32, total);
 
 #[cfg(test)]
 mod tests {

@@ -25,7 +25,8 @@
 //!
 //! [`Bitboards`]: super::Bitboards
 
-use super::{DecodeError, DecodeReason, Encoding, Rank, popcount9};
+use super::{DecodeError, DecodeReason, EncodeError, EncodeReason, Rank};
+use crate::bits::popcount9;
 use crate::{Bitboard, Board, Position, Symmetry};
 
 /// A symmetry class of reachable positions, as its index in `0..765`.
@@ -34,7 +35,7 @@ use crate::{Bitboard, Board, Position, Symmetry};
 /// use tictactoe::{Board, Position, Symmetry, encoding::Canonical};
 /// let corner = Position::try_from("X../.../...".parse::<Board>()?)?;
 /// let other = Position::try_from(".../.../..X".parse::<Board>()?)?;
-/// assert_eq!(Canonical::from_position(&corner), Canonical::from_position(&other));
+/// assert_eq!(Canonical::from_position(corner), Canonical::from_position(other));
 /// let (representative, symmetry) = Canonical::canonical_form(other.board());
 /// assert_eq!(symmetry.apply(representative), other.board());
 /// assert_eq!(Canonical::COUNT, 765);
@@ -48,7 +49,7 @@ pub struct Canonical(u16);
 /// ```
 /// use tictactoe::{Board, Position, encoding::Oriented};
 /// let position = Position::try_from("..X/.O./...".parse::<Board>()?)?;
-/// let oriented = Oriented::from_position(&position);
+/// let oriented = Oriented::from_position(position);
 /// assert_eq!(oriented.to_position(), position);
 /// assert_eq!(Oriented::try_from(u32::from(oriented.code()))?, oriented);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -138,7 +139,7 @@ static FIRST_SYMMETRIES: [u8; CLASS_COUNT] = {
 
 /// Bytes of the static tables owned by the canonical encoding (the symmetry image table it
 /// shares is [`Symmetry::TABLE_BYTES`]).
-pub const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
     + core::mem::size_of_val(&CLASSES_BEFORE)
     + core::mem::size_of_val(&REPRESENTATIVE)
     + core::mem::size_of_val(&FIRST_SYMMETRIES);
@@ -194,11 +195,11 @@ const fn is_representative(board: Board) -> bool {
 }
 
 impl Canonical {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "canonical";
     /// `2^9 < 765 <= 2^10`.
     pub const BITS: u32 = 10;
-    /// Classes, counted from the tables.
+    /// Codes lie below 765.
+    pub const LIMIT: u32 = CLASS_COUNT as u32;
+    /// Classes, counted from the tables: every code below [`Self::LIMIT`].
     pub const COUNT: u32 = CLASS_COUNT as u32;
 
     /// The representative of any board and the first symmetry `s` with `board = s(rep)`.
@@ -220,15 +221,37 @@ impl Canonical {
 
     /// The class of a position.
     #[must_use]
-    pub fn from_position(position: &Position) -> Canonical {
+    pub fn from_position(position: Position) -> Canonical {
         let representative = board_of_key(least(image_keys(position.board())));
         Canonical::from_representative(representative)
     }
 
     /// The class of a board known to be a reachable class representative.
     fn from_representative(representative: Board) -> Canonical {
-        let rank = Rank::from_position(&Position::from_board_unchecked(representative));
+        let rank = Rank::from_position(Position::from_board_unchecked(representative));
         Canonical::from_representative_rank(rank)
+    }
+
+    /// The class of a board.
+    ///
+    /// # Errors
+    /// [`EncodeReason::Unreachable`] with every rule the board breaks.
+    pub fn try_from_board(board: Board) -> Result<Canonical, EncodeError> {
+        Position::try_from(board)
+            .map(Canonical::from_position)
+            .map_err(|invalid| {
+                EncodeError::new(
+                    Self::KIND,
+                    board,
+                    EncodeReason::Unreachable(invalid.violations),
+                )
+            })
+    }
+
+    /// The board: the class representative.
+    #[must_use]
+    pub fn to_board(self) -> Board {
+        self.to_position().board()
     }
 
     /// The class's representative.
@@ -256,7 +279,7 @@ impl Canonical {
             Ok(Canonical(code as u16))
         } else {
             Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 Self::COUNT as u64,
             ))
@@ -265,16 +288,16 @@ impl Canonical {
 }
 
 impl Oriented {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "oriented";
     /// `class * 8 + symmetry < 765 * 8 = 6,120 <= 2^13`.
     pub const BITS: u32 = 13;
     /// Codes lie below `765 * 8`.
     pub const LIMIT: u32 = Canonical::COUNT * 8;
+    /// One code per reachable position decodes (the first symmetry of each): 5,478.
+    pub const COUNT: u32 = Rank::COUNT;
 
     /// The class and symmetry of a position.
     #[must_use]
-    pub fn from_position(position: &Position) -> Oriented {
+    pub fn from_position(position: Position) -> Oriented {
         let (representative, symmetry) = Canonical::canonical_form(position.board());
         Oriented {
             class: Canonical::from_representative(representative),
@@ -287,6 +310,28 @@ impl Oriented {
     pub fn to_position(self) -> Position {
         let representative = self.class.to_position().board();
         Position::from_board_unchecked(self.symmetry.apply(representative))
+    }
+
+    /// The class and symmetry of a board.
+    ///
+    /// # Errors
+    /// [`EncodeReason::Unreachable`] with every rule the board breaks.
+    pub fn try_from_board(board: Board) -> Result<Oriented, EncodeError> {
+        Position::try_from(board)
+            .map(Oriented::from_position)
+            .map_err(|invalid| {
+                EncodeError::new(
+                    Self::KIND,
+                    board,
+                    EncodeReason::Unreachable(invalid.violations),
+                )
+            })
+    }
+
+    /// The board: the position.
+    #[must_use]
+    pub fn to_board(self) -> Board {
+        self.to_position().board()
     }
 
     /// The class.
@@ -312,7 +357,7 @@ impl Oriented {
     pub fn try_from_code(code: u32) -> Result<Oriented, DecodeError> {
         if code >= Self::LIMIT {
             return Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 Self::LIMIT as u64,
             ));
@@ -327,9 +372,9 @@ impl Oriented {
             Ok(oriented)
         } else {
             // The slow way, only to name the symmetry in the error.
-            let expected = Oriented::from_position(&oriented.to_position()).symmetry;
+            let expected = Oriented::from_position(oriented.to_position()).symmetry;
             Err(DecodeError::new(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 DecodeReason::NonCanonicalSymmetry { given, expected },
             ))
@@ -337,63 +382,8 @@ impl Oriented {
     }
 }
 
-impl TryFrom<u32> for Canonical {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<Canonical, DecodeError> {
-        Canonical::try_from_code(code)
-    }
-}
-
-impl TryFrom<u32> for Oriented {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<Oriented, DecodeError> {
-        Oriented::try_from_code(code)
-    }
-}
-
-impl Encoding for Canonical {
-    const NAME: &'static str = Canonical::NAME;
-    const BITS: u32 = Canonical::BITS;
-    const LIMIT: u32 = Canonical::COUNT;
-    const VALID: u32 = Canonical::COUNT;
-
-    fn code(self) -> u32 {
-        self.0 as u32
-    }
-    fn decode(code: u32) -> Result<Canonical, DecodeError> {
-        Canonical::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        self.to_position().board()
-    }
-    fn encode(board: Board) -> Option<Canonical> {
-        Position::try_from(board)
-            .ok()
-            .map(|p| Canonical::from_position(&p))
-    }
-}
-
-impl Encoding for Oriented {
-    const NAME: &'static str = Oriented::NAME;
-    const BITS: u32 = Oriented::BITS;
-    const LIMIT: u32 = Oriented::LIMIT;
-    const VALID: u32 = Rank::COUNT;
-
-    fn code(self) -> u32 {
-        Oriented::code(self) as u32
-    }
-    fn decode(code: u32) -> Result<Oriented, DecodeError> {
-        Oriented::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        self.to_position().board()
-    }
-    fn encode(board: Board) -> Option<Oriented> {
-        Position::try_from(board)
-            .ok()
-            .map(|p| Oriented::from_position(&p))
-    }
-}
+super::impl_encoding!(Canonical, Canonical, u16, partial);
+super::impl_encoding!(Oriented, Oriented, u16, partial);
 
 #[cfg(test)]
 mod tests {
@@ -434,7 +424,7 @@ mod tests {
     fn classes_are_numbered_by_the_rank_of_their_representatives() {
         let representatives: BTreeSet<u16> = Position::all()
             .map(|p| {
-                Rank::from_position(&Position::from_board_unchecked(slow_representative(
+                Rank::from_position(Position::from_board_unchecked(slow_representative(
                     p.board(),
                 )))
                 .code()
@@ -443,8 +433,8 @@ mod tests {
         assert_eq!(representatives.len(), 765);
         let mut sizes = HashMap::new();
         for position in Position::all() {
-            let class = Canonical::from_position(&position);
-            let rank = Rank::from_position(&Position::from_board_unchecked(slow_representative(
+            let class = Canonical::from_position(position);
+            let rank = Rank::from_position(Position::from_board_unchecked(slow_representative(
                 position.board(),
             )));
             assert_eq!(
@@ -452,7 +442,7 @@ mod tests {
                 representatives.range(..rank.code()).count()
             );
             *sizes.entry(class).or_insert(0) += 1;
-            let oriented = Oriented::from_position(&position);
+            let oriented = Oriented::from_position(position);
             assert_eq!(oriented.to_position(), position);
             assert_eq!(
                 oriented.symmetry().apply(class.to_position().board()),
@@ -468,7 +458,7 @@ mod tests {
     fn every_code_decodes_to_itself_or_is_rejected() {
         for code in 0..1u32 << 10 {
             match Canonical::try_from_code(code) {
-                Ok(class) => assert_eq!(Canonical::from_position(&class.to_position()), class),
+                Ok(class) => assert_eq!(Canonical::from_position(class.to_position()), class),
                 Err(_) => assert!(code >= 765),
             }
         }
@@ -478,7 +468,7 @@ mod tests {
                 Ok(oriented) => {
                     valid += 1;
                     assert_eq!(
-                        Oriented::from_position(&oriented.to_position()).code() as u32,
+                        Oriented::from_position(oriented.to_position()).code() as u32,
                         code
                     );
                 }

@@ -19,19 +19,18 @@
 //! ([`TABLE_BYTES`]). The greedy unrank `lex_unrank` and the bit-by-bit `deposit` build the
 //! tables and are their slow twins.
 
-use super::{
-    BINOMIAL, DecodeError, Encoding, Reciprocals, binomial, block_of, deposit9, popcount9,
-};
+use super::{DecodeError, EncodeError, EncodeReason};
+use crate::bits::{BINOMIAL, Reciprocals, binomial, block_of, deposit9, popcount9};
 use crate::{Bitboard, Board};
 
 /// A board with possible piece counts (#X = #O or #O + 1), ranked as ashdnazg defines it.
 ///
 /// ```
 /// use tictactoe::{Board, encoding::CountRank};
-/// let code = CountRank::try_from_board("X.O/..O/.X.".parse::<Board>()?).unwrap();
+/// let code = CountRank::try_from_board("X.O/..O/.X.".parse::<Board>()?)?;
 /// assert_eq!(code.code(), 523);
 /// assert_eq!(CountRank::try_from(2749)?.to_board().to_string(), "XXX...OOO");
-/// assert!(CountRank::try_from_board("OO./.../...".parse::<Board>()?).is_none());
+/// assert!(CountRank::try_from_board("OO./.../...".parse::<Board>()?).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -142,7 +141,7 @@ static PER_OCCUPANCY_RECIPROCALS: Reciprocals<10> = Reciprocals::new(PER_OCCUPAN
 
 /// Bytes of static tables used by [`CountRank`] (the binomials and the shared popcount and
 /// deposit tables included).
-pub const TABLE_BYTES: usize = core::mem::size_of_val(&LEX9)
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&LEX9)
     + core::mem::size_of_val(&UNLEX9)
     + core::mem::size_of_val(&OFFSET)
     + core::mem::size_of_val(&SIZE_START)
@@ -151,7 +150,7 @@ pub const TABLE_BYTES: usize = core::mem::size_of_val(&LEX9)
     + core::mem::size_of_val(&PER_OCCUPANCY)
     + core::mem::size_of_val(&PER_OCCUPANCY_RECIPROCALS)
     + core::mem::size_of_val(&BINOMIAL)
-    + super::SHARED_TABLE_BYTES;
+    + crate::bits::SHARED_TABLE_BYTES;
 
 /// The `k`-subset of `0..m` with lexicographic rank `rank`, by the greedy walk.
 const fn lex_unrank(mut rank: u32, m: u32, k: u32) -> u16 {
@@ -173,21 +172,28 @@ const fn lex_unrank(mut rank: u32, m: u32, k: u32) -> u16 {
 }
 
 impl CountRank {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "count-rank";
     /// `2^12 < 6,046 <= 2^13`.
     pub const BITS: u32 = 13;
-    /// Boards with possible piece counts.
+    /// Codes lie below 6,046.
+    pub const LIMIT: u32 = OFFSET[10] as u32;
+    /// Boards with possible piece counts: every code below [`Self::LIMIT`].
     pub const COUNT: u32 = OFFSET[10] as u32;
 
-    /// The code of a board, or `None` when its piece counts are impossible.
-    #[must_use]
-    pub fn try_from_board(board: Board) -> Option<CountRank> {
+    /// The code of a board.
+    ///
+    /// # Errors
+    /// [`EncodeReason::PieceCounts`] when X has neither as many marks as O nor one more.
+    pub fn try_from_board(board: Board) -> Result<CountRank, EncodeError> {
         let occupied = board.occupied().bits();
         let n = popcount9(occupied);
         let k = n / 2;
-        if popcount9(board.o().bits()) != k {
-            return None;
+        let o_marks = popcount9(board.o().bits());
+        if o_marks != k {
+            let reason = EncodeReason::PieceCounts {
+                x: (n - o_marks) as u8,
+                o: o_marks as u8,
+            };
+            return Err(EncodeError::new(Self::KIND, board, reason));
         }
         // Rank the O marks by their index among the occupied cells.
         // O has at most four cells: a fixed four rounds, each adding nothing once the cells
@@ -205,7 +211,7 @@ impl CountRank {
         let o_rank = per_occupancy - 1 - sum;
         let code =
             OFFSET[n as usize] as u32 + LEX9[occupied as usize] as u32 * per_occupancy + o_rank;
-        Some(CountRank(code as u16))
+        Ok(CountRank(code as u16))
     }
 
     /// The board of the code.
@@ -235,7 +241,7 @@ impl CountRank {
             Ok(CountRank(code as u16))
         } else {
             Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 Self::COUNT as u64,
             ))
@@ -243,32 +249,7 @@ impl CountRank {
     }
 }
 
-impl TryFrom<u32> for CountRank {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<CountRank, DecodeError> {
-        CountRank::try_from_code(code)
-    }
-}
-
-impl Encoding for CountRank {
-    const NAME: &'static str = CountRank::NAME;
-    const BITS: u32 = CountRank::BITS;
-    const LIMIT: u32 = CountRank::COUNT;
-    const VALID: u32 = CountRank::COUNT;
-
-    fn code(self) -> u32 {
-        self.0 as u32
-    }
-    fn decode(code: u32) -> Result<CountRank, DecodeError> {
-        CountRank::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        CountRank::to_board(self)
-    }
-    fn encode(board: Board) -> Option<CountRank> {
-        CountRank::try_from_board(board)
-    }
-}
+super::impl_encoding!(CountRank, CountRank, u16, partial);
 
 #[cfg(test)]
 mod tests {
@@ -302,7 +283,7 @@ mod tests {
     fn every_grid_matches_the_literal_definition() {
         let mut codes = std::collections::HashSet::new();
         for board in Board::all() {
-            let fast = CountRank::try_from_board(board);
+            let fast = CountRank::try_from_board(board).ok();
             assert_eq!(fast.map(|c| c.code() as u32), slow_code(board), "{board}");
             if let Some(code) = fast {
                 assert!(codes.insert(code.code()));
@@ -317,7 +298,7 @@ mod tests {
         for code in 0..1u32 << 13 {
             match CountRank::try_from_code(code) {
                 Ok(decoded) => {
-                    assert_eq!(CountRank::try_from_board(decoded.to_board()), Some(decoded))
+                    assert_eq!(CountRank::try_from_board(decoded.to_board()), Ok(decoded))
                 }
                 Err(error) => assert!(code >= 6_046, "{error}"),
             }
@@ -340,13 +321,14 @@ mod tests {
             let board: Board = text.parse().unwrap();
             assert_eq!(
                 CountRank::try_from_board(board).map(CountRank::code),
-                Some(code),
+                Ok(code),
                 "{text}"
             );
         }
+        let full = "XXXXXXXXX".parse().unwrap();
         assert_eq!(
-            CountRank::try_from_board("XXXXXXXXX".parse().unwrap()),
-            None
+            CountRank::try_from_board(full).unwrap_err().reason,
+            EncodeReason::PieceCounts { x: 9, o: 0 }
         );
     }
 }

@@ -1,36 +1,40 @@
 //! Integer codes for boards and positions, each its own type.
 //!
-//! | type | name | bits | codes that decode | what it holds |
+//! | type | [`Kind`] name | bits | codes that decode | what it holds |
 //! |---|---|---|---|---|
 //! | [`Base4`] | `base4` | 18 | 19,683 of 2^18 | any grid, 2 bits per cell |
 //! | [`Base3`] | `base3` | 15 | 19,683 = 3^9 | any grid, one base-3 digit per cell |
-//! | [`Bitboards`] | `bitboards` | 18 | 19,683 of 2^18 | any grid, the two 9-bit sets |
+//! | [`BitboardPair`] | `bitboards` | 18 | 19,683 of 2^18 | any grid, one 9-bit bitboard per player |
 //! | [`CountRank`] | `count-rank` | 13 | 6,046 | boards with possible piece counts |
 //! | [`Rank`] | `rank` | 13 | 5,478 | exactly the reachable positions |
 //! | [`Canonical`] | `canonical` | 10 | 765 | exactly the symmetry classes |
 //! | [`Oriented`] | `oriented` | 13 | 5,478 of 6,120 | a position as (class, symmetry) |
-//! | [`GameCode`] | `game` | 18 | 255,168 | a complete game (its moves, not a board) |
-//! | [`PrefixCode`] | `prefix` | 20 | 549,946 | any game, finished or not |
+//! | [`GameCode`](crate::game::GameCode) | `game` | 18 | 255,168 | a complete game (its moves, not a board) |
+//! | [`PrefixCode`](crate::game::PrefixCode) | `prefix` | 20 | 549,946 | any game, finished or not |
 //!
-//! The two game codes number move sequences rather than boards ([`Game`](crate::Game)), so
-//! they stand outside the [`Encoding`] trait. Every type has a checked decoder (`TryFrom<u32>`) that names the encoding and the reason a
-//! code is rejected, and a lossless round trip through [`Board`]. The [`Encoding`] trait lets
-//! code be generic over all of them.
+//! Every board encoding implements [`Encoding`]: one code type ([`Encoding::Code`], the same
+//! type the inherent `code()` returns), a checked decoder (`TryFrom<u32>`, [`Encoding::decode`])
+//! that names the encoding and the reason a code is rejected, and a lossless round trip
+//! through [`Board`]. Total encodings (any grid) have `from_board` and `From<Board>`; partial
+//! ones have `try_from_board` returning an [`EncodeError`] that says why a board is refused.
+//! [`Kind`] names all nine encodings at run time, with their sizes and a generic
+//! encode and decode. The two game codes number move sequences rather than boards, so they
+//! live beside [`Game`](crate::Game) in [`game`](crate::game).
 
 pub mod base3;
 pub mod base4;
-pub mod bitboards;
+pub mod bitboard_pair;
 pub mod canonical;
 pub mod count_rank;
-pub mod game;
+mod kind;
 pub mod rank;
 
 pub use base3::Base3;
 pub use base4::Base4;
-pub use bitboards::Bitboards;
+pub use bitboard_pair::BitboardPair;
 pub use canonical::{Canonical, Oriented};
 pub use count_rank::CountRank;
-pub use game::{GameCode, PrefixCode};
+pub use kind::{Kind, ParseKindError};
 pub use rank::Rank;
 
 use crate::{Board, Cell, Symmetry, Violations};
@@ -39,8 +43,8 @@ use crate::{Board, Cell, Symmetry, Violations};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{encoding} code {code} is invalid: {reason}")]
 pub struct DecodeError {
-    /// The encoding's name, as in [`Encoding::NAME`].
-    pub encoding: &'static str,
+    /// The encoding.
+    pub encoding: Kind,
     /// The rejected code.
     pub code: u64,
     /// Why it was rejected.
@@ -82,7 +86,7 @@ pub enum DecodeReason {
 }
 
 impl DecodeError {
-    pub(crate) const fn new(encoding: &'static str, code: u64, reason: DecodeReason) -> Self {
+    pub(crate) const fn new(encoding: Kind, code: u64, reason: DecodeReason) -> Self {
         DecodeError {
             encoding,
             code,
@@ -90,18 +94,59 @@ impl DecodeError {
         }
     }
 
-    pub(crate) const fn out_of_range(encoding: &'static str, code: u64, limit: u64) -> Self {
+    pub(crate) const fn out_of_range(encoding: Kind, code: u64, limit: u64) -> Self {
         DecodeError::new(encoding, code, DecodeReason::OutOfRange { limit })
     }
 }
 
-/// What all encodings share, for code that is generic over them (packing, the CLI).
+/// A board that an encoding cannot hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{encoding} cannot hold board {board}: {reason}")]
+pub struct EncodeError {
+    /// The encoding.
+    pub encoding: Kind,
+    /// The refused board.
+    pub board: Board,
+    /// Why it was refused.
+    pub reason: EncodeReason,
+}
+
+/// Why a board has no code in an encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeReason {
+    /// The piece counts are impossible: X has neither as many marks as O nor one more.
+    #[error("{x} X and {o} O marks (X must have as many as O or one more)")]
+    PieceCounts {
+        /// X's marks.
+        x: u8,
+        /// O's marks.
+        o: u8,
+    },
+    /// The board is not a reachable position.
+    #[error("not a reachable position ({0})")]
+    Unreachable(Violations),
+    /// A game code numbers move sequences, not boards.
+    #[error("it numbers games, not boards (see tictactoe::game)")]
+    GameCode,
+}
+
+impl EncodeError {
+    pub(crate) const fn new(encoding: Kind, board: Board, reason: EncodeReason) -> Self {
+        EncodeError {
+            encoding,
+            board,
+            reason,
+        }
+    }
+}
+
+/// What all board encodings share, for code that is generic over them (packing, the CLI).
 ///
 /// ```
 /// use tictactoe::{Board, encoding::{Encoding, Rank, Base3}};
 /// fn round_trip<E: Encoding>(board: Board) -> Option<Board> {
-///     let code = E::encode(board)?.code();
-///     Some(E::decode(code).ok()?.to_board())
+///     let code = E::encode(board).ok()?.code();
+///     Some(E::decode(code.into()).ok()?.to_board())
 /// }
 /// let board: Board = "X.O/..O/.X.".parse()?;
 /// assert_eq!(round_trip::<Rank>(board), Some(board));
@@ -109,239 +154,94 @@ impl DecodeError {
 /// # Ok::<(), tictactoe::ParseBoardError>(())
 /// ```
 pub trait Encoding: Copy + Eq + core::fmt::Debug + Sized {
-    /// The name used on the command line and in errors.
-    const NAME: &'static str;
+    /// Which encoding this is; its name is used on the command line and in errors.
+    const KIND: Kind;
     /// Bits needed to store any code.
     const BITS: u32;
     /// Codes lie in `0..LIMIT`.
     const LIMIT: u32;
     /// How many codes in `0..LIMIT` decode.
-    const VALID: u32;
+    const COUNT: u32;
+    /// The integer type of a code (`u16` up to 16 bits, else `u32`).
+    type Code: Copy + Into<u32> + Into<u64> + core::fmt::Debug;
 
     /// The code, below [`Self::LIMIT`].
-    fn code(self) -> u32;
+    fn code(self) -> Self::Code;
     /// Decodes a code, or says why it is not one.
+    ///
+    /// # Errors
+    /// A [`DecodeError`] naming the encoding, the code and the reason.
     fn decode(code: u32) -> Result<Self, DecodeError>;
     /// The board the code stands for ([`Canonical`]: the class representative).
     fn to_board(self) -> Board;
-    /// Encodes a board, or `None` if this encoding cannot hold it.
-    fn encode(board: Board) -> Option<Self>;
+    /// Encodes a board, or says why this encoding cannot hold it.
+    ///
+    /// # Errors
+    /// An [`EncodeError`] for a board outside the encoding's domain (never for a total one).
+    fn encode(board: Board) -> Result<Self, EncodeError>;
 }
 
-/// `C(n, k)` for `n, k < 10`, as computed by Pascal's rule.
-pub(crate) const BINOMIAL: [[u8; 10]; 10] = {
-    let mut table = [[0u8; 10]; 10];
-    let mut n = 0;
-    while n < 10 {
-        table[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            table[n][k] = table[n - 1][k - 1] + if k < n { table[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    table
-};
-
-/// `C(n, k)` as a `u32`, zero when `k > n`.
-pub(crate) const fn binomial(n: u32, k: u32) -> u32 {
-    if n < 10 && k < 10 {
-        BINOMIAL[n as usize][k as usize] as u32
-    } else {
-        0
-    }
-}
-
-/// Software `pdep`: the `i`-th lowest bit of `bits` goes to the `i`-th lowest set bit of `mask`.
-pub(crate) const fn deposit(mut bits: u16, mut mask: u16) -> u16 {
-    let mut out = 0;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if bits & 1 != 0 {
-            out |= low;
-        }
-        bits >>= 1;
-        mask &= mask - 1;
-    }
-    out
-}
-
-/// `POPCOUNT3[s]`: the number of cells in the 3-bit set `s`, 8 bytes. The baseline x86-64
-/// target has no `popcnt` instruction, and `count_ones` there is a dozen dependent operations.
-const POPCOUNT3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
-
-/// The number of cells in a 9-bit set: one lookup in [`POPCOUNT3`] per row.
-#[inline]
-pub(crate) const fn popcount9(set: u16) -> u32 {
-    (POPCOUNT3[(set & 7) as usize]
-        + POPCOUNT3[(set >> 3 & 7) as usize]
-        + POPCOUNT3[(set >> 6 & 7) as usize]) as u32
-}
-
-/// `DEPOSIT3[mask][bits]`: [`deposit`] on 3-bit values, 64 bytes.
-const DEPOSIT3: [[u8; 8]; 8] = {
-    let mut table = [[0u8; 8]; 8];
-    let mut mask = 0;
-    while mask < 8 {
-        let mut bits = 0;
-        while bits < 8 {
-            table[mask][bits] = deposit(bits as u16, mask as u16) as u8;
-            bits += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
-/// [`deposit`] on 9-bit masks without a loop or a branch: three lookups in [`DEPOSIT3`], one
-/// per row of the board, each consuming as many bits as its row of `mask` has cells.
-#[inline]
-pub(crate) const fn deposit9(bits: u16, mask: u16) -> u16 {
-    let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
-    let low = DEPOSIT3[m0 as usize][(bits & 7) as usize] as u16;
-    let bits = bits >> POPCOUNT3[m0 as usize];
-    let middle = DEPOSIT3[m1 as usize][(bits & 7) as usize] as u16;
-    let bits = bits >> POPCOUNT3[m1 as usize];
-    let high = DEPOSIT3[m2 as usize][(bits & 7) as usize] as u16;
-    low | middle << 3 | high << 6
-}
-
-/// `EXTRACT3[mask][bits]`: the bits of `bits` at the set bits of `mask`, packed to the
-/// bottom, on 3-bit values: 64 bytes.
-const EXTRACT3: [[u8; 8]; 8] = {
-    let mut table = [[0u8; 8]; 8];
-    let mut mask = 0;
-    while mask < 8 {
-        let mut bits = 0;
-        while bits < 8 {
-            // Inverse of deposit on its image: find the packed value that deposits to these bits.
-            let mut packed = 0;
-            while deposit(packed, mask as u16) != bits as u16 & mask as u16 {
-                packed += 1;
-            }
-            table[mask][bits] = packed as u8;
-            bits += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
-/// Software `pext` on 9-bit masks without a loop or a branch: three lookups in [`EXTRACT3`],
-/// one per row of the board, each placed after the cells of `mask` in the rows before it.
-#[inline]
-pub(crate) const fn extract9(bits: u16, mask: u16) -> u16 {
-    let (m0, m1, m2) = (mask & 7, mask >> 3 & 7, mask >> 6 & 7);
-    let low = EXTRACT3[m0 as usize][(bits & 7) as usize] as u16;
-    let middle = EXTRACT3[m1 as usize][(bits >> 3 & 7) as usize] as u16;
-    let high = EXTRACT3[m2 as usize][(bits >> 6 & 7) as usize] as u16;
-    let (n0, n1) = (POPCOUNT3[m0 as usize], POPCOUNT3[m1 as usize]);
-    low | middle << n0 | high << (n0 + n1)
-}
-
-/// Bytes of the tables shared by the ranked encodings: 3-bit popcounts (8 bytes) and the 3-bit
-/// deposit and extract tables (64 bytes each) behind branch-free `pdep` and `pext`.
-pub const SHARED_TABLE_BYTES: usize = core::mem::size_of_val(&POPCOUNT3)
-    + core::mem::size_of_val(&DEPOSIT3)
-    + core::mem::size_of_val(&EXTRACT3);
-
-/// The mark count `n` of a code, given the first code of each mark count (`offsets[n]`, with
-/// `offsets[0] = 0` and `offsets[10]` the end): how many of `offsets[1..10]` it has reached.
-/// Counted without a branch, since the mark count of consecutive codes is unpredictable.
-#[inline]
-pub(crate) const fn block_of(code: u16, offsets: &[u16; 11]) -> usize {
-    let mut n = 0;
-    let mut i = 1;
-    while i < 10 {
-        n += (offsets[i] <= code) as usize;
-        i += 1;
-    }
-    n
-}
-
-/// Shift for [`Reciprocals`]: quotients are exact for dividends below 2^11 and divisors up
-/// to 126 since `2^11 * 126 < 2^20` (and checked exhaustively where the tables are built).
-const RECIPROCAL_SHIFT: u32 = 20;
-
-/// `ceil(2^20 / d)` for small divisors, so that `n / d` is a multiply and a shift.
-#[derive(Clone, Copy)]
-pub(crate) struct Reciprocals<const N: usize>([u32; N]);
-
-impl<const N: usize> Reciprocals<N> {
-    /// The reciprocals of `divisors`, each checked against `/` and `%` for every dividend
-    /// below `limit` (at compile time when used in a `const`).
-    pub(crate) const fn new(divisors: [u16; N], limit: u32) -> Reciprocals<N> {
-        assert!(limit <= 1 << 11);
-        let mut table = [0u32; N];
-        let mut i = 0;
-        while i < N {
-            let d = divisors[i] as u32;
-            table[i] = (1u32 << RECIPROCAL_SHIFT).div_ceil(d);
-            let mut n = 0;
-            while n < limit {
-                assert!((n * table[i]) >> RECIPROCAL_SHIFT == n / d);
-                n += 1;
-            }
-            i += 1;
-        }
-        Reciprocals(table)
-    }
-
-    /// `(n / d, n % d)` for the divisor `d` at `index`.
-    #[inline]
-    pub(crate) const fn div_rem(&self, n: u32, index: usize, d: u32) -> (u32, u32) {
-        let q = (n * self.0[index]) >> RECIPROCAL_SHIFT;
-        (q, n - q * d)
-    }
-}
-
-#[cfg(test)]
-/// Software `pext`: the bits of `bits` at the set bits of `mask`, packed to the bottom.
-pub(crate) const fn extract(bits: u16, mut mask: u16) -> u16 {
-    let mut out = 0;
-    let mut i = 0;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if bits & low != 0 {
-            out |= 1 << i;
-        }
-        i += 1;
-        mask &= mask - 1;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn binomials_match_the_factorial_formula() {
-        let factorial = |n: u32| (1..=n).product::<u32>();
-        for n in 0..10 {
-            for k in 0..=n {
-                assert_eq!(
-                    binomial(n, k),
-                    factorial(n) / factorial(k) / factorial(n - k)
-                );
-            }
-            assert_eq!(binomial(n, n + 1), 0);
-        }
-    }
-
-    #[test]
-    fn deposit_and_extract_are_inverse_on_every_mask() {
-        for mask in 0..512u16 {
-            assert_eq!(popcount9(mask), mask.count_ones());
-            for bits in 0..1u16 << mask.count_ones() {
-                let spread = deposit(bits, mask);
-                assert_eq!(deposit9(bits, mask), spread);
-                assert_eq!(extract9(spread, mask), bits);
-                assert_eq!(extract9(spread | !mask & 0x1ff, mask), bits);
-                assert_eq!(spread & !mask, 0);
-                assert_eq!(extract(spread, mask), bits);
+/// The trait impl and the checked integer conversion of one encoding, from its inherent
+/// `BITS`, `LIMIT`, `COUNT`, `code`, `try_from_code` and `to_board`, and either a total
+/// `from_board` (`total`) or a partial `try_from_board` (`partial`).
+macro_rules! impl_encoding {
+    ($ty:ident, $kind:ident, $code:ty, total) => {
+        impl From<Board> for $ty {
+            fn from(board: Board) -> $ty {
+                $ty::from_board(board)
             }
         }
-    }
+        $crate::encoding::impl_encoding!(@common $ty, $kind, $code, |board| Ok($ty::from_board(board)));
+    };
+    ($ty:ident, $kind:ident, $code:ty, partial) => {
+        impl TryFrom<Board> for $ty {
+            type Error = $crate::encoding::EncodeError;
+            fn try_from(board: Board) -> Result<$ty, $crate::encoding::EncodeError> {
+                $ty::try_from_board(board)
+            }
+        }
+        $crate::encoding::impl_encoding!(@common $ty, $kind, $code, $ty::try_from_board);
+    };
+    (@common $ty:ident, $kind:ident, $code:ty, $encode:expr) => {
+        impl $ty {
+            /// Which encoding this is.
+            pub const KIND: $crate::encoding::Kind = $crate::encoding::Kind::$kind;
+        }
+
+        impl TryFrom<u32> for $ty {
+            type Error = $crate::encoding::DecodeError;
+            fn try_from(code: u32) -> Result<$ty, $crate::encoding::DecodeError> {
+                $ty::try_from_code(code)
+            }
+        }
+
+        impl From<$ty> for u32 {
+            fn from(value: $ty) -> u32 {
+                value.code().into()
+            }
+        }
+
+        impl $crate::encoding::Encoding for $ty {
+            const KIND: $crate::encoding::Kind = $crate::encoding::Kind::$kind;
+            const BITS: u32 = $ty::BITS;
+            const LIMIT: u32 = $ty::LIMIT;
+            const COUNT: u32 = $ty::COUNT;
+            type Code = $code;
+
+            fn code(self) -> $code {
+                $ty::code(self)
+            }
+            fn decode(code: u32) -> Result<$ty, $crate::encoding::DecodeError> {
+                $ty::try_from_code(code)
+            }
+            fn to_board(self) -> Board {
+                $ty::to_board(self)
+            }
+            fn encode(board: Board) -> Result<$ty, $crate::encoding::EncodeError> {
+                let encode: fn(Board) -> Result<$ty, $crate::encoding::EncodeError> = $encode;
+                encode(board)
+            }
+        }
+    };
 }
+pub(crate) use impl_encoding;

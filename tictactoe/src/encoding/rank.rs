@@ -46,10 +46,8 @@
 //! decode finds `n` among ten offsets without branching, splits by a
 //! multiply-shift reciprocal, and does two lookups and a deposit by three more.
 
-use super::{
-    DecodeError, DecodeReason, Encoding, Reciprocals, binomial, block_of, deposit9, extract9,
-    popcount9,
-};
+use super::{DecodeError, EncodeError, EncodeReason};
+use crate::bits::{Reciprocals, binomial, block_of, deposit9, extract9, popcount9};
 use crate::{Bitboard, Board, Position};
 
 /// A reachable position as its exact rank in `0..5,478`.
@@ -57,10 +55,10 @@ use crate::{Bitboard, Board, Position};
 /// ```
 /// use tictactoe::{Board, Position, encoding::Rank};
 /// let position = Position::try_from("X.O/..O/.X.".parse::<Board>()?)?;
-/// let rank = Rank::from_position(&position);
+/// let rank = Rank::from_position(position);
 /// assert!(rank.code() < 5_478);
 /// assert_eq!(rank.to_position(), position);
-/// assert_eq!(Rank::from_position(&Position::EMPTY).code(), 0);
+/// assert_eq!(Rank::from_position(Position::EMPTY).code(), 0);
 /// assert!(Rank::try_from(5_478).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -208,7 +206,7 @@ const OFFSET: [u16; 11] = {
 };
 
 /// Bytes of static tables behind [`Rank`] at run time.
-pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&FREE_SETS)
     + core::mem::size_of_val(&COLEX)
     + core::mem::size_of_val(&FREE_START)
@@ -219,7 +217,7 @@ pub const TABLE_BYTES: usize = core::mem::size_of_val(&FREE_RANK)
     + core::mem::size_of_val(&COLEX_GROUP0)
     + core::mem::size_of_val(&COLEX_GROUP1)
     + core::mem::size_of_val(&COLEX_GROUP2)
-    + super::SHARED_TABLE_BYTES;
+    + crate::bits::SHARED_TABLE_BYTES;
 
 const _: () = assert!(TABLE_BYTES <= 2048);
 const _: () = assert!(OFFSET[10] == 5_478);
@@ -247,17 +245,18 @@ pub(crate) const fn decode_board(code: u16) -> Board {
 }
 
 impl Rank {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "rank";
     /// `2^12 < 5,478 <= 2^13`.
     pub const BITS: u32 = 13;
-    /// Reachable positions (computed from the construction's tables).
+    /// Codes lie below 5,478.
+    pub const LIMIT: u32 = OFFSET[10] as u32;
+    /// Reachable positions (computed from the construction's tables): every code below
+    /// [`Self::LIMIT`].
     pub const COUNT: u32 = OFFSET[10] as u32;
 
     /// The rank of a position.
     #[must_use]
     #[inline]
-    pub fn from_position(position: &Position) -> Rank {
+    pub fn from_position(position: Position) -> Rank {
         let board = position.board();
         let n = popcount9(board.occupied().bits()) as usize;
         let (waiting, last) = if n.is_multiple_of(2) {
@@ -279,6 +278,12 @@ impl Rank {
         Position::from_board_unchecked(decode_board(self.0))
     }
 
+    /// The board of the rank.
+    #[must_use]
+    pub const fn to_board(self) -> Board {
+        decode_board(self.0)
+    }
+
     /// The integer, below 5,478.
     #[must_use]
     pub const fn code(self) -> u16 {
@@ -291,31 +296,33 @@ impl Rank {
             Ok(Rank(code as u16))
         } else {
             Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 Self::COUNT as u64,
             ))
         }
     }
 
-    /// The rank of a board, or why it has none.
-    pub fn try_from_board(board: Board) -> Result<Rank, DecodeReason> {
+    /// The rank of a board.
+    ///
+    /// # Errors
+    /// [`EncodeReason::Unreachable`] with every rule the board breaks.
+    pub fn try_from_board(board: Board) -> Result<Rank, EncodeError> {
         Position::try_from(board)
-            .map(|position| Rank::from_position(&position))
-            .map_err(|invalid| DecodeReason::Unreachable(invalid.violations))
-    }
-}
-
-impl TryFrom<u32> for Rank {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<Rank, DecodeError> {
-        Rank::try_from_code(code)
+            .map(Rank::from_position)
+            .map_err(|invalid| {
+                EncodeError::new(
+                    Self::KIND,
+                    board,
+                    EncodeReason::Unreachable(invalid.violations),
+                )
+            })
     }
 }
 
 impl From<Position> for Rank {
     fn from(position: Position) -> Rank {
-        Rank::from_position(&position)
+        Rank::from_position(position)
     }
 }
 
@@ -325,23 +332,60 @@ impl From<Rank> for Position {
     }
 }
 
-impl Encoding for Rank {
-    const NAME: &'static str = Rank::NAME;
-    const BITS: u32 = Rank::BITS;
-    const LIMIT: u32 = Rank::COUNT;
-    const VALID: u32 = Rank::COUNT;
+super::impl_encoding!(Rank, Rank, u16, partial);
 
-    fn code(self) -> u32 {
-        self.0 as u32
+/// Every position by rank with its base-3 code, and the rank of every base-3 code: what a
+/// retrograde pass needs to find children (the solver's table and the game codes' subtree
+/// sizes). About 61 KB, alive only while a table is built.
+pub(crate) struct RankIndex {
+    /// `boards[rank]`: the board of each rank.
+    pub(crate) boards: [Board; Rank::COUNT as usize],
+    /// `base3[rank]`: its base-3 code.
+    base3: [u16; Rank::COUNT as usize],
+    /// `rank_by_base3[code]`: the rank of each reachable board (`u16::MAX` elsewhere).
+    rank_by_base3: [u16; Board::COUNT],
+}
+
+impl RankIndex {
+    /// Decodes every rank once.
+    pub(crate) const fn build() -> RankIndex {
+        let mut index = RankIndex {
+            boards: [Board::EMPTY; Rank::COUNT as usize],
+            base3: [0; Rank::COUNT as usize],
+            rank_by_base3: [u16::MAX; Board::COUNT],
+        };
+        let mut rank = 0;
+        while rank < Rank::COUNT as usize {
+            let board = decode_board(rank as u16);
+            let code = super::base3::code_of(board);
+            index.boards[rank] = board;
+            index.base3[rank] = code;
+            index.rank_by_base3[code as usize] = rank as u16;
+            rank += 1;
+        }
+        index
     }
-    fn decode(code: u32) -> Result<Rank, DecodeError> {
-        Rank::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        self.to_position().board()
-    }
-    fn encode(board: Board) -> Option<Rank> {
-        Rank::try_from_board(board).ok()
+
+    /// The ranks of the children of the position of `rank`, by cell (`u16::MAX` for occupied
+    /// cells).
+    pub(crate) const fn child_ranks(&self, rank: usize) -> [u16; 9] {
+        let board = self.boards[rank];
+        let code = self.base3[rank];
+        let digit = if board.marks().is_multiple_of(2) {
+            1
+        } else {
+            2
+        };
+        let empty = board.empty_cells().bits();
+        let mut ranks = [u16::MAX; 9];
+        let mut cell = 0;
+        while cell < 9 {
+            if empty >> cell & 1 != 0 {
+                ranks[cell] = self.rank_by_base3[(code + digit * super::base3::POW3[cell]) as usize];
+            }
+            cell += 1;
+        }
+        ranks
     }
 }
 
@@ -398,7 +442,7 @@ mod tests {
                 Ok(rank) => {
                     let position = rank.to_position();
                     assert!(position.board().violations().is_empty());
-                    assert_eq!(Rank::from_position(&position), rank);
+                    assert_eq!(Rank::from_position(position), rank);
                     assert!(decoded.insert(position));
                 }
                 Err(error) => {

@@ -82,7 +82,7 @@ impl<W: Write> Writer<W> {
         let packing = self.header.packing;
         if !packing.can_hold(board) {
             return Err(PackError::Unencodable {
-                encoding: packing.name(),
+                encoding: packing.kind(),
                 board,
                 index: usize::try_from(self.count).unwrap_or(usize::MAX),
             }

@@ -111,7 +111,7 @@ impl<E: Packable> Default for PackedArray<E> {
 impl<E: Packable> core::fmt::Debug for PackedArray<E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PackedArray")
-            .field("encoding", &E::NAME)
+            .field("encoding", &E::KIND)
             .field("len", &self.len)
             .finish_non_exhaustive()
     }
@@ -169,7 +169,7 @@ impl<E: Packable> PackedArray<E> {
 
     fn encode(board: Board, index: usize) -> Result<u32, PackError> {
         E::pack(board).ok_or(PackError::Unencodable {
-            encoding: E::NAME,
+            encoding: E::KIND,
             board,
             index,
         })
@@ -364,7 +364,7 @@ impl<E: Packable> PackedArray<E> {
                 index,
                 error: E::decode(read(&self.bytes, index, E::BITS))
                     .err()
-                    .unwrap_or(crate::encoding::DecodeError::out_of_range(E::NAME, 0, 0)),
+                    .unwrap_or(crate::encoding::DecodeError::out_of_range(E::KIND, 0, 0)),
             }),
         }
     }
@@ -445,7 +445,7 @@ mod tests {
             for &board in &boards {
                 single.push(board).unwrap();
             }
-            assert_eq!(bulk, single, "{} {len}", E::NAME);
+            assert_eq!(bulk, single, "{} {len}", E::KIND);
             assert_eq!(bulk.as_bytes().len(), (len * E::BITS as usize).div_ceil(8));
             for (i, &board) in boards.iter().enumerate() {
                 let code = slow_code(bulk.as_bytes(), i, E::BITS);

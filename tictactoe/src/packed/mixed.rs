@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::{PackError, Packable};
 use crate::Board;
-use crate::encoding::{DecodeError, Encoding, Rank};
+use crate::encoding::{DecodeError, Encoding, Kind, Rank};
 
 /// The radix: the number of reachable positions.
 const RADIX: u64 = Rank::COUNT as u64;
@@ -147,7 +147,7 @@ impl MixedRadix {
 
     fn encode(board: Board, index: usize) -> Result<u32, PackError> {
         Rank::pack(board).ok_or(PackError::Unencodable {
-            encoding: Self::NAME,
+            encoding: Kind::Rank,
             board,
             index,
         })
@@ -351,7 +351,7 @@ impl MixedRadix {
         };
         PackError::InvalidCode {
             index: k * PER_WORD + digit,
-            error: DecodeError::out_of_range(Self::NAME, code, RADIX),
+            error: DecodeError::out_of_range(Kind::Rank, code, RADIX),
         }
     }
 }
@@ -480,7 +480,7 @@ mod tests {
         assert_eq!(
             array.set(2, full),
             Err(PackError::Unencodable {
-                encoding: "mixed-radix",
+                encoding: Kind::Rank,
                 board: full,
                 index: 2
             })
@@ -495,7 +495,7 @@ mod tests {
         assert_eq!(
             array.extend_from_boards(&many),
             Err(PackError::Unencodable {
-                encoding: "mixed-radix",
+                encoding: Kind::Rank,
                 board: full,
                 index: 40
             })

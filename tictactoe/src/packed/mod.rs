@@ -53,10 +53,12 @@ mod tables;
 pub use fixed::{Iter, PackedArray};
 pub use mixed::{MixedRadix, MixedRadixIter};
 pub use packing::{Packing, ParsePackingError};
-pub use tables::TABLE_BYTES;
+pub(crate) use tables::TABLE_BYTES;
 
 use crate::Board;
-use crate::encoding::{Base3, Base4, Bitboards, CountRank, DecodeError, Encoding, Rank, base4};
+use crate::encoding::{
+    Base3, Base4, BitboardPair, CountRank, DecodeError, Encoding, Kind, Rank, base4,
+};
 
 /// Why a packed array refused an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -72,8 +74,8 @@ pub enum PackError {
     /// A board the encoding cannot hold (an unreachable board for `rank`, say).
     #[error("{encoding} cannot hold board {board} (position {index})")]
     Unencodable {
-        /// The encoding's name.
-        encoding: &'static str,
+        /// The encoding (`rank` for mixed radix, which holds ranks).
+        encoding: Kind,
         /// The board.
         board: Board,
         /// Where it was to go.
@@ -113,35 +115,40 @@ impl PackError {
     }
 }
 
-/// An [`Encoding`] that can be packed, with fast paths between boards and raw codes.
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::encoding::Base4 {}
+    impl Sealed for crate::encoding::Base3 {}
+    impl Sealed for crate::encoding::BitboardPair {}
+    impl Sealed for crate::encoding::CountRank {}
+    impl Sealed for crate::encoding::Rank {}
+}
+
+/// The encodings a [`PackedArray`] can hold: [`Base4`], [`Base3`], [`BitboardPair`],
+/// [`CountRank`] and [`Rank`]. Sealed: its methods are the packed arrays' own access to the
+/// encodings' codes, not a second encoder.
 ///
-/// The defaults go through [`Encoding::encode`] and [`Encoding::decode`]; the encodings of
-/// this crate override them with bit spreading or one to three table reads (see
-/// [`TABLE_BYTES`]), and the tests compare both on every grid and every code.
-///
-/// ```
-/// use tictactoe::{Board, encoding::Rank, packed::Packable};
-/// let board: Board = "X.O/..O/.X.".parse()?;
-/// let code = Rank::pack(board).unwrap();
-/// assert_eq!(Rank::unpack(code), board);
-/// assert_eq!(Rank::pack("XXX/XXX/XXX".parse()?), None);
-/// # Ok::<(), tictactoe::ParseBoardError>(())
-/// ```
-pub trait Packable: Encoding {
+/// Each method is the encoding's own [`Encoding::encode`] / [`Encoding::decode`] seen as a raw
+/// `u32`, read from the one shared grid table of this module where that is faster (see
+/// [`TABLE_BYTES`]); the tests compare both on every grid and every code.
+pub trait Packable: Encoding + sealed::Sealed {
     /// The code of `board`, or `None` when the encoding cannot hold it.
     #[inline]
+    #[doc(hidden)]
     fn pack(board: Board) -> Option<u32> {
-        Self::encode(board).map(Self::code)
+        Self::encode(board).ok().map(|e| e.code().into())
     }
 
     /// The board of a code that decodes ([`Self::is_code`]); any board for other codes.
     #[inline]
+    #[doc(hidden)]
     fn unpack(code: u32) -> Board {
         Self::decode(code).map_or(Board::EMPTY, Self::to_board)
     }
 
     /// Whether `code` decodes.
     #[inline]
+    #[doc(hidden)]
     fn is_code(code: u32) -> bool {
         Self::decode(code).is_ok()
     }
@@ -162,7 +169,7 @@ impl Packable for Base4 {
     }
 }
 
-impl Packable for Bitboards {}
+impl Packable for BitboardPair {}
 
 impl Packable for Base3 {
     #[inline]
@@ -223,14 +230,14 @@ mod tests {
 
     fn fast_paths_match_the_encoding<E: Packable>() {
         for board in Board::all() {
-            let slow = E::encode(board).map(E::code);
-            assert_eq!(E::pack(board), slow, "{} {board}", E::NAME);
+            let slow = E::encode(board).ok().map(|e| e.code().into());
+            assert_eq!(E::pack(board), slow, "{} {board}", E::KIND);
         }
         for code in 0..E::LIMIT.max(1 << 15) {
             let slow = E::decode(code).ok();
-            assert_eq!(E::is_code(code), slow.is_some(), "{} {code}", E::NAME);
+            assert_eq!(E::is_code(code), slow.is_some(), "{} {code}", E::KIND);
             if let Some(value) = slow {
-                assert_eq!(E::unpack(code), value.to_board(), "{} {code}", E::NAME);
+                assert_eq!(E::unpack(code), value.to_board(), "{} {code}", E::KIND);
             }
         }
     }

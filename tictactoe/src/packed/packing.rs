@@ -6,7 +6,7 @@ use core::str::FromStr;
 
 use super::{MixedRadix, PackError, Packable, PackedArray};
 use crate::Board;
-use crate::encoding::{Base3, Base4, CountRank, Encoding, Rank};
+use crate::encoding::{Base3, Base4, CountRank, Kind, Rank};
 
 /// One of the packings of [`packed`](super), chosen at run time.
 ///
@@ -56,11 +56,22 @@ impl Packing {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Packing::Base4 => Base4::NAME,
-            Packing::Base3 => Base3::NAME,
-            Packing::CountRank => CountRank::NAME,
-            Packing::Rank => Rank::NAME,
+            Packing::Base4 => Base4::KIND.name(),
+            Packing::Base3 => Base3::KIND.name(),
+            Packing::CountRank => CountRank::KIND.name(),
+            Packing::Rank => Rank::KIND.name(),
             Packing::MixedRadix => MixedRadix::NAME,
+        }
+    }
+
+    /// The encoding whose codes the packing stores (`rank` for mixed radix).
+    #[must_use]
+    pub const fn kind(self) -> Kind {
+        match self {
+            Packing::Base4 => Kind::Base4,
+            Packing::Base3 => Kind::Base3,
+            Packing::CountRank => Kind::CountRank,
+            Packing::Rank | Packing::MixedRadix => Kind::Rank,
         }
     }
 
@@ -105,7 +116,7 @@ impl Packing {
     #[must_use]
     pub const fn holds(self) -> u32 {
         match self {
-            Packing::Base4 => <Base4 as Encoding>::VALID,
+            Packing::Base4 => Base4::COUNT,
             Packing::Base3 => Base3::COUNT,
             Packing::CountRank => CountRank::COUNT,
             Packing::Rank | Packing::MixedRadix => Rank::COUNT,

@@ -14,7 +14,8 @@
 //! All are computed at compile time from the definitions; the tests compare them with
 //! [`Rank`](crate::encoding::Rank) and [`CountRank`](crate::encoding::CountRank) on every grid.
 
-use crate::encoding::{binomial, rank};
+use crate::bits::binomial;
+use crate::encoding::rank;
 use crate::{Bitboard, Board};
 
 /// Marks a grid that the encoding cannot hold.
@@ -50,7 +51,7 @@ static SET3: [u16; 512] = {
 };
 
 const fn grid_index_const(board: Board) -> usize {
-    SET3[board.x().bits() as usize] as usize + 2 * SET3[board.o().bits() as usize] as usize
+    crate::encoding::base3::code_of(board) as usize
 }
 
 /// The base-3 code of a board (`sum d_i 3^i`), used as the index of the grid tables.
@@ -60,21 +61,8 @@ pub(crate) fn grid_index(board: Board) -> usize {
 }
 
 /// The board of a grid index (digit 1 is X, 2 is O).
-const fn grid_board(mut index: usize) -> Board {
-    let (mut x, mut o, mut i) = (0u16, 0u16, 0);
-    while i < 9 {
-        match index % 3 {
-            1 => x |= 1 << i,
-            2 => o |= 1 << i,
-            _ => {}
-        }
-        index /= 3;
-        i += 1;
-    }
-    Board::from_disjoint(
-        Bitboard::from_bits_truncate(x),
-        Bitboard::from_bits_truncate(o),
-    )
+const fn grid_board(index: usize) -> Board {
+    crate::encoding::base3::board_of(index as u16)
 }
 
 /// `GRID_CELLS[i]`: the board of grid index `i`, X cells in bits 0..9 and O cells in 16..25.
@@ -232,7 +220,7 @@ pub(crate) static GRID_COUNT_RANK: [u16; GRIDS] = COUNT_TABLES.0;
 pub(crate) static COUNT_RANK_BOARD: [Board; COUNT_RANKS] = COUNT_TABLES.1;
 
 /// Bytes of static tables behind the fast [`Packable`](super::Packable) paths.
-pub const TABLE_BYTES: usize = core::mem::size_of_val(&SET3)
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&SET3)
     + core::mem::size_of_val(&BASE4_BYTE)
     + core::mem::size_of_val(&GRID_CELLS)
     + core::mem::size_of_val(&GRID_RANK)

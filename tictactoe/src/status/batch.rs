@@ -4,7 +4,7 @@
 //! | function | input | out | state bytes | table bytes |
 //! |---|---|---|---|---|
 //! | [`verdicts_split`] (fastest) | X's cells and O's cells, two `&[u16]` | `&mut [Verdict]` | 4 (+1 out) | 0 |
-//! | [`verdicts`] | one [`Packed`] `u32` per board | `&mut [Verdict]` | 4 (+1 out) | 0 |
+//! | [`verdicts`] | one [`BoardWord`] `u32` per board | `&mut [Verdict]` | 4 (+1 out) | 0 |
 //!
 //! The kernels are straight-line integer code with compile-time masks, which LLVM turns into
 //! SIMD shifts, ANDs and adds at whatever vector width the target allows. The portable build
@@ -16,7 +16,7 @@
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86;
 
-use super::{Packed, Verdict};
+use super::{BoardWord, Verdict};
 
 /// A build of the batch kernels: the same source at one vector width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +68,7 @@ impl Kernel {
 }
 
 /// Bytes per board read by the batch kernel.
-pub const STATE_BYTES: usize = core::mem::size_of::<Packed>();
+pub const STATE_BYTES: usize = core::mem::size_of::<BoardWord>();
 /// Bytes of static tables the batch kernel reads.
 pub const TABLE_BYTES: usize = 0;
 
@@ -76,10 +76,10 @@ pub const TABLE_BYTES: usize = 0;
 /// returns that length.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Packed, Verdict, batch}};
-/// let boards: Vec<Packed> = ["XXX/OO./...", "X../.O./..."]
+/// use tictactoe::{Board, Player, status::{BoardWord, Verdict, batch}};
+/// let boards: Vec<BoardWord> = ["XXX/OO./...", "X../.O./..."]
 ///     .iter()
-///     .map(|t| Packed::from_board(t.parse::<Board>().unwrap()))
+///     .map(|t| BoardWord::from_board(t.parse::<Board>().unwrap()))
 ///     .collect();
 /// let mut out = vec![Verdict::default(); boards.len()];
 /// assert_eq!(batch::verdicts(&boards, &mut out), 2);
@@ -87,13 +87,13 @@ pub const TABLE_BYTES: usize = 0;
 /// assert_eq!(out[1].winner(), None);
 /// ```
 #[inline]
-pub fn verdicts(boards: &[Packed], out: &mut [Verdict]) -> usize {
+pub fn verdicts(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     verdicts_with(Kernel::best(), boards, out)
 }
 
 /// [`verdicts`] on a chosen kernel, or on the portable one if this CPU lacks it.
 #[inline]
-pub fn verdicts_with(kernel: Kernel, boards: &[Packed], out: &mut [Verdict]) -> usize {
+pub fn verdicts_with(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     match kernel {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         Kernel::Avx2 | Kernel::Avx512 => x86::packed(kernel, boards, out),
@@ -104,7 +104,7 @@ pub fn verdicts_with(kernel: Kernel, boards: &[Packed], out: &mut [Verdict]) -> 
 /// The packed kernel. `inline(always)`, so each caller (the portable one and each
 /// target-feature wrapper in [`x86`]) compiles it at its own vector width.
 #[inline(always)]
-fn packed_kernel(boards: &[Packed], out: &mut [Verdict]) -> usize {
+fn packed_kernel(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     let n = boards.len().min(out.len());
     for (verdict, &board) in out[..n].iter_mut().zip(&boards[..n]) {
         *verdict = Verdict::of(board);
@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn split_layout_agrees_with_packed_on_every_grid() {
         let boards: Vec<Board> = Board::all().collect();
-        let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
+        let packed: Vec<BoardWord> = boards.iter().map(|&b| BoardWord::from_board(b)).collect();
         let xs: Vec<u16> = boards.iter().map(|b| b.x().bits()).collect();
         let os: Vec<u16> = boards.iter().map(|b| b.o().bits()).collect();
         let (mut a, mut b) = (
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn every_available_kernel_agrees_with_the_portable_one() {
         let boards = grids_and_a_tail();
-        let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
+        let packed: Vec<BoardWord> = boards.iter().map(|&b| BoardWord::from_board(b)).collect();
         let xs: Vec<u16> = boards.iter().map(|b| b.x().bits()).collect();
         let os: Vec<u16> = boards.iter().map(|b| b.o().bits()).collect();
         let mut expected = vec![Verdict::default(); boards.len()];
@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn batch_agrees_on_every_grid_and_position() {
-        let boards: Vec<Packed> = Board::all().map(Packed::from_board).collect();
+        let boards: Vec<BoardWord> = Board::all().map(BoardWord::from_board).collect();
         let mut out = vec![Verdict::default(); boards.len() + 3];
         assert_eq!(verdicts(&boards, &mut out), Board::COUNT);
         for (board, verdict) in Board::all().zip(&out) {
@@ -258,7 +258,7 @@ mod tests {
         }
         for position in Position::all() {
             let mut one = [Verdict::default()];
-            verdicts(&[Packed::from_board(position.board())], &mut one);
+            verdicts(&[BoardWord::from_board(position.board())], &mut one);
             assert_eq!(one[0].status(), position.status(), "{position}");
         }
     }

@@ -14,7 +14,7 @@
 //! [`winner_portable`], the same masks one player at a time; a test holds the two equal on every
 //! grid.
 
-use super::Method;
+use super::{Check, Method};
 use crate::{Board, Line, Player, Status};
 
 /// The eight lines as masks, bit `i` = cell `i`.
@@ -44,7 +44,7 @@ pub const fn has_line(pieces: u16) -> bool {
 /// The mask method.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Masks, Method}};
+/// use tictactoe::{Board, Player, lab::{Masks, Check}};
 /// let board = Masks::prepare("XOO/OXX/XOX".parse::<Board>()?);
 /// assert_eq!(Masks::winner(board), Some(Player::X));
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -52,8 +52,8 @@ pub const fn has_line(pieces: u16) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub struct Masks;
 
-impl Method for Masks {
-    const NAME: &'static str = "masks";
+impl Check for Masks {
+    const METHOD: Method = Method::Masks;
     type State = Board;
     const TABLE_BYTES: usize = 0;
 
@@ -84,7 +84,7 @@ impl Method for Masks {
 /// off x86-64, and the twin its SSE2 kernel is tested against.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::masks};
+/// use tictactoe::{Board, Player, lab::masks};
 /// assert_eq!(masks::winner_portable("OOO/XX./X..".parse::<Board>()?), Some(Player::O));
 /// # Ok::<(), tictactoe::ParseBoardError>(())
 /// ```

@@ -11,7 +11,7 @@
 //! cells 5, 6, 7, 8: four cells either way.) [`DEFECTIVE`] finds the pattern by comparing
 //! with [`Line::ALL`]; the tests pin exactly which boards the method gets wrong.
 
-use super::Method;
+use super::{Check, Method};
 use super::traditional::Array;
 use crate::{Bitboard, Board, Line, Player};
 
@@ -37,7 +37,7 @@ pub const PATTERNS: [(&str, u16); 8] = [
 /// The printed patterns that are not the three cells of any line (computed).
 ///
 /// ```
-/// use tictactoe::status::paper::DEFECTIVE;
+/// use tictactoe::lab::paper::DEFECTIVE;
 /// let defective: Vec<_> = DEFECTIVE.iter().flatten().collect();
 /// assert_eq!(defective, [&("Row 3", 0b000001111)]);
 /// ```
@@ -62,7 +62,7 @@ pub const DEFECTIVE: [Option<(&str, u16)>; 8] = {
 /// Fig. 3.2, `board_to_bitboard`: bit `i` of each result is cell `i` (`divmod(i, 3)`).
 ///
 /// ```
-/// use tictactoe::{Board, status::{paper, traditional::Array}};
+/// use tictactoe::{Board, lab::{paper, traditional::Array}};
 /// let array = Array::from("X../.O./...".parse::<Board>()?);
 /// assert_eq!(paper::to_bitboards(array), (0b1, 0b10000));
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -130,7 +130,7 @@ pub fn misses(board: Board) -> bool {
 /// The paper's method as printed.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Method, Paper}};
+/// use tictactoe::{Board, Player, lab::{Check, Paper}};
 /// let column_win = Paper::prepare("XO./XO./X..".parse::<Board>()?);
 /// assert_eq!(Paper::winner(column_win), Some(Player::X));
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -138,8 +138,8 @@ pub fn misses(board: Board) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub struct Paper;
 
-impl Method for Paper {
-    const NAME: &'static str = "paper";
+impl Check for Paper {
+    const METHOD: Method = Method::Paper;
     type State = Array;
     const TABLE_BYTES: usize = 0;
 

@@ -2,7 +2,7 @@
 //!
 //! | representation | check | state bytes | table bytes |
 //! |---|---|---|---|
-//! | [`Packed`]: X in bits 0..9, O in bits 16..25 | 4 shift-AND terms, 4 masks, 2 compares | 4 | 0 |
+//! | [`BoardWord`]: X in bits 0..9, O in bits 16..25 | 4 shift-AND terms, 4 masks, 2 compares | 4 | 0 |
 //!
 //! In the 9-bit layout (bit `i` = cell `i`, rows of three) a line is three bits at a fixed
 //! stride from its first cell: rows stride 1 (first cells 0, 3, 6), columns stride 3 (0, 1,
@@ -12,7 +12,7 @@
 //! kept start, `c + 2s <= 8`, so a term never reads across a row into the wrong cells, nor
 //! from O's half into X's.
 
-use super::{Method, Packed};
+use super::{BoardWord, Check, Method};
 use crate::{Board, Player, Status};
 
 /// Starting cells of the rows, for X (low half) and O (high half).
@@ -40,8 +40,8 @@ pub const fn line_starts(word: u32) -> u32 {
 /// line, bit 2 all nine cells are taken.
 ///
 /// ```
-/// use tictactoe::{Board, Player, Status, status::{Packed, Verdict}};
-/// let verdict = Verdict::of(Packed::from_board("XOX/XOO/OXX".parse::<Board>()?));
+/// use tictactoe::{Board, Player, Status, status::{BoardWord, Verdict}};
+/// let verdict = Verdict::of(BoardWord::from_board("XOX/XOO/OXX".parse::<Board>()?));
 /// assert_eq!(verdict.status(), Status::Draw);
 /// assert_eq!(verdict.winner(), None);
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -54,7 +54,7 @@ impl Verdict {
     /// The verdict on a packed board, branch-free.
     #[must_use]
     #[inline]
-    pub const fn of(board: Packed) -> Verdict {
+    pub const fn of(board: BoardWord) -> Verdict {
         let word = board.word();
         let starts = line_starts(word);
         // Comparisons written as carries, so a vectorised loop stays in 32-bit lanes and
@@ -101,7 +101,7 @@ impl Verdict {
 /// The shift-AND method.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Method, Shift}};
+/// use tictactoe::{Board, Player, lab::{Check, Shift}};
 /// let board = Shift::prepare("XOO/OXX/XOX".parse::<Board>()?);
 /// assert_eq!(Shift::winner(board), Some(Player::X));
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -109,24 +109,24 @@ impl Verdict {
 #[derive(Clone, Copy, Debug)]
 pub struct Shift;
 
-impl Method for Shift {
-    const NAME: &'static str = "shift";
-    type State = Packed;
+impl Check for Shift {
+    const METHOD: Method = Method::Shift;
+    type State = BoardWord;
     const TABLE_BYTES: usize = 0;
 
     #[inline]
-    fn prepare(board: Board) -> Packed {
-        Packed::from_board(board)
+    fn prepare(board: Board) -> BoardWord {
+        BoardWord::from_board(board)
     }
 
     #[inline]
-    fn winner(board: Packed) -> Option<Player> {
+    fn winner(board: BoardWord) -> Option<Player> {
         let starts = line_starts(board.word());
         super::winner_of(starts & 0xffff != 0, starts >> 16 != 0)
     }
 
     #[inline]
-    fn status(board: Packed) -> Option<Status> {
+    fn status(board: BoardWord) -> Option<Status> {
         Some(Verdict::of(board).status())
     }
 }
@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn line_starts_mark_exactly_the_complete_lines() {
         for board in Board::all() {
-            let starts = line_starts(Packed::from_board(board).word());
+            let starts = line_starts(BoardWord::from_board(board).word());
             for (player, shift) in [(Player::X, 0), (Player::O, 16)] {
                 let slow = Line::ALL
                     .iter()

@@ -11,7 +11,7 @@
 //! the byte table is eight cache lines, still a sliver of L1, and measured about 0.3 ns per
 //! check faster (`ttt bench --method table --method table-bits`).
 
-use super::Method;
+use super::{Check, Method};
 use crate::{Bitboard, Board, Player, Status};
 
 /// For each 9-bit set of cells, indexed by its bits: `Some(Player::O)` if it contains a line,
@@ -38,7 +38,7 @@ fn line(pieces: Bitboard) -> Option<Player> {
 /// The table method.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Method, Table}};
+/// use tictactoe::{Board, Player, lab::{Check, Table}};
 /// let board = Table::prepare("XO./XO./X..".parse::<Board>()?);
 /// assert_eq!(Table::winner(board), Some(Player::X));
 /// assert_eq!(Table::TABLE_BYTES, 512);
@@ -47,8 +47,8 @@ fn line(pieces: Bitboard) -> Option<Player> {
 #[derive(Clone, Copy, Debug)]
 pub struct Table;
 
-impl Method for Table {
-    const NAME: &'static str = "table";
+impl Check for Table {
+    const METHOD: Method = Method::Table;
     type State = Board;
     const TABLE_BYTES: usize = core::mem::size_of_val(&LINE);
 

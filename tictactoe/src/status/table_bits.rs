@@ -8,13 +8,13 @@
 //! The smallest table, at the price of a shift and a bit test per player on top of the load:
 //! [`Table`](super::Table) spends a byte per set instead.
 
-use super::Method;
+use super::{Check, Method};
 use crate::{Bitboard, Board, Player, Status};
 
 /// The 64-byte table method.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Method, TableBits}};
+/// use tictactoe::{Board, Player, lab::{Check, TableBits}};
 /// let board = TableBits::prepare("XO./XO./X..".parse::<Board>()?);
 /// assert_eq!(TableBits::winner(board), Some(Player::X));
 /// assert_eq!(TableBits::TABLE_BYTES, 64);
@@ -23,8 +23,8 @@ use crate::{Bitboard, Board, Player, Status};
 #[derive(Clone, Copy, Debug)]
 pub struct TableBits;
 
-impl Method for TableBits {
-    const NAME: &'static str = "table-bits";
+impl Check for TableBits {
+    const METHOD: Method = Method::TableBits;
     type State = Board;
     const TABLE_BYTES: usize = Bitboard::HAS_LINE_TABLE_BYTES;
 

@@ -7,13 +7,13 @@
 //! The check follows the published order exactly: for each `i`, row `i` then column `i`
 //! (X's sum 3 before O's -3), then both diagonals. It stops at the first line found.
 
-use super::Method;
+use super::{Check, Method};
 use crate::{Board, Cell, Player, Status};
 
 /// A board as a 3x3 array of `i8`: 0 empty, 1 X, -1 O; `array[row][column]`.
 ///
 /// ```
-/// use tictactoe::{Board, status::traditional::Array};
+/// use tictactoe::{Board, lab::traditional::Array};
 /// let array = Array::from("XO./.../..X".parse::<Board>()?);
 /// assert_eq!(array.rows(), [[1, -1, 0], [0, 0, 0], [0, 0, 1]]);
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -46,7 +46,7 @@ impl From<Board> for Array {
 /// The traditional method.
 ///
 /// ```
-/// use tictactoe::{Board, Player, status::{Method, Traditional}};
+/// use tictactoe::{Board, Player, lab::{Check, Traditional}};
 /// let array = Traditional::prepare("XO./XO./X..".parse::<Board>()?);
 /// assert_eq!(Traditional::winner(array), Some(Player::X));
 /// # Ok::<(), tictactoe::ParseBoardError>(())
@@ -93,8 +93,8 @@ pub const fn player_of(value: i8) -> Option<Player> {
     }
 }
 
-impl Method for Traditional {
-    const NAME: &'static str = "traditional";
+impl Check for Traditional {
+    const METHOD: Method = Method::Traditional;
     type State = Array;
     const TABLE_BYTES: usize = 0;
 

@@ -8,7 +8,7 @@
 //! kernels, inlined and compiled at the wider vector width.
 #![allow(unsafe_code)]
 
-use super::{Kernel, Packed, Verdict, packed_kernel, split_kernel};
+use super::{Kernel, BoardWord, Verdict, packed_kernel, split_kernel};
 
 /// Whether the CPU has every feature `kernel`'s build enables.
 pub(super) fn is_available(kernel: Kernel) -> bool {
@@ -34,7 +34,7 @@ pub(super) fn split(kernel: Kernel, xs: &[u16], os: &[u16], out: &mut [Verdict])
 }
 
 /// [`packed_kernel`] at `kernel`'s width, or the portable build if the CPU lacks it.
-pub(super) fn packed(kernel: Kernel, boards: &[Packed], out: &mut [Verdict]) -> usize {
+pub(super) fn packed(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     match kernel {
         // SAFETY: as in `split`.
         Kernel::Avx2 if is_available(kernel) => unsafe { packed_avx2(boards, out) },
@@ -55,11 +55,11 @@ fn split_avx512(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
 }
 
 #[target_feature(enable = "avx2")]
-fn packed_avx2(boards: &[Packed], out: &mut [Verdict]) -> usize {
+fn packed_avx2(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     packed_kernel(boards, out)
 }
 
 #[target_feature(enable = "avx512f,avx512bw")]
-fn packed_avx512(boards: &[Packed], out: &mut [Verdict]) -> usize {
+fn packed_avx512(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     packed_kernel(boards, out)
 }

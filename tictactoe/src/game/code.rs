@@ -32,9 +32,10 @@
 //!
 //! Cost: at most 9 moves x 8 smaller siblings, each a move, a [`Rank`] and a lookup.
 
-use super::{DecodeError, Rank};
-use crate::solver::RankIndex;
-use crate::{Cell, Game, Position};
+use super::Game;
+use crate::encoding::rank::RankIndex;
+use crate::encoding::{DecodeError, Kind, Rank};
+use crate::{Cell, Position};
 
 /// A complete game as its index among all 255,168 complete games.
 ///
@@ -114,10 +115,10 @@ static SUBTREES: Subtrees = {
 };
 
 /// Bytes of the two subtree-size tables and the two totals.
-pub const TABLE_BYTES: usize = core::mem::size_of::<Subtrees>();
+pub(crate) const TABLE_BYTES: usize = core::mem::size_of::<Subtrees>();
 
 /// Game-tree nodes in the subtree of `position`, itself included.
-fn nodes(position: &Position) -> u32 {
+fn nodes(position: Position) -> u32 {
     match Rank::from_position(position).code() as usize {
         0 => SUBTREES.total_nodes,
         rank => SUBTREES.nodes[rank].into(),
@@ -125,7 +126,7 @@ fn nodes(position: &Position) -> u32 {
 }
 
 /// Complete games in the subtree of `position`.
-fn games(position: &Position) -> u32 {
+fn games(position: Position) -> u32 {
     match Rank::from_position(position).code() as usize {
         0 => SUBTREES.total_games,
         rank => SUBTREES.games[rank].into(),
@@ -133,7 +134,7 @@ fn games(position: &Position) -> u32 {
 }
 
 /// Sum over the moves of `game` of `per_node` plus `size` of the smaller siblings' subtrees.
-fn rank_path(game: &Game, per_node: u32, size: fn(&Position) -> u32) -> u32 {
+fn rank_path(game: &Game, per_node: u32, size: fn(Position) -> u32) -> u32 {
     let mut position = Position::EMPTY;
     let mut code = 0;
     for cell in game.moves() {
@@ -142,7 +143,7 @@ fn rank_path(game: &Game, per_node: u32, size: fn(&Position) -> u32) -> u32 {
             if sibling >= cell {
                 break;
             }
-            code += size(&child);
+            code += size(child);
         }
         position = position.play_unchecked(cell);
     }
@@ -150,9 +151,9 @@ fn rank_path(game: &Game, per_node: u32, size: fn(&Position) -> u32) -> u32 {
 }
 
 /// The child of `position` whose subtree holds remainder `code`, and the remainder inside it.
-fn descend(position: Position, mut code: u32, size: fn(&Position) -> u32) -> Option<(Cell, u32)> {
+fn descend(position: Position, mut code: u32, size: fn(Position) -> u32) -> Option<(Cell, u32)> {
     for (cell, child) in position.children() {
-        let below = size(&child);
+        let below = size(child);
         if code < below {
             return Some((cell, code));
         }
@@ -162,8 +163,8 @@ fn descend(position: Position, mut code: u32, size: fn(&Position) -> u32) -> Opt
 }
 
 impl GameCode {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "game";
+    /// Which encoding this is.
+    pub const KIND: Kind = Kind::Game;
     /// `2^17 < 255,168 <= 2^18`.
     pub const BITS: u32 = 18;
     /// Complete games, counted by the table.
@@ -203,7 +204,7 @@ impl TryFrom<u32> for GameCode {
             Ok(GameCode(code))
         } else {
             Err(DecodeError::out_of_range(
-                GameCode::NAME,
+                GameCode::KIND,
                 code.into(),
                 GameCode::COUNT.into(),
             ))
@@ -212,8 +213,8 @@ impl TryFrom<u32> for GameCode {
 }
 
 impl PrefixCode {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "prefix";
+    /// Which encoding this is.
+    pub const KIND: Kind = Kind::Prefix;
     /// `2^19 < 549,946 <= 2^20`.
     pub const BITS: u32 = 20;
     /// Games of any length, the empty game included, counted by the table.
@@ -255,7 +256,7 @@ impl TryFrom<u32> for PrefixCode {
             Ok(PrefixCode(code))
         } else {
             Err(DecodeError::out_of_range(
-                PrefixCode::NAME,
+                PrefixCode::KIND,
                 code.into(),
                 PrefixCode::COUNT.into(),
             ))

@@ -8,6 +8,21 @@ use core::str::FromStr;
 
 use crate::{Cell, PlayError, Position, Status};
 
+mod code;
+
+/// A move of a sequence that cannot be played ([`Game::from_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {index}: {error}")]
+pub struct MovesError {
+    /// Where the move is in the sequence, from 0.
+    pub index: usize,
+    /// Why it cannot be played.
+    pub error: PlayError,
+}
+
+pub use code::{GameCode, PrefixCode};
+pub(crate) use code::TABLE_BYTES as CODE_TABLE_BYTES;
+
 /// The moves of a game from the empty board and the position they reach.
 ///
 /// Holds at most nine moves in a fixed array: no allocation.
@@ -145,11 +160,15 @@ impl Game {
         Some(cell)
     }
 
-    /// The game of these moves, or the index of the first that cannot be played and why.
-    pub fn from_moves<I: IntoIterator<Item = Cell>>(moves: I) -> Result<Game, (usize, PlayError)> {
+    /// The game of these moves.
+    ///
+    /// # Errors
+    /// A [`MovesError`] with the index of the first move that cannot be played and why.
+    pub fn from_moves<I: IntoIterator<Item = Cell>>(moves: I) -> Result<Game, MovesError> {
         let mut game = Game::EMPTY;
         for (index, cell) in moves.into_iter().enumerate() {
-            game.play(cell).map_err(|error| (index, error))?;
+            game.play(cell)
+                .map_err(|error| MovesError { index, error })?;
         }
         Ok(game)
     }

@@ -8,7 +8,7 @@
 //! line it says X, as [`reference_winner`](super::reference_winner) does. 4,928 bytes fit in
 //! the L1 cache next to everything else a status loop reads.
 
-use super::Method;
+use super::{Check, Method};
 use crate::encoding::Base3;
 use crate::{Board, Line, Player, Status};
 
@@ -34,16 +34,8 @@ static STATUS: [u64; GRIDS.div_ceil(32)] = {
 /// 0 X won, 1 O won, 2 ongoing, 3 draw, for the grid with base-3 code `code`. The first three
 /// are the order of `Option<Player>`: `Some(X)`, `Some(O)`, `None`.
 const fn status_code(code: usize) -> u8 {
-    let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
-    while i < 9 {
-        match rest % 3 {
-            1 => x |= 1 << i,
-            2 => o |= 1 << i,
-            _ => {}
-        }
-        rest /= 3;
-        i += 1;
-    }
+    let board = crate::encoding::base3::board_of(code as u16);
+    let (x, o) = (board.x().bits(), board.o().bits());
     let (mut x_line, mut o_line, mut l) = (false, false, 0);
     while l < 8 {
         let cells = Line::ALL[l].cells().bits();
@@ -79,7 +71,7 @@ fn entry(code: Base3) -> u64 {
 /// The base-3 status table method.
 ///
 /// ```
-/// use tictactoe::{Board, Status, status::{Base3Table, Method}};
+/// use tictactoe::{Board, Status, lab::{Base3Table, Check}};
 /// let code = Base3Table::prepare("XOX/XOO/OXX".parse::<Board>()?);
 /// assert_eq!(Base3Table::status(code), Some(Status::Draw));
 /// assert_eq!(Base3Table::TABLE_BYTES, 4_928);
@@ -88,8 +80,8 @@ fn entry(code: Base3) -> u64 {
 #[derive(Clone, Copy, Debug)]
 pub struct Base3Table;
 
-impl Method for Base3Table {
-    const NAME: &'static str = "base3";
+impl Check for Base3Table {
+    const METHOD: Method = Method::Base3;
     type State = Base3;
     const TABLE_BYTES: usize = core::mem::size_of_val(&STATUS);
 

@@ -27,8 +27,50 @@ pub enum Strategy {
     Heuristic,
     /// A best move of the solver.
     Perfect,
-    /// Perfect with probability `1 - E`, else random; `E` in `0..=1`.
-    Epsilon(f64),
+    /// Perfect with probability `1 - E`, else random.
+    Epsilon(Epsilon),
+}
+
+/// A probability of exploring, in `0..=1`: the only values [`Epsilon::new`] accepts, so a
+/// [`Strategy::Epsilon`] never holds a NaN or a number outside the range.
+///
+/// ```
+/// use tictactoe::agents::{Epsilon, Strategy};
+/// let strategy = Strategy::Epsilon(Epsilon::new(0.1)?);
+/// assert_eq!(strategy.to_string(), "eps:0.1");
+/// assert!(Epsilon::new(1.5).is_err() && Epsilon::new(f64::NAN).is_err());
+/// # Ok::<(), tictactoe::agents::ParseStrategyError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Epsilon(f64);
+
+impl Epsilon {
+    /// The probability `e`.
+    ///
+    /// # Errors
+    /// [`ParseStrategyError::BadEpsilon`] unless `0 <= e <= 1`.
+    pub fn new(e: f64) -> Result<Epsilon, ParseStrategyError> {
+        if (0.0..=1.0).contains(&e) {
+            Ok(Epsilon(e))
+        } else {
+            Err(ParseStrategyError::BadEpsilon)
+        }
+    }
+
+    /// The probability.
+    #[must_use]
+    pub const fn get(self) -> f64 {
+        self.0
+    }
+}
+
+/// Whether a [`Strategy::Epsilon`] player explores (plays a random move) on this move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// A random legal move.
+    Explore,
+    /// The strategy's own choice (a best move for [`Strategy::Epsilon`]).
+    Exploit,
 }
 
 /// Text that names no strategy.
@@ -43,15 +85,15 @@ pub enum ParseStrategyError {
 }
 
 impl Strategy {
-    /// The moves this strategy would choose among, with `explore` deciding for
-    /// [`Strategy::Epsilon`] (true: random).
+    /// The moves this strategy would choose among, with `mode` deciding for
+    /// [`Strategy::Epsilon`] (the others ignore it).
     #[must_use]
-    pub fn candidates(self, position: &Position, explore: bool) -> Bitboard {
+    pub fn candidates(self, position: Position, mode: Mode) -> Bitboard {
         match self {
             Strategy::Random => position.legal_moves(),
             Strategy::Heuristic => heuristic_moves(position),
             Strategy::Perfect => solver::best_moves(position),
-            Strategy::Epsilon(_) if explore => position.legal_moves(),
+            Strategy::Epsilon(_) if mode == Mode::Explore => position.legal_moves(),
             Strategy::Epsilon(_) => solver::best_moves(position),
         }
     }
@@ -69,10 +111,10 @@ impl FromStr for Strategy {
                 let epsilon = text
                     .strip_prefix("eps:")
                     .ok_or(ParseStrategyError::Unknown)?;
-                match epsilon.parse::<f64>() {
-                    Ok(e) if (0.0..=1.0).contains(&e) => Ok(Strategy::Epsilon(e)),
-                    _ => Err(ParseStrategyError::BadEpsilon),
-                }
+                let e = epsilon
+                    .parse::<f64>()
+                    .map_err(|_| ParseStrategyError::BadEpsilon)?;
+                Epsilon::new(e).map(Strategy::Epsilon)
             }
         }
     }
@@ -85,7 +127,7 @@ impl fmt::Display for Strategy {
             Strategy::Random => f.write_str("random"),
             Strategy::Heuristic => f.write_str("heuristic"),
             Strategy::Perfect => f.write_str("perfect"),
-            Strategy::Epsilon(e) => write!(f, "eps:{e}"),
+            Strategy::Epsilon(e) => write!(f, "eps:{}", e.0),
         }
     }
 }
@@ -95,7 +137,7 @@ impl fmt::Display for Strategy {
 /// The index is `(r * count) >> 32` (Lemire's multiply-shift; its bias is below `9 / 2^32`).
 ///
 /// ```
-/// use tictactoe::{Bitboard, players::pick};
+/// use tictactoe::{Bitboard, agents::pick};
 /// let set = Bitboard::from_bits(0b101).unwrap();
 /// assert_eq!(pick(set, 0).map(|c| c.index()), Some(0));
 /// assert_eq!(pick(set, u32::MAX).map(|c| c.index()), Some(2));
@@ -110,9 +152,9 @@ pub fn pick(set: Bitboard, random: u32) -> Option<Cell> {
 /// A player: a strategy and its own random number generator.
 ///
 /// ```
-/// use tictactoe::{Position, players::{Agent, Strategy}};
+/// use tictactoe::{Position, agents::{Agent, Strategy}};
 /// let mut agent = Agent::new(Strategy::Perfect, 7);
-/// let cell = agent.choose(&Position::EMPTY).expect("the empty board has moves");
+/// let cell = agent.choose(Position::EMPTY).expect("the empty board has moves");
 /// assert!(Position::EMPTY.play(cell).is_ok());
 /// ```
 #[derive(Clone, Debug)]
@@ -138,15 +180,17 @@ impl Agent {
     }
 
     /// The move chosen at `position`, or `None` when the game is over.
-    pub fn choose(&mut self, position: &Position) -> Option<Cell> {
-        let explore = match self.strategy {
+    pub fn choose(&mut self, position: Position) -> Option<Cell> {
+        let mode = match self.strategy {
             // 53 random bits as a float in [0, 1).
-            Strategy::Epsilon(e) => {
-                (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < e
+            Strategy::Epsilon(e)
+                if (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < e.0 =>
+            {
+                Mode::Explore
             }
-            _ => false,
+            _ => Mode::Exploit,
         };
-        let candidates = self.strategy.candidates(position, explore);
+        let candidates = self.strategy.candidates(position, mode);
         pick(candidates, self.rng.next_u32())
     }
 }
@@ -183,7 +227,7 @@ impl Tally {
 /// One game between `x` and `o`, to the end.
 ///
 /// ```
-/// use tictactoe::{Status, players::{Agent, Strategy, play_game}};
+/// use tictactoe::{Status, agents::{Agent, Strategy, play_game}};
 /// let mut x = Agent::new(Strategy::Perfect, 1);
 /// let mut o = Agent::new(Strategy::Perfect, 2);
 /// assert_eq!(play_game(&mut x, &mut o).status(), Status::Draw);
@@ -197,7 +241,7 @@ pub fn play_game(x: &mut Agent, o: &mut Agent) -> Game {
             Some(Player::X) => &mut *x,
             Some(Player::O) => &mut *o,
         };
-        match agent.choose(&position) {
+        match agent.choose(position) {
             Some(cell) => game.push_unchecked(cell),
             None => return game,
         }
@@ -207,7 +251,7 @@ pub fn play_game(x: &mut Agent, o: &mut Agent) -> Game {
 /// `games` games between `x` (always X) and `o`.
 ///
 /// ```
-/// use tictactoe::players::{Agent, Strategy, play_match};
+/// use tictactoe::agents::{Agent, Strategy, play_match};
 /// let tally = play_match(&mut Agent::new(Strategy::Perfect, 1), &mut Agent::new(Strategy::Random, 2), 100);
 /// assert_eq!(tally.games(), 100);
 /// assert_eq!(tally.o_wins, 0);
@@ -273,14 +317,14 @@ fn opposite_corners(set: Bitboard) -> Bitboard {
 /// centre, the corner opposite an opponent's corner, any corner, any side.
 ///
 /// ```
-/// use tictactoe::{Board, Position, players::heuristic_moves};
+/// use tictactoe::{Board, Position, agents::heuristic_moves};
 /// // O blocks X's row before anything else.
 /// let position = Position::try_from("XX./.O./...".parse::<Board>()?)?;
 /// assert_eq!(heuristic_moves(&position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
-pub fn heuristic_moves(position: &Position) -> Bitboard {
+pub fn heuristic_moves(position: Position) -> Bitboard {
     let empty = position.legal_moves();
     let board = position.board();
     let me = position.side_to_move();
@@ -310,7 +354,7 @@ mod tests {
     fn never_loses(
         position: Position,
         me: Player,
-        candidates: &dyn Fn(&Position) -> Bitboard,
+        candidates: &dyn Fn(Position) -> Bitboard,
     ) -> bool {
         match position.status() {
             Status::Won(winner) => winner == me,
@@ -331,17 +375,17 @@ mod tests {
 
     #[test]
     fn perfect_play_never_loses_as_x_or_o_against_every_reply() {
-        let perfect = |p: &Position| Strategy::Perfect.candidates(p, false);
+        let perfect = |p: Position| Strategy::Perfect.candidates(p, Mode::Exploit);
         assert!(never_loses(Position::EMPTY, Player::X, &perfect));
         assert!(never_loses(Position::EMPTY, Player::O, &perfect));
         // The walk can fail: random play loses somewhere.
-        let random = |p: &Position| Strategy::Random.candidates(p, false);
+        let random = |p: Position| Strategy::Random.candidates(p, Mode::Exploit);
         assert!(!never_loses(Position::EMPTY, Player::X, &random));
     }
 
     #[test]
     fn the_heuristic_never_loses_either() {
-        let heuristic = |p: &Position| heuristic_moves(p);
+        let heuristic = |p: Position| heuristic_moves(p);
         assert!(never_loses(Position::EMPTY, Player::X, &heuristic));
         assert!(never_loses(Position::EMPTY, Player::O, &heuristic));
     }
@@ -385,7 +429,7 @@ mod tests {
     #[test]
     fn seeded_matches_repeat_and_perfect_players_draw() {
         let run = |seed| {
-            let mut x = Agent::new(Strategy::Epsilon(0.3), seed);
+            let mut x = Agent::new(Strategy::Epsilon(Epsilon::new(0.3).unwrap()), seed);
             let mut o = Agent::new(Strategy::Heuristic, seed + 1);
             play_match(&mut x, &mut o, 200)
         };

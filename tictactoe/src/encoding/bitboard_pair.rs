@@ -1,4 +1,4 @@
-//! Bitboards: one 9-bit set per player, side by side in 18 bits.
+//! BitboardPair: one 9-bit set per player, side by side in 18 bits.
 //!
 //! | bits | meaning |
 //! |---|---|
@@ -10,31 +10,33 @@
 //! Cost: a shift and an or each way, get and set of one cell by shift and mask; this is the
 //! layout the status methods work on.
 
-use super::{DecodeError, DecodeReason, Encoding};
+use super::{DecodeError, DecodeReason};
 use crate::{Bitboard, Board, Cell, Player};
 
 /// A grid as `x | o << 9`.
 ///
 /// ```
-/// use tictactoe::{Board, encoding::Bitboards};
-/// let code = Bitboards::from_board("XO./.../...".parse::<Board>()?);
+/// use tictactoe::{Board, encoding::BitboardPair};
+/// let code = BitboardPair::from_board("XO./.../...".parse::<Board>()?);
 /// assert_eq!(code.code(), 1 | 2 << 9);
-/// assert!(Bitboards::try_from(1 | 1 << 9).is_err());
+/// assert!(BitboardPair::try_from(1 | 1 << 9).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Bitboards(u32);
+pub struct BitboardPair(u32);
 
-impl Bitboards {
-    /// The name used on the command line and in errors.
-    pub const NAME: &'static str = "bitboards";
+impl BitboardPair {
     /// Nine bits per player.
     pub const BITS: u32 = 18;
+    /// Codes lie below `2^18`.
+    pub const LIMIT: u32 = 1 << 18;
+    /// The codes whose halves are disjoint: `3^9`.
+    pub const COUNT: u32 = 19_683;
 
     /// The code of a board.
     #[must_use]
-    pub const fn from_board(board: Board) -> Bitboards {
-        Bitboards(board.x().bits() as u32 | (board.o().bits() as u32) << 9)
+    pub const fn from_board(board: Board) -> BitboardPair {
+        BitboardPair(board.x().bits() as u32 | (board.o().bits() as u32) << 9)
     }
 
     /// The board of the code.
@@ -54,8 +56,8 @@ impl Bitboards {
     /// The mark in `cell`, read from the code by two shifts and masks.
     ///
     /// ```
-    /// use tictactoe::{Board, Cell, Player, encoding::Bitboards};
-    /// let code = Bitboards::from_board("XO./.../...".parse::<Board>()?);
+    /// use tictactoe::{Board, Cell, Player, encoding::BitboardPair};
+    /// let code = BitboardPair::from_board("XO./.../...".parse::<Board>()?);
     /// assert_eq!(code.cell(Cell::new(1)?), Some(Player::O));
     /// let code = code.with(Cell::new(1)?, Some(Player::X));
     /// assert_eq!(code.to_board().to_string(), "XX.......");
@@ -73,7 +75,7 @@ impl Bitboards {
 
     /// The code with `cell` set to `mark`, computed on the code itself.
     #[must_use]
-    pub const fn with(self, cell: Cell, mark: Option<Player>) -> Bitboards {
+    pub const fn with(self, cell: Cell, mark: Option<Player>) -> BitboardPair {
         let i = cell.index();
         let cleared = self.0 & !(1 << i | 1 << (i + 9));
         let bit = match mark {
@@ -81,7 +83,7 @@ impl Bitboards {
             Some(Player::X) => 1 << i,
             Some(Player::O) => 1 << (i + 9),
         };
-        Bitboards(cleared | bit)
+        BitboardPair(cleared | bit)
     }
 
     /// Sets `cell` to `mark` in place.
@@ -90,10 +92,10 @@ impl Bitboards {
     }
 
     /// Decodes, rejecting codes of 18 bits or more and overlapping halves.
-    pub const fn try_from_code(code: u32) -> Result<Bitboards, DecodeError> {
+    pub const fn try_from_code(code: u32) -> Result<BitboardPair, DecodeError> {
         if code >= 1 << Self::BITS {
             return Err(DecodeError::out_of_range(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 1 << Self::BITS,
             ));
@@ -101,11 +103,11 @@ impl Bitboards {
         // The cells both halves claim, checked on the code itself.
         let both = code & code >> 9 & 0x1ff;
         if both == 0 {
-            Ok(Bitboards(code))
+            Ok(BitboardPair(code))
         } else {
             let cell = Cell::ALL[both.trailing_zeros() as usize];
             Err(DecodeError::new(
-                Self::NAME,
+                Self::KIND,
                 code as u64,
                 DecodeReason::Overlap { cell },
             ))
@@ -113,38 +115,7 @@ impl Bitboards {
     }
 }
 
-impl TryFrom<u32> for Bitboards {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<Bitboards, DecodeError> {
-        Bitboards::try_from_code(code)
-    }
-}
-
-impl From<Board> for Bitboards {
-    fn from(board: Board) -> Bitboards {
-        Bitboards::from_board(board)
-    }
-}
-
-impl Encoding for Bitboards {
-    const NAME: &'static str = Bitboards::NAME;
-    const BITS: u32 = Bitboards::BITS;
-    const LIMIT: u32 = 1 << Bitboards::BITS;
-    const VALID: u32 = 19_683;
-
-    fn code(self) -> u32 {
-        self.0
-    }
-    fn decode(code: u32) -> Result<Bitboards, DecodeError> {
-        Bitboards::try_from_code(code)
-    }
-    fn to_board(self) -> Board {
-        Bitboards::to_board(self)
-    }
-    fn encode(board: Board) -> Option<Bitboards> {
-        Some(Bitboards::from_board(board))
-    }
-}
+super::impl_encoding!(BitboardPair, BitboardPair, u32, total);
 
 #[cfg(test)]
 mod tests {
@@ -154,9 +125,9 @@ mod tests {
     fn every_code_decodes_to_itself_or_is_rejected() {
         let mut valid = 0;
         for code in 0..1 << 19 {
-            if let Ok(decoded) = Bitboards::try_from_code(code) {
+            if let Ok(decoded) = BitboardPair::try_from_code(code) {
                 valid += 1;
-                assert_eq!(Bitboards::from_board(decoded.to_board()).code(), code);
+                assert_eq!(BitboardPair::from_board(decoded.to_board()).code(), code);
             } else {
                 // The slow twin of the overlap check: the board constructor.
                 let x = Bitboard::from_bits_truncate(code as u16);
@@ -166,7 +137,7 @@ mod tests {
         }
         assert_eq!(valid, 19_683);
         for board in Board::all() {
-            let code = Bitboards::from_board(board);
+            let code = BitboardPair::from_board(board);
             assert_eq!(code.to_board(), board);
             for cell in Cell::ALL {
                 assert_eq!(code.cell(cell), board.at(cell));

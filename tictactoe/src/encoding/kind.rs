@@ -1,0 +1,260 @@
+//! [`Kind`]: every encoding named at run time.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::{
+    Base3, Base4, BitboardPair, Canonical, CountRank, DecodeError, EncodeError, EncodeReason,
+    Encoding, Oriented, Rank,
+};
+use crate::Board;
+use crate::game::{GameCode, PrefixCode};
+
+/// One of the library's encodings, chosen at run time (a command-line flag, a file header).
+///
+/// The seven board encodings implement [`Encoding`]; the two game codes number move
+/// sequences ([`GameCode`], [`PrefixCode`]). [`Kind::encode`] and [`Kind::decode`] run any of
+/// them on a [`Board`] without naming its type.
+///
+/// ```
+/// use tictactoe::{Board, encoding::Kind};
+/// let board: Board = "X.O/..O/.X.".parse()?;
+/// let kind: Kind = "rank".parse()?;
+/// assert_eq!((kind.bits(), kind.count()), (13, 5_478));
+/// let code = kind.encode(board)?;
+/// assert_eq!(kind.decode(code)?, board);
+/// assert!(Kind::Rank.encode("XXX/XXX/XXX".parse()?).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// [`Base4`]: 2 bits per cell, 18 bits.
+    Base4,
+    /// [`Base3`]: one base-3 digit per cell, 15 bits.
+    Base3,
+    /// [`BitboardPair`]: one 9-bit bitboard per player, 18 bits.
+    BitboardPair,
+    /// [`CountRank`]: boards with possible piece counts, 13 bits.
+    CountRank,
+    /// [`Rank`]: the exact rank of the reachable positions, 13 bits.
+    Rank,
+    /// [`Canonical`]: the symmetry classes, 10 bits.
+    Canonical,
+    /// [`Oriented`]: a position as (class, symmetry), 13 bits.
+    Oriented,
+    /// [`GameCode`]: a complete game, 18 bits.
+    Game,
+    /// [`PrefixCode`]: any game, finished or not, 20 bits.
+    Prefix,
+}
+
+/// Text that names no encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown encoding: expected base4, base3, bitboards, count-rank, rank, canonical, oriented, game or prefix"
+)]
+pub struct ParseKindError;
+
+impl Kind {
+    /// Every encoding, in the order of the module table.
+    pub const ALL: [Kind; 9] = [
+        Kind::Base4,
+        Kind::Base3,
+        Kind::BitboardPair,
+        Kind::CountRank,
+        Kind::Rank,
+        Kind::Canonical,
+        Kind::Oriented,
+        Kind::Game,
+        Kind::Prefix,
+    ];
+
+    /// The seven encodings of boards (those that implement [`Encoding`]).
+    pub const BOARDS: [Kind; 7] = [
+        Kind::Base4,
+        Kind::Base3,
+        Kind::BitboardPair,
+        Kind::CountRank,
+        Kind::Rank,
+        Kind::Canonical,
+        Kind::Oriented,
+    ];
+
+    /// The name used on the command line, in files and in errors.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Base4 => "base4",
+            Kind::Base3 => "base3",
+            Kind::BitboardPair => "bitboards",
+            Kind::CountRank => "count-rank",
+            Kind::Rank => "rank",
+            Kind::Canonical => "canonical",
+            Kind::Oriented => "oriented",
+            Kind::Game => "game",
+            Kind::Prefix => "prefix",
+        }
+    }
+
+    /// Bits needed to store any code.
+    #[must_use]
+    pub const fn bits(self) -> u32 {
+        match self {
+            Kind::Base4 => Base4::BITS,
+            Kind::Base3 => Base3::BITS,
+            Kind::BitboardPair => BitboardPair::BITS,
+            Kind::CountRank => CountRank::BITS,
+            Kind::Rank => Rank::BITS,
+            Kind::Canonical => Canonical::BITS,
+            Kind::Oriented => Oriented::BITS,
+            Kind::Game => GameCode::BITS,
+            Kind::Prefix => PrefixCode::BITS,
+        }
+    }
+
+    /// Codes lie in `0..limit()`.
+    #[must_use]
+    pub const fn limit(self) -> u32 {
+        match self {
+            Kind::Base4 => Base4::LIMIT,
+            Kind::Base3 => Base3::LIMIT,
+            Kind::BitboardPair => BitboardPair::LIMIT,
+            Kind::CountRank => CountRank::LIMIT,
+            Kind::Rank => Rank::LIMIT,
+            Kind::Canonical => Canonical::LIMIT,
+            Kind::Oriented => Oriented::LIMIT,
+            Kind::Game => GameCode::COUNT,
+            Kind::Prefix => PrefixCode::COUNT,
+        }
+    }
+
+    /// How many codes in `0..limit()` decode.
+    #[must_use]
+    pub const fn count(self) -> u32 {
+        match self {
+            Kind::Base4 => Base4::COUNT,
+            Kind::Base3 => Base3::COUNT,
+            Kind::BitboardPair => BitboardPair::COUNT,
+            Kind::CountRank => CountRank::COUNT,
+            Kind::Rank => Rank::COUNT,
+            Kind::Canonical => Canonical::COUNT,
+            Kind::Oriented => Oriented::COUNT,
+            Kind::Game => GameCode::COUNT,
+            Kind::Prefix => PrefixCode::COUNT,
+        }
+    }
+
+    /// Whether this encoding numbers games rather than boards.
+    #[must_use]
+    pub const fn is_game_code(self) -> bool {
+        matches!(self, Kind::Game | Kind::Prefix)
+    }
+
+    /// The code of `board`.
+    ///
+    /// # Errors
+    /// An [`EncodeError`] when the encoding cannot hold the board (an unreachable board for
+    /// `rank`, say), and always for the game codes, which number games, not boards.
+    pub fn encode(self, board: Board) -> Result<u32, EncodeError> {
+        fn code<E: Encoding>(board: Board) -> Result<u32, EncodeError> {
+            E::encode(board).map(|e| e.code().into())
+        }
+        match self {
+            Kind::Base4 => code::<Base4>(board),
+            Kind::Base3 => code::<Base3>(board),
+            Kind::BitboardPair => code::<BitboardPair>(board),
+            Kind::CountRank => code::<CountRank>(board),
+            Kind::Rank => code::<Rank>(board),
+            Kind::Canonical => code::<Canonical>(board),
+            Kind::Oriented => code::<Oriented>(board),
+            Kind::Game | Kind::Prefix => {
+                Err(EncodeError::new(self, board, EncodeReason::GameCode))
+            }
+        }
+    }
+
+    /// The board of `code`: for a game code, the board the game ends on.
+    ///
+    /// # Errors
+    /// A [`DecodeError`] naming this encoding, the code and why it does not decode.
+    pub fn decode(self, code: u32) -> Result<Board, DecodeError> {
+        fn board<E: Encoding>(code: u32) -> Result<Board, DecodeError> {
+            E::decode(code).map(Encoding::to_board)
+        }
+        match self {
+            Kind::Base4 => board::<Base4>(code),
+            Kind::Base3 => board::<Base3>(code),
+            Kind::BitboardPair => board::<BitboardPair>(code),
+            Kind::CountRank => board::<CountRank>(code),
+            Kind::Rank => board::<Rank>(code),
+            Kind::Canonical => board::<Canonical>(code),
+            Kind::Oriented => board::<Oriented>(code),
+            Kind::Game => GameCode::try_from(code).map(|g| g.to_game().position().board()),
+            Kind::Prefix => PrefixCode::try_from(code).map(|g| g.to_game().position().board()),
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = ParseKindError;
+    fn from_str(text: &str) -> Result<Kind, ParseKindError> {
+        Kind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == text)
+            .ok_or(ParseKindError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_back_and_sizes_match_the_types() {
+        for kind in Kind::ALL {
+            assert_eq!(kind.name().parse::<Kind>(), Ok(kind));
+            assert!(kind.count() <= kind.limit());
+            assert!(u64::from(kind.limit()) <= 1u64 << kind.bits());
+            assert!(u64::from(kind.limit()) > 1u64 << (kind.bits() - 1));
+        }
+        assert_eq!("count_rank".parse::<Kind>(), Err(ParseKindError));
+    }
+
+    #[test]
+    fn generic_encode_and_decode_round_trip_every_grid() {
+        for kind in Kind::BOARDS {
+            let mut held = 0;
+            for board in Board::all() {
+                if let Ok(code) = kind.encode(board) {
+                    held += 1;
+                    let back = kind.decode(code).unwrap();
+                    if kind == Kind::Canonical {
+                        assert_eq!(kind.encode(back), Ok(code));
+                    } else {
+                        assert_eq!(back, board, "{kind}");
+                    }
+                }
+            }
+            let expected = match kind {
+                Kind::Canonical => Board::COUNT,
+                _ => kind.count() as usize,
+            };
+            if kind == Kind::Canonical {
+                assert_eq!(held, crate::Position::COUNT);
+            } else {
+                assert_eq!(held, expected, "{kind}");
+            }
+        }
+        let board = Board::EMPTY;
+        assert_eq!(
+            Kind::Game.encode(board).unwrap_err().reason,
+            EncodeReason::GameCode
+        );
+    }
+}
