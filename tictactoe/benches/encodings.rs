@@ -25,8 +25,8 @@ use std::hint::black_box;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::encoding::base3::divmod;
-use tictactoe::encoding::{Base3, Base4, Bitboards, Canonical, CountRank, Oriented, Rank};
+use tictactoe::encoding::{Base3, Base4, BitboardPair, Canonical, CountRank, Oriented, Rank};
+use tictactoe::lab::divmod;
 use tictactoe::{Board, Cell, Player, Position};
 
 const MARKS: [Option<Player>; 3] = [None, Some(Player::X), Some(Player::O)];
@@ -97,7 +97,7 @@ struct Inputs {
     boards: Vec<Board>,
     base4: Vec<Base4>,
     base3: Vec<Base3>,
-    bitboards: Vec<Bitboards>,
+    bitboards: Vec<BitboardPair>,
     count_rank: Vec<CountRank>,
     rank: Vec<Rank>,
     canonical: Vec<Canonical>,
@@ -111,14 +111,14 @@ impl Inputs {
         Inputs {
             base4: boards.iter().map(|&b| Base4::from_board(b)).collect(),
             base3: boards.iter().map(|&b| Base3::from_board(b)).collect(),
-            bitboards: boards.iter().map(|&b| Bitboards::from_board(b)).collect(),
+            bitboards: boards.iter().map(|&b| BitboardPair::from_board(b)).collect(),
             count_rank: boards
                 .iter()
-                .filter_map(|&b| CountRank::try_from_board(b))
+                .filter_map(|&b| CountRank::try_from_board(b).ok())
                 .collect(),
-            rank: positions.iter().map(Rank::from_position).collect(),
-            canonical: positions.iter().map(Canonical::from_position).collect(),
-            oriented: positions.iter().map(Oriented::from_position).collect(),
+            rank: positions.iter().copied().map(Rank::from_position).collect(),
+            canonical: positions.iter().copied().map(Canonical::from_position).collect(),
+            oriented: positions.iter().copied().map(Oriented::from_position).collect(),
             positions,
             boards,
         }
@@ -135,14 +135,14 @@ fn encode(c: &mut Criterion, inputs: &Inputs) {
     per_item(&mut group, "divmod-base3", boards, divmod_encode);
     per_item(&mut group, "base4", boards, Base4::from_board);
     per_item(&mut group, "base3", boards, Base3::from_board);
-    per_item(&mut group, "bitboards", boards, Bitboards::from_board);
-    per_item(&mut group, "count-rank", boards, CountRank::try_from_board);
-    per_item(&mut group, "rank", positions, |p| Rank::from_position(&p));
+    per_item(&mut group, "bitboards", boards, BitboardPair::from_board);
+    per_item(&mut group, "count-rank", boards, |b| CountRank::try_from_board(b).ok());
+    per_item(&mut group, "rank", positions, |p| Rank::from_position(p));
     per_item(&mut group, "canonical", positions, |p| {
-        Canonical::from_position(&p)
+        Canonical::from_position(p)
     });
     per_item(&mut group, "oriented", positions, |p| {
-        Oriented::from_position(&p)
+        Oriented::from_position(p)
     });
     group.finish();
 }
@@ -165,7 +165,7 @@ fn decode(c: &mut Criterion, inputs: &Inputs) {
     });
     let bitboards = codes(&inputs.bitboards, |v| v.code());
     per_item(&mut group, "bitboards", &bitboards, |c| {
-        Bitboards::try_from_code(c).map_or(Board::EMPTY, Bitboards::to_board)
+        BitboardPair::try_from_code(c).map_or(Board::EMPTY, BitboardPair::to_board)
     });
     let count_rank = codes(&inputs.count_rank, |v| u32::from(v.code()));
     per_item(&mut group, "count-rank", &count_rank, |c| {
@@ -260,14 +260,14 @@ fn set(c: &mut Criterion, inputs: &Inputs) {
         let board = v.to_position().board().with(cell, mark);
         Position::try_from(board)
             .ok()
-            .map(|p| Canonical::from_position(&p))
+            .map(|p| Canonical::from_position(p))
     });
     let oriented = with_edits(&inputs.oriented);
     per_item(&mut group, "oriented", &oriented, |(v, cell, mark)| {
         let board = v.to_position().board().with(cell, mark);
         Position::try_from(board)
             .ok()
-            .map(|p| Oriented::from_position(&p))
+            .map(|p| Oriented::from_position(p))
     });
     group.finish();
 }

@@ -8,12 +8,12 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use tictactoe::encoding::{GameCode, PrefixCode};
+use tictactoe::game::{GameCode, PrefixCode};
 use tictactoe::{Board, Game, Position, selfplay, solver};
 
 fn solver_benches(c: &mut Criterion) {
     c.bench_function("solver/build_table", |b| {
-        b.iter(|| black_box(solver::Table::build()))
+        b.iter(|| black_box(tictactoe::lab::SolverTable::build()))
     });
     let positions: Vec<Position> = Position::all().collect();
     let mut group = c.benchmark_group("solver");
@@ -22,7 +22,7 @@ fn solver_benches(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .fold(0u16, |acc, p| acc ^ solver::best_moves(black_box(p)).bits())
+                .fold(0u16, |acc, p| acc ^ solver::best_moves(black_box(*p)).bits())
         })
     });
     group.finish();
@@ -30,10 +30,10 @@ fn solver_benches(c: &mut Criterion) {
     let board: Board = "X.O/.O./X..".parse().unwrap_or_default();
     let position = Position::try_from(board).unwrap_or_default();
     c.bench_function("solver/best_moves/one_position", |b| {
-        b.iter(|| solver::best_moves(black_box(&position)))
+        b.iter(|| solver::best_moves(black_box(position)))
     });
     c.bench_function("solver/minimax_empty_board", |b| {
-        b.iter(|| solver::minimax(black_box(&Position::EMPTY)))
+        b.iter(|| tictactoe::lab::minimax(black_box(Position::EMPTY)))
     });
 }
 

@@ -27,7 +27,7 @@ trait Bulk: Sized {
 }
 
 impl<E: Packable> Bulk for PackedArray<E> {
-    const NAME: &'static str = E::NAME;
+    const NAME: &'static str = E::KIND.name();
     fn from_boards(boards: &[Board]) -> Result<Self, PackError> {
         PackedArray::from_boards(boards)
     }

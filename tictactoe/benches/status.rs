@@ -9,9 +9,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tictactoe::status::batch::{self, Kernel};
-use tictactoe::status::{
-    Base3Table, Masks, Method, Packed, Paper, Shift, Table, TableBits, Traditional, Verdict,
-};
+use tictactoe::lab::{Base3Table, Check, Masks, Paper, Shift, Table, TableBits, Traditional};
+use tictactoe::status::{BoardWord, Verdict};
 use tictactoe::{Board, Position};
 
 const SCENARIOS: [(&str, &str); 5] = [
@@ -22,8 +21,8 @@ const SCENARIOS: [(&str, &str); 5] = [
     ("early-game", "X../.O./..."),
 ];
 
-fn bench_method<M: Method>(c: &mut Criterion) {
-    let mut group = c.benchmark_group(M::NAME);
+fn bench_method<M: Check>(c: &mut Criterion) {
+    let mut group = c.benchmark_group(M::METHOD.name());
     for (name, text) in SCENARIOS {
         let state = M::prepare(text.parse::<Board>().expect("valid board"));
         group.bench_function(name, |b| b.iter(|| M::winner(black_box(state))));
@@ -43,8 +42,8 @@ fn bench_method<M: Method>(c: &mut Criterion) {
 
 fn bench_batch(c: &mut Criterion) {
     let mut group = c.benchmark_group("batch");
-    let boards: Vec<Packed> = Position::all()
-        .map(|p| Packed::from_board(p.board()))
+    let boards: Vec<BoardWord> = Position::all()
+        .map(|p| BoardWord::from_board(p.board()))
         .collect();
     let xs: Vec<u16> = Position::all().map(|p| p.board().x().bits()).collect();
     let os: Vec<u16> = Position::all().map(|p| p.board().o().bits()).collect();

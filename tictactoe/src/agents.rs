@@ -320,7 +320,7 @@ fn opposite_corners(set: Bitboard) -> Bitboard {
 /// use tictactoe::{Board, Position, agents::heuristic_moves};
 /// // O blocks X's row before anything else.
 /// let position = Position::try_from("XX./.O./...".parse::<Board>()?)?;
-/// assert_eq!(heuristic_moves(&position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
+/// assert_eq!(heuristic_moves(position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
@@ -361,7 +361,7 @@ mod tests {
             Status::Draw => true,
             Status::Ongoing => {
                 let moves = if position.side_to_move() == me {
-                    candidates(&position)
+                    candidates(position)
                 } else {
                     position.legal_moves()
                 };
@@ -393,7 +393,7 @@ mod tests {
     #[test]
     fn heuristic_moves_are_legal_on_every_position() {
         for position in Position::all() {
-            let moves = heuristic_moves(&position);
+            let moves = heuristic_moves(position);
             assert!(position.legal_moves().is_superset(moves));
             assert_eq!(moves.is_empty(), position.status().is_finished());
         }

@@ -61,5 +61,5 @@ pub use symmetry::{ParseSymmetryError, Symmetry};
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

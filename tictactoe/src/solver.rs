@@ -132,7 +132,7 @@ impl Outcome {
 /// ```
 /// use tictactoe::{Board, Position, solver::{self, Value}};
 /// let position = Position::try_from("XX./OO./...".parse::<Board>()?)?;
-/// let solution = solver::solve(&position);
+/// let solution = solver::solve(position);
 /// assert_eq!(solution.value, Value::XWins);
 /// assert_eq!(solution.distance, 1);
 /// assert_eq!(solution.best_moves.iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
@@ -291,7 +291,7 @@ pub fn solve(position: Position) -> Solution {
 /// use tictactoe::{Board, Position, solver};
 /// // O to move wins at once rather than block X's row.
 /// let position = Position::try_from("OO./XX./X..".parse::<Board>()?)?;
-/// assert_eq!(solver::best_moves(&position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
+/// assert_eq!(solver::best_moves(position).iter().map(|c| c.index()).collect::<Vec<_>>(), [2]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
@@ -300,14 +300,7 @@ pub fn best_moves(position: Position) -> Bitboard {
 }
 
 /// The slow twin of [`solve`]: plain minimax over the game tree below `position`, no table,
-/// no memo. Returns the value and the distance.
-///
-/// ```
-/// use tictactoe::{Position, lab, solver::Value};
-/// let empty = Position::EMPTY.play_index(4)?;
-/// assert_eq!(lab::minimax(&empty), (Value::Draw, 8));
-/// # Ok::<(), tictactoe::PlayError>(())
-/// ```
+/// no memo. Returns the value and the distance (public as `lab::minimax`).
 #[must_use]
 pub(crate) fn minimax(position: Position) -> (Value, u8) {
     let mover = match position.status() {
@@ -347,16 +340,16 @@ mod tests {
     #[test]
     fn table_agrees_with_minimax_on_every_position() {
         for position in Position::all() {
-            let solution = solve(&position);
+            let solution = solve(position);
             assert_eq!(
                 (solution.value, solution.distance),
-                minimax(&position),
+                minimax(position),
                 "{position}"
             );
             let best: Bitboard = position
                 .children()
                 .filter(|(_, child)| {
-                    let c = solve(child);
+                    let c = solve(*child);
                     c.value == solution.value && c.distance + 1 == solution.distance
                 })
                 .map(|(cell, _)| cell)
@@ -374,7 +367,7 @@ mod tests {
         assert_eq!(solve(Position::EMPTY).value, Value::Draw);
         assert!(Table::build() == TABLE);
         assert_eq!(TABLE_BYTES, 10_956);
-        let values = Position::all().map(|p| solve(&p).value);
+        let values = Position::all().map(|p| solve(p).value);
         let x_wins = values.clone().filter(|v| *v == Value::XWins).count();
         let o_wins = values.filter(|v| *v == Value::OWins).count();
         assert!(x_wins > o_wins && o_wins > 0);

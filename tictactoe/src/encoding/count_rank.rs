@@ -275,7 +275,7 @@ mod tests {
         }
         let offset: u32 = (0..n).map(|i| binomial(9, i) * binomial(i, i / 2)).sum();
         let occupied = board.occupied().bits();
-        let o_among = super::super::extract(board.o().bits(), occupied);
+        let o_among = crate::bits::extract(board.o().bits(), occupied);
         Some(offset + slow_lex_rank(occupied, 9) * binomial(n, n / 2) + slow_lex_rank(o_among, n))
     }
 

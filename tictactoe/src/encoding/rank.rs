@@ -392,7 +392,7 @@ impl RankIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Player, encoding::extract};
+    use crate::{Player, bits::extract};
 
     #[test]
     fn reduction_is_exact() {
@@ -428,7 +428,7 @@ mod tests {
         let sorted = slow_ranks();
         assert_eq!(sorted.len(), 5_478);
         for (index, position) in sorted.iter().enumerate() {
-            let rank = Rank::from_position(position);
+            let rank = Rank::from_position(*position);
             assert_eq!(rank.code() as usize, index, "{position}");
             assert_eq!(rank.to_position(), *position);
         }

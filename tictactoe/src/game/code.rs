@@ -40,7 +40,7 @@ use crate::{Cell, Position};
 /// A complete game as its index among all 255,168 complete games.
 ///
 /// ```
-/// use tictactoe::{Game, encoding::GameCode};
+/// use tictactoe::{Game, game::GameCode};
 /// let won: Game = "03142".parse()?;
 /// let code = GameCode::from_game(&won).expect("won games have a code");
 /// assert_eq!(code.to_game(), won);
@@ -54,7 +54,7 @@ pub struct GameCode(u32);
 /// Any game, complete or not, as its preorder index among all 549,946 games.
 ///
 /// ```
-/// use tictactoe::{Game, encoding::PrefixCode};
+/// use tictactoe::{Game, game::PrefixCode};
 /// assert_eq!(PrefixCode::from_game(&Game::EMPTY).code(), 0);
 /// assert_eq!(PrefixCode::from_game(&"0".parse()?).code(), 1);
 /// let game: Game = "40".parse()?;

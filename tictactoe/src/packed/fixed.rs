@@ -497,7 +497,7 @@ mod tests {
         assert_eq!(
             array.set(3, full),
             Err(PackError::Unencodable {
-                encoding: "rank",
+                encoding: crate::encoding::Kind::Rank,
                 board: full,
                 index: 3
             })
@@ -509,7 +509,7 @@ mod tests {
         assert_eq!(
             error,
             PackError::Unencodable {
-                encoding: "rank",
+                encoding: crate::encoding::Kind::Rank,
                 board: full,
                 index: 220
             }

@@ -246,7 +246,7 @@ mod tests {
     fn fast_paths_match_every_encoding_on_every_grid_and_code() {
         fast_paths_match_the_encoding::<Base4>();
         fast_paths_match_the_encoding::<Base3>();
-        fast_paths_match_the_encoding::<Bitboards>();
+        fast_paths_match_the_encoding::<BitboardPair>();
         fast_paths_match_the_encoding::<CountRank>();
         fast_paths_match_the_encoding::<Rank>();
     }

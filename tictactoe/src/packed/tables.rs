@@ -262,7 +262,7 @@ mod tests {
     fn count_rank_tables_agree_with_count_rank_on_every_grid() {
         let mut held = 0;
         for board in Board::all() {
-            let expected = CountRank::try_from_board(board).map(CountRank::code);
+            let expected = CountRank::try_from_board(board).ok().map(CountRank::code);
             let found = Some(GRID_COUNT_RANK[grid_index(board)]).filter(|&c| c != NONE);
             assert_eq!(found, expected, "{board}");
             if let Some(code) = found {
