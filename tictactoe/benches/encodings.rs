@@ -111,14 +111,25 @@ impl Inputs {
         Inputs {
             base4: boards.iter().map(|&b| Base4::from_board(b)).collect(),
             base3: boards.iter().map(|&b| Base3::from_board(b)).collect(),
-            bitboards: boards.iter().map(|&b| BitboardPair::from_board(b)).collect(),
+            bitboards: boards
+                .iter()
+                .map(|&b| BitboardPair::from_board(b))
+                .collect(),
             count_rank: boards
                 .iter()
                 .filter_map(|&b| CountRank::try_from_board(b).ok())
                 .collect(),
             rank: positions.iter().copied().map(Rank::from_position).collect(),
-            canonical: positions.iter().copied().map(Canonical::from_position).collect(),
-            oriented: positions.iter().copied().map(Oriented::from_position).collect(),
+            canonical: positions
+                .iter()
+                .copied()
+                .map(Canonical::from_position)
+                .collect(),
+            oriented: positions
+                .iter()
+                .copied()
+                .map(Oriented::from_position)
+                .collect(),
             positions,
             boards,
         }
@@ -136,7 +147,9 @@ fn encode(c: &mut Criterion, inputs: &Inputs) {
     per_item(&mut group, "base4", boards, Base4::from_board);
     per_item(&mut group, "base3", boards, Base3::from_board);
     per_item(&mut group, "bitboards", boards, BitboardPair::from_board);
-    per_item(&mut group, "count-rank", boards, |b| CountRank::try_from_board(b).ok());
+    per_item(&mut group, "count-rank", boards, |b| {
+        CountRank::try_from_board(b).ok()
+    });
     per_item(&mut group, "rank", positions, |p| Rank::from_position(p));
     per_item(&mut group, "canonical", positions, |p| {
         Canonical::from_position(p)

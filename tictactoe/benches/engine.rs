@@ -20,9 +20,9 @@ fn solver_benches(c: &mut Criterion) {
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("best_moves/all_5478_positions", |b| {
         b.iter(|| {
-            positions
-                .iter()
-                .fold(0u16, |acc, p| acc ^ solver::best_moves(black_box(*p)).bits())
+            positions.iter().fold(0u16, |acc, p| {
+                acc ^ solver::best_moves(black_box(*p)).bits()
+            })
         })
     });
     group.finish();

@@ -8,8 +8,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::status::batch::{self, Kernel};
 use tictactoe::lab::{Base3Table, Check, Masks, Paper, Shift, Table, TableBits, Traditional};
+use tictactoe::status::batch::{self, Kernel};
 use tictactoe::status::{BoardWord, Verdict};
 use tictactoe::{Board, Position};
 

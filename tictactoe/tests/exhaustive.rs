@@ -8,8 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use tictactoe::encoding::{
-    Base3, Base4, BitboardPair, Canonical, CountRank, DecodeError, DecodeReason, Encoding, Oriented,
-    Rank,
+    Base3, Base4, BitboardPair, Canonical, CountRank, DecodeError, DecodeReason, Encoding,
+    Oriented, Rank,
 };
 use tictactoe::{Board, Cell, Player, Position, Status, Symmetry};
 
@@ -367,12 +367,7 @@ fn check_every_code<E: Encoding>() -> HashSet<u32> {
             Ok(value) => {
                 assert!(code < E::LIMIT, "{} {code}", E::KIND);
                 assert_eq!(Into::<u32>::into(value.code()), code, "{}", E::KIND);
-                assert_eq!(
-                    E::encode(value.to_board()),
-                    Ok(value),
-                    "{} {code}",
-                    E::KIND
-                );
+                assert_eq!(E::encode(value.to_board()), Ok(value), "{} {code}", E::KIND);
                 decoded.insert(code);
             }
             Err(error) => {

@@ -1,10 +1,14 @@
 //! `ttt`: the command-line face of the tictactoe library.
 
 mod alloc_count;
+mod args;
 mod bench;
 mod cmd;
+mod codes;
 mod draw;
 mod input;
+mod progress;
+mod util;
 
 use std::process::ExitCode;
 

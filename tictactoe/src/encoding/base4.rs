@@ -75,7 +75,8 @@ static GATHER10: [u16; 1024] = {
 };
 
 /// Bytes of static tables used by [`Base4`].
-pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&SPREAD) + core::mem::size_of_val(&GATHER10);
+pub(crate) const TABLE_BYTES: usize =
+    core::mem::size_of_val(&SPREAD) + core::mem::size_of_val(&GATHER10);
 
 impl Base4 {
     /// Two bits for each of nine cells.

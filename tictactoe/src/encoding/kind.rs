@@ -167,9 +167,7 @@ impl Kind {
             Kind::Rank => code::<Rank>(board),
             Kind::Canonical => code::<Canonical>(board),
             Kind::Oriented => code::<Oriented>(board),
-            Kind::Game | Kind::Prefix => {
-                Err(EncodeError::new(self, board, EncodeReason::GameCode))
-            }
+            Kind::Game | Kind::Prefix => Err(EncodeError::new(self, board, EncodeReason::GameCode)),
         }
     }
 

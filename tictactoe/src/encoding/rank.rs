@@ -381,7 +381,8 @@ impl RankIndex {
         let mut cell = 0;
         while cell < 9 {
             if empty >> cell & 1 != 0 {
-                ranks[cell] = self.rank_by_base3[(code + digit * super::base3::POW3[cell]) as usize];
+                ranks[cell] =
+                    self.rank_by_base3[(code + digit * super::base3::POW3[cell]) as usize];
             }
             cell += 1;
         }

@@ -20,8 +20,8 @@ pub struct MovesError {
     pub error: PlayError,
 }
 
-pub use code::{GameCode, PrefixCode};
 pub(crate) use code::TABLE_BYTES as CODE_TABLE_BYTES;
+pub use code::{GameCode, PrefixCode};
 
 /// The moves of a game from the empty board and the position they reach.
 ///

@@ -228,7 +228,11 @@ mod tests {
                 .filter(|p| method.winner(p.board()) != p.winner())
                 .count();
             // The paper's missing top row: 95 of the 5,478 positions.
-            assert_eq!(wrong, if method == Method::Paper { 95 } else { 0 }, "{method}");
+            assert_eq!(
+                wrong,
+                if method == Method::Paper { 95 } else { 0 },
+                "{method}"
+            );
             if method != Method::Paper {
                 for position in Position::all() {
                     assert_eq!(method.status(position.board()), Some(position.status()));

@@ -11,8 +11,8 @@
 //! cells 5, 6, 7, 8: four cells either way.) [`DEFECTIVE`] finds the pattern by comparing
 //! with [`Line::ALL`]; the tests pin exactly which boards the method gets wrong.
 
-use super::{Check, Method};
 use super::traditional::Array;
+use super::{Check, Method};
 use crate::{Bitboard, Board, Line, Player};
 
 /// Fig. 3.3, `row_patterns`, as printed.

@@ -30,7 +30,10 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(227, 119, 194),
     RGBColor(188, 189, 34),
 ];
-const _: () = assert!(COLOURS.len() >= super::METHODS.len(), "a colour per method");
+const _: () = assert!(
+    COLOURS.len() >= tictactoe::status::Method::ALL.len(),
+    "a colour per method"
+);
 
 fn distinct<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen: Vec<&str> = Vec::new();

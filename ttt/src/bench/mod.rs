@@ -18,10 +18,9 @@ pub mod published;
 use std::hint::black_box;
 use std::time::Instant;
 
+use tictactoe::lab::{self, Base3Table, Check, Masks, Paper, Shift, Table, TableBits, Traditional};
 use tictactoe::status::batch::{self, Kernel};
-use tictactoe::status::{
-    self, Base3Table, Masks, Method, Packed, Paper, Shift, Table, TableBits, Traditional, Verdict,
-};
+use tictactoe::status::{BoardWord, Method, Verdict};
 use tictactoe::{Board, Player, Position};
 
 use crate::alloc_count;
@@ -29,71 +28,89 @@ use crate::alloc_count;
 /// Below this many nanoseconds per check, a loop has been optimised away.
 pub const FLOOR_NS: f64 = 0.05;
 
-/// Every method `ttt bench` knows, in reporting order.
-pub const METHODS: [&str; 10] = {
-    // The library's single-board methods, then the batch layouts and builds.
-    let single = tictactoe::status::METHODS;
-    let mut all = [BATCH; 10];
-    let mut i = 0;
-    while i < single.len() {
-        all[i] = single[i];
-        i += 1;
-    }
-    all[single.len() + 1] = BATCH_PORTABLE;
-    all[single.len() + 2] = BATCH_PACKED;
-    all
-};
-
 /// The methods a run without `--method` times: the paper's two; the native-bitboard checks
 /// (`masks`, and the lookup in a table of bytes and in a table of bits); the base-3 status
 /// table (not the fastest, but the smallest state: 2 bytes per board); the vectorised batch on
 /// the widest kernel the CPU has, and the same batch in its portable build (SSE2 on x86-64),
 /// so the gain of the wide kernel shows in the same run. Left out, because they never win
-/// (see docs/readme/status.md): `shift`, the scalar shift-AND, slower than `masks` on every
+/// (see docs/benchmarks.md): `shift`, the scalar shift-AND, slower than `masks` on every
 /// scenario (its kernel is the one `batch` vectorises); and `batch-packed`, the batch kernel
 /// on one `u32` per board, slower than `batch`.
-pub const DEFAULT_METHODS: [&str; 8] = [
-    Traditional::NAME,
-    Paper::NAME,
-    Masks::NAME,
-    Table::NAME,
-    TableBits::NAME,
-    Base3Table::NAME,
-    BATCH,
-    BATCH_PORTABLE,
+pub const DEFAULT_METHODS: [Method; 8] = [
+    Method::Traditional,
+    Method::Paper,
+    Method::Masks,
+    Method::Table,
+    Method::TableBits,
+    Method::Base3,
+    Method::Batch,
+    Method::BatchPortable,
 ];
 
-/// [`batch::verdicts_split`]: X's and O's cells in two `u16` slices, on the widest
-/// [`Kernel`] this CPU has ([`Kernel::best`]).
-pub const BATCH: &str = "batch";
-/// [`batch::verdicts_split_with`] on [`Kernel::Portable`]: the build for the compilation
-/// target, which runs on every CPU.
-pub const BATCH_PORTABLE: &str = "batch-portable";
-/// [`batch::verdicts`]: one [`Packed`] `u32` per board.
-pub const BATCH_PACKED: &str = "batch-packed";
+/// A set of boards `ttt bench` times: the paper's five scenarios (one board each, as the
+/// paper's Figs. 4.1 and 4.2 time them), then the two exhaustive ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Scenario {
+    /// `XXX/OO./...`: X wins on the top row.
+    RowWin,
+    /// `XO./XO./X..`: X wins on the left column.
+    ColumnWin,
+    /// `XOO/OXX/XOX`: X wins on a diagonal.
+    DiagonalWin,
+    /// `XOX/XOO/OXX`: a full board, drawn.
+    FullBoardDraw,
+    /// `X../.O./...`: two marks, nobody has won.
+    EarlyGame,
+    /// Each of the 5,478 reachable positions.
+    AllPositions,
+    /// Each of the 19,683 grids.
+    AllGrids,
+}
 
-/// The paper's five scenarios (facts.md), then the two exhaustive ones.
-pub const SCENARIOS: [(&str, &str); 7] = [
-    ("row-win", "XXX/OO./..."),
-    ("column-win", "XO./XO./X.."),
-    ("diagonal-win", "XOO/OXX/XOX"),
-    ("full-board-draw", "XOX/XOO/OXX"),
-    ("early-game", "X../.O./..."),
-    ("all-positions", "each of the 5,478 positions"),
-    ("all-grids", "each of the 19,683 grids"),
-];
+impl Scenario {
+    /// Every scenario, in reporting order.
+    pub const ALL: [Scenario; 7] = [
+        Scenario::RowWin,
+        Scenario::ColumnWin,
+        Scenario::DiagonalWin,
+        Scenario::FullBoardDraw,
+        Scenario::EarlyGame,
+        Scenario::AllPositions,
+        Scenario::AllGrids,
+    ];
 
-/// The boards a scenario checks in one iteration.
-pub fn scenario_boards(name: &str) -> Vec<Board> {
-    match name {
-        "all-positions" => Position::all().map(|p| p.board()).collect(),
-        "all-grids" => Board::all().collect(),
-        _ => {
-            let (_, text) = SCENARIOS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .expect("scenario names are validated by the CLI");
-            vec![text.parse().expect("scenario boards are valid")]
+    /// The name on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scenario::RowWin => "row-win",
+            Scenario::ColumnWin => "column-win",
+            Scenario::DiagonalWin => "diagonal-win",
+            Scenario::FullBoardDraw => "full-board-draw",
+            Scenario::EarlyGame => "early-game",
+            Scenario::AllPositions => "all-positions",
+            Scenario::AllGrids => "all-grids",
+        }
+    }
+
+    /// The board of a one-board scenario, as text.
+    pub const fn board_text(self) -> Option<&'static str> {
+        match self {
+            Scenario::RowWin => Some("XXX/OO./..."),
+            Scenario::ColumnWin => Some("XO./XO./X.."),
+            Scenario::DiagonalWin => Some("XOO/OXX/XOX"),
+            Scenario::FullBoardDraw => Some("XOX/XOO/OXX"),
+            Scenario::EarlyGame => Some("X../.O./..."),
+            Scenario::AllPositions | Scenario::AllGrids => None,
+        }
+    }
+
+    /// The boards checked in one iteration.
+    pub fn boards(self) -> Vec<Board> {
+        match (self, self.board_text()) {
+            (Scenario::AllPositions, _) => Position::all().map(|p| p.board()).collect(),
+            (Scenario::AllGrids, _) => Board::all().collect(),
+            (_, Some(text)) => vec![text.parse().expect("scenario boards are valid")],
+            (_, None) => Vec::new(),
         }
     }
 }
@@ -249,7 +266,7 @@ fn repeated<T: Copy>(items: &[T], copies: usize) -> Vec<T> {
 }
 
 /// A timer for `M::winner` over `states`, `iterations` iterations per trial.
-fn time_method<M: Method<State: 'static>>(states: &[M::State], iterations: u64) -> Timer {
+fn time_method<M: Check<State: 'static>>(states: &[M::State], iterations: u64) -> Timer {
     let checks = iterations * states.len() as u64;
     let (copies, passes) = layout(states.len(), iterations);
     let buffer = repeated(states, copies);
@@ -259,11 +276,11 @@ fn time_method<M: Method<State: 'static>>(states: &[M::State], iterations: u64) 
 /// One trial of [`time_method`]: its own function, so each method's loop is compiled (and
 /// can be read in the disassembly) on its own.
 #[inline(never)]
-fn trial<M: Method>(states: &[M::State], iterations: u64) -> u64 {
+fn trial<M: Check>(states: &[M::State], iterations: u64) -> u64 {
     /// One check. A function rather than a closure, so `inline(always)` applies: a call per
     /// check would be timed with it.
     #[inline(always)]
-    fn check<M: Method>(state: M::State) -> u64 {
+    fn check<M: Check>(state: M::State) -> u64 {
         // black_box: a fresh, opaque board each time; see the module comment.
         answer_code(M::winner(black_box(state)))
     }
@@ -307,7 +324,7 @@ pub fn time_fn<S: Copy + 'static, R>(
 fn time_batch_packed(boards: &[Board], iterations: u64) -> Timer {
     let checks = iterations * boards.len() as u64;
     let (copies, calls) = layout(boards.len(), iterations);
-    let packed: Vec<Packed> = boards.iter().map(|&b| Packed::from_board(b)).collect();
+    let packed: Vec<BoardWord> = boards.iter().map(|&b| BoardWord::from_board(b)).collect();
     let input = repeated(&packed, copies);
     let mut out = vec![Verdict::default(); input.len()];
     Timer::new(checks, move || {
@@ -353,84 +370,37 @@ fn time_batch(boards: &[Board], iterations: u64, kernel: Kernel) -> Timer {
     })
 }
 
-/// A timer for method `name` on `boards`.
-pub fn timer(name: &str, boards: &[Board], iterations: u64) -> Timer {
-    fn prepared<M: Method<State: 'static>>(boards: &[Board], iterations: u64) -> Timer {
+/// A timer for `method` on `boards`.
+pub fn timer(method: Method, boards: &[Board], iterations: u64) -> Timer {
+    fn prepared<M: Check<State: 'static>>(boards: &[Board], iterations: u64) -> Timer {
         let states: Vec<M::State> = boards.iter().map(|&b| M::prepare(b)).collect();
         time_method::<M>(&states, iterations)
     }
-    match name {
-        Traditional::NAME => prepared::<Traditional>(boards, iterations),
-        Paper::NAME => prepared::<Paper>(boards, iterations),
-        Masks::NAME => prepared::<Masks>(boards, iterations),
-        Table::NAME => prepared::<Table>(boards, iterations),
-        TableBits::NAME => prepared::<TableBits>(boards, iterations),
-        Shift::NAME => prepared::<Shift>(boards, iterations),
-        Base3Table::NAME => prepared::<Base3Table>(boards, iterations),
-        BATCH_PACKED => time_batch_packed(boards, iterations),
-        BATCH_PORTABLE => time_batch(boards, iterations, Kernel::Portable),
-        _ => time_batch(boards, iterations, Kernel::best()),
+    match method {
+        Method::Traditional => prepared::<Traditional>(boards, iterations),
+        Method::Paper => prepared::<Paper>(boards, iterations),
+        Method::Masks => prepared::<Masks>(boards, iterations),
+        Method::Table => prepared::<Table>(boards, iterations),
+        Method::TableBits => prepared::<TableBits>(boards, iterations),
+        Method::Shift => prepared::<Shift>(boards, iterations),
+        Method::Base3 => prepared::<Base3Table>(boards, iterations),
+        Method::BatchPacked => time_batch_packed(boards, iterations),
+        Method::BatchPortable => time_batch(boards, iterations, Kernel::Portable),
+        Method::Batch => time_batch(boards, iterations, Kernel::best()),
     }
 }
 
-/// What a method costs in memory: bytes per board of its representation and of static
-/// tables.
-pub fn memory(name: &str) -> (usize, usize) {
-    match name {
-        Traditional::NAME => (Traditional::STATE_BYTES, Traditional::TABLE_BYTES),
-        Paper::NAME => (Paper::STATE_BYTES, Paper::TABLE_BYTES),
-        Masks::NAME => (Masks::STATE_BYTES, Masks::TABLE_BYTES),
-        Table::NAME => (Table::STATE_BYTES, Table::TABLE_BYTES),
-        TableBits::NAME => (TableBits::STATE_BYTES, TableBits::TABLE_BYTES),
-        Shift::NAME => (Shift::STATE_BYTES, Shift::TABLE_BYTES),
-        Base3Table::NAME => (Base3Table::STATE_BYTES, Base3Table::TABLE_BYTES),
-        _ => (batch::STATE_BYTES, batch::TABLE_BYTES),
-    }
-}
-
-/// The winner method `name` gives for `board`.
-pub fn winner(name: &str, board: Board) -> Option<Player> {
-    fn of<M: Method>(board: Board) -> Option<Player> {
-        M::winner(M::prepare(board))
-    }
-    match name {
-        Traditional::NAME => of::<Traditional>(board),
-        Paper::NAME => of::<Paper>(board),
-        Masks::NAME => of::<Masks>(board),
-        Table::NAME => of::<Table>(board),
-        TableBits::NAME => of::<TableBits>(board),
-        Shift::NAME => of::<Shift>(board),
-        Base3Table::NAME => of::<Base3Table>(board),
-        BATCH_PACKED => {
-            let mut out = [Verdict::default()];
-            batch::verdicts(&[Packed::from_board(board)], &mut out);
-            out[0].winner()
-        }
-        _ => {
-            let kernel = match name {
-                BATCH_PORTABLE => Kernel::Portable,
-                _ => Kernel::best(),
-            };
-            // Enough copies that the wide kernels' vector loops run, not only their tails.
-            let (xs, os) = ([board.x().bits(); 64], [board.o().bits(); 64]);
-            let mut out = [Verdict::default(); 64];
-            batch::verdicts_split_with(kernel, &xs, &os, &mut out);
-            out[63].winner()
-        }
-    }
-}
-
-/// How many of the 5,478 positions method `name` answers wrongly.
-pub fn wrong_positions(name: &str) -> usize {
+/// How many of the 5,478 positions `method` answers wrongly.
+pub fn wrong_positions(method: Method) -> usize {
     Position::all()
-        .filter(|p| winner(name, p.board()) != p.winner())
+        .filter(|p| method.winner(p.board()) != p.winner())
         .count()
 }
 
-/// The grids method `name` answers wrongly (see [`status::agrees`]).
-pub fn wrong_grids(name: &str) -> Vec<Board> {
+/// The grids `method` answers wrongly (see [`lab::agrees`]).
+pub fn wrong_grids(method: Method) -> Vec<Board> {
     Board::all()
-        .filter(|&b| !status::agrees(b, winner(name, b)))
+        .filter(|&b| !lab::agrees(b, method.winner(b)))
         .collect()
 }
 
@@ -455,11 +425,11 @@ mod tests {
 
     #[test]
     fn wrong_counts_come_from_the_methods() {
-        for name in METHODS {
-            let expected = if name == Paper::NAME { 95 } else { 0 };
-            assert_eq!(wrong_positions(name), expected, "{name}");
+        for method in Method::ALL {
+            let expected = if method == Method::Paper { 95 } else { 0 };
+            assert_eq!(wrong_positions(method), expected, "{method}");
         }
-        assert_eq!(wrong_grids(Paper::NAME).len(), 570);
+        assert_eq!(wrong_grids(Method::Paper).len(), 570);
     }
 
     #[test]
@@ -467,13 +437,13 @@ mod tests {
         assert_eq!(layout(1, 100_000), (1_000, 100));
         assert_eq!(layout(1, 7), (1, 7));
         assert_eq!(layout(5_478, 3), (1, 3));
-        let boards = scenario_boards("row-win");
-        let mut timers: Vec<Timer> = METHODS.iter().map(|m| timer(m, &boards, 10)).collect();
+        let boards = Scenario::RowWin.boards();
+        let mut timers: Vec<Timer> = Method::ALL.iter().map(|&m| timer(m, &boards, 10)).collect();
         let mut rounds = Vec::new();
         let measured = run_interleaved(&mut timers, 2, |round| rounds.push(round));
         assert_eq!(rounds, [0, 1]);
-        assert_eq!(measured.len(), METHODS.len());
-        for (name, m) in METHODS.iter().zip(&measured) {
+        assert_eq!(measured.len(), Method::ALL.len());
+        for (name, m) in Method::ALL.iter().zip(&measured) {
             assert_eq!(m.trial_seconds.len(), 2, "{name}");
             assert_eq!(m.checks_per_trial, 10, "{name}");
             assert_eq!(m.heap_bytes, 0, "{name}");

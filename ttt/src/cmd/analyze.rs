@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use tictactoe::encoding::{Base3, Base4, Canonical, CountRank, Rank};
 use tictactoe::{Board, Line, Player, Position, Status, Violations, solver};
 
-use super::encode::{Codes, Text, impossible_counts};
+use crate::codes::{Codes, Text, impossible_counts};
 use crate::draw::Drawing;
 use crate::input::{self, Out, Outcome};
 
@@ -76,7 +76,7 @@ impl Report {
         let position = Position::try_from(board).ok();
         let status = position.map(Position::status);
         let codes = Codes::of(board);
-        let solution = position.map(|p| solver::solve(&p));
+        let solution = position.map(|p| solver::solve(p));
         Report {
             board: Text(board),
             valid: position.is_some(),
@@ -149,7 +149,7 @@ fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     match Position::try_from(board) {
         Ok(position) => {
             writeln!(out, "status    {}", describe(position))?;
-            let solution = solver::solve(&position);
+            let solution = solver::solve(position);
             write!(
                 out,
                 "perfect   {} in {} plies",
@@ -194,17 +194,17 @@ fn write_codes(out: &mut Out, board: Board) -> anyhow::Result<()> {
     write!(
         out,
         "codes     {} {}, {} {}, ",
-        Base4::NAME,
+        Base4::KIND.name(),
         codes.base4.code(),
-        Base3::NAME,
+        Base3::KIND.name(),
         codes.base3.code()
     )?;
     match codes.count_rank {
-        Some(code) => write!(out, "{} {}, ", CountRank::NAME, code.code())?,
+        Some(code) => write!(out, "{} {}, ", CountRank::KIND.name(), code.code())?,
         None => write!(
             out,
             "{} - ({}), ",
-            CountRank::NAME,
+            CountRank::KIND.name(),
             impossible_counts(board)
         )?,
     }
@@ -212,14 +212,14 @@ fn write_codes(out: &mut Out, board: Board) -> anyhow::Result<()> {
         (Some(rank), Some(canonical), Some(symmetry)) => writeln!(
             out,
             "{} {rank}, {} {canonical} (symmetry {symmetry})",
-            Rank::NAME,
-            Canonical::NAME
+            Rank::KIND.name(),
+            Canonical::KIND.name()
         )?,
         _ => writeln!(
             out,
             "{} -, {} - (invalid board)",
-            Rank::NAME,
-            Canonical::NAME
+            Rank::KIND.name(),
+            Canonical::KIND.name()
         )?,
     }
     Ok(())

@@ -1,18 +1,18 @@
 //! `ttt bench`: the paper's experiment reproduced, its defect found, and faster methods timed.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use anyhow::bail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
+use tictactoe::lab::{paper, traditional::Array};
+use tictactoe::status::Method;
 use tictactoe::status::batch::Kernel;
-use tictactoe::status::{Method, Paper, Traditional, paper, traditional::Array};
 use tictactoe::{Board, Position};
 
-use crate::bench::{self, Measurement, chart, published};
+use crate::args::StatusMethod;
+use crate::bench::{self, Measurement, Scenario, chart, published};
+use crate::progress::Progress;
 
 /// Time the status methods on the paper's five scenarios and on every position and grid.
 ///
@@ -40,11 +40,11 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     trials: u32,
     /// Scenario to run (repeatable) [default: all].
-    #[arg(long = "scenario", value_name = "NAME")]
-    scenarios: Vec<String>,
+    #[arg(long = "scenario", value_name = "NAME", value_enum)]
+    scenarios: Vec<Scenario>,
     /// Method to time (repeatable) [default: all but shift and batch-packed].
-    #[arg(long = "method", value_name = "NAME")]
-    methods: Vec<String>,
+    #[arg(long = "method", value_name = "NAME", value_enum)]
+    methods: Vec<StatusMethod>,
     /// One JSON object per line per (scenario, method), then one for the machine.
     #[arg(long)]
     json: bool,
@@ -97,56 +97,12 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// Picks names from `valid`, in `valid`'s order; all of them when `asked` is empty.
-fn select(
-    asked: &[String],
-    valid: impl Iterator<Item = &'static str> + Clone,
-    what: &str,
-) -> anyhow::Result<Vec<&'static str>> {
-    if let Some(bad) = asked.iter().find(|a| !valid.clone().any(|v| v == *a)) {
-        let list: Vec<&str> = valid.collect();
-        bail!(
-            "unknown {what} `{bad}`: valid {what}s are {}",
-            list.join(", ")
-        );
-    }
-    Ok(valid
-        .filter(|v| asked.is_empty() || asked.iter().any(|a| a == v))
-        .collect())
-}
-
-/// Shows a progress bar on stderr once the run has taken a second, if stderr is a terminal.
-struct Progress {
-    bar: ProgressBar,
-    start: Instant,
-    shown: bool,
-}
-
-impl Progress {
-    fn new(steps: u64) -> Progress {
-        let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}") {
-            bar.set_style(style);
-        }
-        Progress {
-            bar,
-            start: Instant::now(),
-            shown: false,
-        }
-    }
-
-    /// Called between timed loops only: drawing allocates.
-    fn step(&mut self, message: String) {
-        if !self.shown
-            && self.start.elapsed().as_secs_f64() > 1.0
-            && std::io::stderr().is_terminal()
-        {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.shown = true;
-        }
-        self.bar.set_message(message);
-        self.bar.inc(1);
-    }
+/// The asked values of `all`, in `all`'s order (all of them when none was asked).
+fn select<T: Copy + PartialEq>(asked: &[T], all: &[T]) -> Vec<T> {
+    all.iter()
+        .copied()
+        .filter(|v| asked.is_empty() || asked.contains(v))
+        .collect()
 }
 
 /// Everything measured for one scenario.
@@ -154,11 +110,11 @@ struct ScenarioRun {
     name: &'static str,
     boards: Vec<Board>,
     iterations: u64,
-    results: Vec<(&'static str, Measurement)>,
+    results: Vec<(Method, Measurement)>,
 }
 
 impl ScenarioRun {
-    fn ns(&self, method: &str) -> Option<f64> {
+    fn ns(&self, method: Method) -> Option<f64> {
         self.results
             .iter()
             .find(|(m, _)| *m == method)
@@ -167,19 +123,16 @@ impl ScenarioRun {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let scenarios = select(
-        &args.scenarios,
-        bench::SCENARIOS.iter().map(|(n, _)| *n),
-        "scenario",
-    )?;
+    let scenarios = select(&args.scenarios, &Scenario::ALL);
     let methods = if args.methods.is_empty() {
         bench::DEFAULT_METHODS.to_vec()
     } else {
-        select(&args.methods, bench::METHODS.iter().copied(), "method")?
+        let asked: Vec<Method> = args.methods.iter().map(|m| m.0).collect();
+        select(&asked, &Method::ALL)
     };
-    let wrong: Vec<usize> = methods.iter().map(|m| bench::wrong_positions(m)).collect();
+    let wrong: Vec<usize> = methods.iter().map(|&m| bench::wrong_positions(m)).collect();
 
-    let with_split = methods.contains(&Paper::NAME);
+    let with_split = methods.contains(&Method::Paper);
     let (runs, splits) = measure_all(&args, &scenarios, &methods, with_split);
 
     let records = records(&runs, &wrong, args.trials);
@@ -232,20 +185,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `with_split`. Within a scenario the trials are interleaved ([`bench::run_interleaved`]).
 fn measure_all(
     args: &Args,
-    scenarios: &[&'static str],
-    methods: &[&'static str],
+    scenarios: &[Scenario],
+    methods: &[Method],
     with_split: bool,
 ) -> (Vec<ScenarioRun>, Vec<Split>) {
-    let mut progress = Progress::new(scenarios.len() as u64 * u64::from(args.trials));
+    let mut progress = Progress::new(Some(scenarios.len() as u64 * u64::from(args.trials)), "");
     let (mut runs, mut splits) = (Vec::new(), Vec::new());
-    for &name in scenarios {
-        let boards = bench::scenario_boards(name);
+    for &scenario in scenarios {
+        let (name, boards) = (scenario.name(), scenario.boards());
         let iterations = args
             .iterations
             .unwrap_or_else(|| bench::default_iterations(boards.len()));
         let mut timers: Vec<bench::Timer> = methods
             .iter()
-            .map(|method| bench::timer(method, &boards, iterations))
+            .map(|&method| bench::timer(method, &boards, iterations))
             .collect();
         if with_split {
             timers.extend(split_timers(&boards, iterations));
@@ -265,7 +218,7 @@ fn measure_all(
             results: methods.iter().copied().zip(measured).collect(),
         });
     }
-    progress.bar.finish_and_clear();
+    progress.finish();
     (runs, splits)
 }
 
@@ -285,13 +238,13 @@ fn write_chart(path: &std::path::Path, records: &[Record], cpu: &str) -> anyhow:
 fn records(runs: &[ScenarioRun], wrong: &[usize], trials: u32) -> Vec<Record> {
     let mut records = Vec::new();
     for run in runs {
-        let base = run.ns(Traditional::NAME);
+        let base = run.ns(Method::Traditional);
         for (i, (method, m)) in run.results.iter().enumerate() {
-            let (state_bytes, table_bytes) = bench::memory(method);
+            let (state_bytes, table_bytes) = (method.state_bytes(), method.table_bytes());
             let ns = m.ns_per_check();
             records.push(Record {
                 scenario: run.name,
-                method,
+                method: method.name(),
                 iterations: run.iterations,
                 trials,
                 checks_per_trial: m.checks_per_trial,
@@ -425,9 +378,9 @@ fn print_defect(out: &mut impl Write) -> io::Result<()> {
             cells.join(", ")
         )?;
     }
-    let wrong_grids = bench::wrong_grids(Paper::NAME);
+    let wrong_grids = bench::wrong_grids(Method::Paper);
     let wrong_positions: Vec<Position> = Position::all()
-        .filter(|p| bench::winner(Paper::NAME, p.board()) != p.winner())
+        .filter(|p| Method::Paper.winner(p.board()) != p.winner())
         .collect();
     writeln!(
         out,
@@ -450,9 +403,9 @@ fn print_defect(out: &mut impl Write) -> io::Result<()> {
             .collect();
         writeln!(out, "      {}", line.join("        "))?;
     }
-    let (_, row_win_text) = bench::SCENARIOS[0];
+    let row_win_text = Scenario::RowWin.board_text().expect("a one-board scenario");
     let row_win: Board = row_win_text.parse().expect("valid scenario board");
-    if bench::winner(Paper::NAME, row_win).is_none() {
+    if Method::Paper.winner(row_win).is_none() {
         writeln!(
             out,
             "  The paper's own row-win scenario {row_win_text} is one of them: the method it times \
@@ -474,7 +427,7 @@ fn print_split(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> 
         "scenario", "traditional", "paper", "convert", "check", "paper vs trad", "check vs trad"
     )?;
     for (run, split) in runs.iter().zip(splits) {
-        let (Some(trad), Some(whole)) = (run.ns(Traditional::NAME), run.ns(Paper::NAME)) else {
+        let (Some(trad), Some(whole)) = (run.ns(Method::Traditional), run.ns(Method::Paper)) else {
             continue;
         };
         let (conv, check) = (split.conversion.ns_per_check(), split.check.ns_per_check());
@@ -490,7 +443,7 @@ fn print_split(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> 
             (trad - check) / trad * 100.0
         )?;
     }
-    if runs.iter().all(|r| r.ns(Traditional::NAME).is_none()) {
+    if runs.iter().all(|r| r.ns(Method::Traditional).is_none()) {
         writeln!(out, "  (add --method traditional for the comparison)")?;
     }
     Ok(())
@@ -527,13 +480,13 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
     )?;
     for run in &paper_runs {
         let p = published::for_scenario(run.name).expect("filtered above");
-        let ours = |method: &str| {
+        let ours = |method: Method| {
             run.results
                 .iter()
                 .find(|(m, _)| *m == method)
                 .map(|(_, m)| m)
         };
-        let (trad, paper) = (ours(Traditional::NAME), ours(Paper::NAME));
+        let (trad, paper) = (ours(Method::Traditional), ours(Method::Paper));
         let s = |m: Option<&Measurement>| {
             m.map_or_else(
                 || "-".to_owned(),
@@ -577,7 +530,11 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
 
 /// How many times faster per check than the paper's Python each method is, per scenario.
 fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result<()> {
-    let methods: Vec<&str> = paper_runs[0].results.iter().map(|(m, _)| *m).collect();
+    let methods: Vec<&str> = paper_runs[0]
+        .results
+        .iter()
+        .map(|(m, _)| m.name())
+        .collect();
     writeln!(
         out,
         "\n  Times faster per check than the paper's Python (traditional vs its traditional, paper \
@@ -592,10 +549,18 @@ fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result
         let p = published::for_scenario(run.name).expect("only the paper's scenarios");
         write!(out, "  {:<16}", run.name)?;
         for (method, m) in &run.results {
+            // Ours against the paper's own method; the faster methods against its best.
             let counterpart = match *method {
-                Traditional::NAME => p.traditional_s,
-                Paper::NAME => p.boolean_s,
-                _ => p.traditional_s.min(p.boolean_s),
+                Method::Traditional => p.traditional_s,
+                Method::Paper => p.boolean_s,
+                Method::Masks
+                | Method::Table
+                | Method::TableBits
+                | Method::Shift
+                | Method::Base3
+                | Method::Batch
+                | Method::BatchPortable
+                | Method::BatchPacked => p.traditional_s.min(p.boolean_s),
             };
             write!(out, " {:>13.0}x", counterpart / m.per_100k(m.median_s()))?;
         }

@@ -5,12 +5,10 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use tictactoe::Board;
-use tictactoe::encoding::{
-    Base3, Base4, Bitboards, Canonical, CountRank, DecodeError, DecodeReason, Encoding, Oriented,
-    Rank,
-};
+use tictactoe::encoding::{DecodeError, DecodeReason, Kind};
 
-use super::encode::Text;
+use crate::args;
+use crate::codes::Text;
 use crate::draw::Drawing;
 use crate::input::{self, Out, Outcome};
 
@@ -27,7 +25,7 @@ Examples:
 pub struct Args {
     /// The encoding the codes are in.
     #[arg(long, short, value_enum, value_name = "NAME")]
-    encoding: Name,
+    encoding: args::Encoding,
     /// Codes: decimal, or hexadecimal after `0x`, or binary after `0b`. With none, one code per
     /// line is read from standard input.
     #[arg(value_name = "CODE", allow_negative_numbers = true)]
@@ -37,53 +35,23 @@ pub struct Args {
     json: bool,
 }
 
-/// The encodings that decode to a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Name {
-    /// 2 bits per cell, any grid
-    Base4,
-    /// one base-3 digit per cell, any grid
-    Base3,
-    /// X's 9 bits, then O's 9 bits, any grid
-    Bitboards,
-    /// the 6,046 boards with possible piece counts
-    #[value(alias = "count_rank")]
-    CountRank,
-    /// exactly the 5,478 reachable positions
-    Rank,
-    /// the 765 symmetry classes (decodes to the class representative)
-    Canonical,
-    /// a position as class * 8 + symmetry
-    Oriented,
-}
-
-/// One encoding, type-erased: its name, its code range and its decoder.
+/// One encoding, type-erased: its kind, its code range and its decoder.
 #[derive(Clone, Copy)]
 struct Codec {
-    name: &'static str,
+    kind: Kind,
     limit: u32,
-    decode: fn(u32) -> Result<Board, DecodeError>,
 }
 
 impl Codec {
-    fn of<E: Encoding>() -> Codec {
+    fn new(encoding: args::Encoding) -> Codec {
         Codec {
-            name: E::NAME,
-            limit: E::LIMIT,
-            decode: |code| E::decode(code).map(E::to_board),
+            kind: encoding.0,
+            limit: encoding.0.limit(),
         }
     }
 
-    fn from_name(name: Name) -> Codec {
-        match name {
-            Name::Base4 => Codec::of::<Base4>(),
-            Name::Base3 => Codec::of::<Base3>(),
-            Name::Bitboards => Codec::of::<Bitboards>(),
-            Name::CountRank => Codec::of::<CountRank>(),
-            Name::Rank => Codec::of::<Rank>(),
-            Name::Canonical => Codec::of::<Canonical>(),
-            Name::Oriented => Codec::of::<Oriented>(),
-        }
+    fn decode(self, code: u32) -> Result<Board, DecodeError> {
+        self.kind.decode(code)
     }
 
     /// The code in `text` and its board, or the message saying why there is none.
@@ -92,7 +60,7 @@ impl Codec {
             limit: u64::from(self.limit),
         };
         let invalid = |reason: &dyn std::fmt::Display| {
-            format!("{} code {text} is invalid: {reason}", self.name)
+            format!("{} code {text} is invalid: {reason}", self.kind.name())
         };
         let code = match parse_number(text) {
             Ok(code) => code,
@@ -103,14 +71,14 @@ impl Codec {
             Err(error) => {
                 return Err(format!(
                     "{} code {text:?} is not a number: {error}",
-                    self.name
+                    self.kind.name()
                 ));
             }
         };
         let decoded = match u32::try_from(code) {
-            Ok(code) => (self.decode)(code).map(|board| (code, board)),
+            Ok(code) => self.decode(code).map(|board| (code, board)),
             Err(_) => Err(DecodeError {
-                encoding: self.name,
+                encoding: self.kind,
                 code,
                 reason: out_of_range,
             }),
@@ -199,17 +167,17 @@ struct Rejected<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let codec = Codec::from_name(args.encoding);
+    let codec = Codec::new(args.encoding);
     input::answer_each(&args.codes, |item, out| {
         let read = item
             .checked_text()
-            .map_err(|error| format!("{} code: {error}", codec.name))
+            .map_err(|error| format!("{} code: {error}", codec.kind.name()))
             .and_then(|text| codec.read(text));
         match (read, args.json) {
             (Ok((code, board)), true) => input::json_line(
                 out,
                 &Decoded {
-                    encoding: codec.name,
+                    encoding: codec.kind.name(),
                     code,
                     board: Text(board),
                 },
@@ -218,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (Err(error), true) => input::reject_json(
                 out,
                 &Rejected {
-                    encoding: codec.name,
+                    encoding: codec.kind.name(),
                     input: item.text,
                     error,
                 },
@@ -234,12 +202,12 @@ fn write_for_people(
     code: u32,
     board: Board,
 ) -> anyhow::Result<Outcome> {
-    let note = if codec.name == Canonical::NAME {
+    let note = if codec.kind == Kind::Canonical {
         " (class representative)"
     } else {
         ""
     };
-    writeln!(out, "{} {code}{note}", codec.name)?;
+    writeln!(out, "{} {code}{note}", codec.kind.name())?;
     writeln!(out, "{}", Drawing::new(board).indented("  "))?;
     writeln!(out, "{board}")?;
     writeln!(out)?;
@@ -322,11 +290,11 @@ mod tests {
 
     #[test]
     fn every_code_of_every_encoding_reads_as_the_library_decodes_it() {
-        for name in <Name as clap::ValueEnum>::value_variants() {
-            let codec = Codec::from_name(*name);
+        for &encoding in <args::Encoding as clap::ValueEnum>::value_variants() {
+            let codec = Codec::new(encoding);
             for code in 0..codec.limit + 3 {
                 let read = codec.read(&code.to_string());
-                let expected = (codec.decode)(code).map_err(|e| e.to_string());
+                let expected = codec.decode(code).map_err(|e| e.to_string());
                 assert_eq!(read, expected.map(|board| (code, board)));
             }
         }
@@ -334,7 +302,7 @@ mod tests {
 
     #[test]
     fn messages_name_the_encoding_and_the_code() {
-        let rank = Codec::from_name(Name::Rank);
+        let rank = Codec::new(args::Encoding(Kind::Rank));
         assert_eq!(
             rank.read("5478").unwrap_err(),
             "rank code 5478 is invalid: out of range (codes are 0 to 5477)"
@@ -352,7 +320,9 @@ mod tests {
             "rank code -3 is invalid: negative, out of range (codes are 0 to 5477)"
         );
         assert_eq!(
-            Codec::from_name(Name::Base4).read("0b11").unwrap_err(),
+            Codec::new(args::Encoding(Kind::Base4))
+                .read("0b11")
+                .unwrap_err(),
             "base4 code 3 is invalid: cell pattern 11 at cell 0"
         );
     }

@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use serde::{Serialize, Serializer};
-use tictactoe::encoding::{Base3, Base4, Bitboards, Canonical, CountRank, Oriented, Rank};
-use tictactoe::{Board, InvalidBoard, Player, Position};
+use serde::Serialize;
+use tictactoe::Board;
+use tictactoe::encoding::{Base3, Base4, BitboardPair, Canonical, CountRank, Oriented, Rank};
 
+use crate::codes::{Codes, Ranks, Text, impossible_counts};
 use crate::input::{self, Out, Outcome};
 
 /// Print each board in every encoding that can hold it.
@@ -27,75 +28,6 @@ pub struct Args {
     /// Print one JSON object per board, one per line.
     #[arg(long)]
     json: bool,
-}
-
-/// A board serialized as its nine characters, without allocating.
-#[derive(Clone, Copy, Debug)]
-pub struct Text(pub Board);
-
-impl Serialize for Text {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // The nine ASCII bytes directly: `Display` and its formatter machinery took about a tenth
-        // of `analyze --json` in a profile.
-        let chars = self.0.to_chars();
-        let text = std::str::from_utf8(&chars).map_err(serde::ser::Error::custom)?;
-        serializer.serialize_str(text)
-    }
-}
-
-/// Every code of one board; the ranks only when it is a reachable position.
-#[derive(Clone, Copy, Debug)]
-pub struct Codes {
-    pub base4: Base4,
-    pub base3: Base3,
-    pub bitboards: Bitboards,
-    /// `None` when the piece counts are impossible.
-    pub count_rank: Option<CountRank>,
-    /// The codes of a position, or every rule the board breaks.
-    pub ranks: Result<Ranks, InvalidBoard>,
-}
-
-/// The codes only a reachable position has.
-#[derive(Clone, Copy, Debug)]
-pub struct Ranks {
-    pub rank: Rank,
-    /// Class and symmetry: the canonical code is the class.
-    pub oriented: Oriented,
-}
-
-impl Codes {
-    /// All codes of `board`.
-    #[must_use]
-    pub fn of(board: Board) -> Codes {
-        Codes {
-            base4: Base4::from_board(board),
-            base3: Base3::from_board(board),
-            bitboards: Bitboards::from_board(board),
-            count_rank: CountRank::try_from_board(board),
-            ranks: Position::try_from(board).map(|position| Ranks {
-                rank: Rank::from_position(&position),
-                oriented: Oriented::from_position(&position),
-            }),
-        }
-    }
-
-    /// The exact rank.
-    #[must_use]
-    pub fn rank(&self) -> Option<u16> {
-        self.ranks.ok().map(|r| r.rank.code())
-    }
-
-    /// The canonical (class) code.
-    #[must_use]
-    pub fn canonical(&self) -> Option<u16> {
-        self.ranks.ok().map(|r| r.oriented.class().code())
-    }
-
-    /// The name of the symmetry carrying the class representative onto the board.
-    #[must_use]
-    pub fn symmetry(&self) -> Option<&'static str> {
-        self.ranks.ok().map(|r| r.oriented.symmetry().name())
-    }
 }
 
 /// One line of `encode --json`.
@@ -139,53 +71,48 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Why the count rank cannot hold a board.
-pub fn impossible_counts(board: Board) -> String {
-    format!(
-        "impossible piece counts: {} X and {} O, but X moves first so has as many marks as O or one more",
-        board.count(Player::X),
-        board.count(Player::O)
-    )
-}
-
 fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     let codes = Codes::of(board);
     let row = |out: &mut Out, name: &str, value: &dyn std::fmt::Display| {
         writeln!(out, "  {name:<11} {value}")
     };
     writeln!(out, "{board}")?;
-    row(out, Base4::NAME, &codes.base4.code())?;
-    row(out, Base3::NAME, &codes.base3.code())?;
-    row(out, Bitboards::NAME, &codes.bitboards.code())?;
+    row(out, Base4::KIND.name(), &codes.base4.code())?;
+    row(out, Base3::KIND.name(), &codes.base3.code())?;
+    row(out, BitboardPair::KIND.name(), &codes.bitboards.code())?;
     match codes.count_rank {
-        Some(code) => row(out, CountRank::NAME, &code.code())?,
+        Some(code) => row(out, CountRank::KIND.name(), &code.code())?,
         None => row(
             out,
-            CountRank::NAME,
+            CountRank::KIND.name(),
             &format!("- ({})", impossible_counts(board)),
         )?,
     }
     match codes.ranks {
         Ok(Ranks { rank, oriented }) => {
             let (class, symmetry) = (oriented.class(), oriented.symmetry());
-            row(out, Rank::NAME, &rank.code())?;
+            row(out, Rank::KIND.name(), &rank.code())?;
             let canonical = format!(
                 "{} (class representative {}, which {symmetry} carries onto this board)",
                 class.code(),
                 class.to_position()
             );
-            row(out, Canonical::NAME, &canonical)?;
+            row(out, Canonical::KIND.name(), &canonical)?;
             let parts = format!(
                 "{} (= {} * 8 + {}, the index of {symmetry})",
                 oriented.code(),
                 class.code(),
                 symmetry.index()
             );
-            row(out, Oriented::NAME, &parts)?;
+            row(out, Oriented::KIND.name(), &parts)?;
         }
         Err(invalid) => {
             let why = format!("- (not a reachable position: {})", invalid.violations);
-            for name in [Rank::NAME, Canonical::NAME, Oriented::NAME] {
+            for name in [
+                Rank::KIND.name(),
+                Canonical::KIND.name(),
+                Oriented::KIND.name(),
+            ] {
                 row(out, name, &why)?;
             }
         }

@@ -43,7 +43,7 @@ fn count() -> Counts {
     let mut counts = Counts {
         grids: Board::all().count(),
         count_valid: Board::all()
-            .filter(|b| tictactoe::encoding::CountRank::try_from_board(*b).is_some())
+            .filter(|b| tictactoe::encoding::CountRank::try_from_board(*b).is_ok())
             .count(),
         reachable: 0,
         ongoing: 0,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use tictactoe::Game;
-use tictactoe::encoding::{GameCode, PrefixCode};
+use tictactoe::game::{GameCode, PrefixCode};
 
 use crate::input;
 

@@ -2,9 +2,9 @@
 
 use std::process::ExitCode;
 
-use tictactoe::players::{Agent, Strategy, play_match};
+use tictactoe::agents::{Agent, Strategy, play_match};
 
-use super::play::clock_seed;
+use crate::util::clock_seed;
 
 /// Play many games between two engine players and count the results.
 ///
@@ -38,7 +38,7 @@ fn parse_strategy(text: &str) -> Result<Strategy, String> {
         return Err("human players only play in `ttt play`".to_owned());
     }
     text.parse()
-        .map_err(|e: tictactoe::players::ParseStrategyError| e.to_string())
+        .map_err(|e: tictactoe::agents::ParseStrategyError| e.to_string())
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -4,13 +4,13 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tictactoe::file::{AtomicFile, Writer};
 use tictactoe::packed::Packing;
 use tictactoe::{Bitboard, Board};
+
+use crate::progress::Progress;
 
 /// Pack boards (one per line) into a checksummed `.ttt` file.
 ///
@@ -210,50 +210,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("ttt: skipped {} invalid lines", totals.skipped);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A progress bar on standard error, shown only on a terminal and only once a run has lasted
-/// a second (short runs print nothing).
-pub(crate) struct Progress {
-    bar: ProgressBar,
-    shown: bool,
-    start: Instant,
-}
-
-impl Progress {
-    pub(crate) fn new(total: Option<u64>, what: &'static str) -> Progress {
-        // Hidden until shown, but counting from the start so that rates and times are right.
-        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
-        let template = match total {
-            Some(_) => "{bar:40} {human_pos}/{human_len} {msg} ({elapsed}, {eta} left)",
-            None => "{spinner} {human_pos} {msg} ({elapsed})",
-        };
-        if let Ok(style) = ProgressStyle::with_template(template) {
-            bar.set_style(style);
-        }
-        bar.set_message(what);
-        Progress {
-            bar,
-            shown: false,
-            start: Instant::now(),
-        }
-    }
-
-    /// Updates the position (cheap: call it every few thousand records).
-    pub(crate) fn set(&mut self, position: u64) {
-        if !self.shown
-            && self.start.elapsed() > Duration::from_secs(1)
-            && io::stderr().is_terminal()
-        {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.shown = true;
-        }
-        self.bar.set_position(position);
-    }
-
-    pub(crate) fn finish(self) {
-        self.bar.finish_and_clear();
-    }
 }
 
 #[cfg(test)]

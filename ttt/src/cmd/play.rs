@@ -3,7 +3,9 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use tictactoe::players::{Agent, ParseStrategyError, Strategy};
+use tictactoe::agents::{Agent, ParseStrategyError, Strategy};
+
+use crate::util::clock_seed;
 use tictactoe::solver::{self, Solution};
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 
@@ -52,13 +54,6 @@ pub fn parse_seat(text: &str) -> Result<Seat, String> {
             }
             ParseStrategyError::BadEpsilon => error.to_string(),
         })
-}
-
-/// A seed from the clock, for runs without `--seed`.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// ANSI colours, on only for a terminal without `NO_COLOR`.
@@ -139,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         };
         let cell = match &mut agents[mover as usize] {
-            Some(agent) => agent.choose(&position),
+            Some(agent) => agent.choose(position),
             None => match ask(&mut out, &mut input, &style, mover, position, echo)? {
                 Some(cell) => Some(cell),
                 None => {
@@ -167,8 +162,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Whether `cell` was a best move at `position`, and the solver's evaluation after it.
 fn verdict(position: Position, cell: Cell) -> anyhow::Result<String> {
-    let before = solver::solve(&position);
-    let after = solver::solve(&position.play(cell)?);
+    let before = solver::solve(position);
+    let after = solver::solve(position.play(cell)?);
     let quality = if before.best_moves.contains(cell) {
         "best move"
     } else {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use tictactoe::file::Reader;
 
-use super::pack::Progress;
+use crate::progress::Progress;
 
 /// Print the boards of a `.ttt` file, one per line, in packed order.
 #[derive(clap::Args)]

@@ -8,7 +8,7 @@
 //! kernels, inlined and compiled at the wider vector width.
 #![allow(unsafe_code)]
 
-use super::{Kernel, BoardWord, Verdict, packed_kernel, split_kernel};
+use super::{BoardWord, Kernel, Verdict, packed_kernel, split_kernel};
 
 /// Whether the CPU has every feature `kernel`'s build enables.
 pub(super) fn is_available(kernel: Kernel) -> bool {
