@@ -49,7 +49,7 @@ pub const METHODS: [&str; 10] = {
 /// table (not the fastest, but the smallest state: 2 bytes per board); the vectorised batch on
 /// the widest kernel the CPU has, and the same batch in its portable build (SSE2 on x86-64),
 /// so the gain of the wide kernel shows in the same run. Left out, because they never win
-/// (see docs/readme/status.md): `shift`, the scalar shift-AND, slower than `masks` on every
+/// (see docs/benchmarks.md): `shift`, the scalar shift-AND, slower than `masks` on every
 /// scenario (its kernel is the one `batch` vectorises); and `batch-packed`, the batch kernel
 /// on one `u32` per board, slower than `batch`.
 pub const DEFAULT_METHODS: [&str; 8] = [
@@ -72,7 +72,7 @@ pub const BATCH_PORTABLE: &str = "batch-portable";
 /// [`batch::verdicts`]: one [`Packed`] `u32` per board.
 pub const BATCH_PACKED: &str = "batch-packed";
 
-/// The paper's five scenarios (facts.md), then the two exhaustive ones.
+/// The paper's five scenarios (docs/paper.md#the-five-scenarios), then the two exhaustive ones.
 pub const SCENARIOS: [(&str, &str); 7] = [
     ("row-win", "XXX/OO./..."),
     ("column-win", "XO./XO./X.."),
