@@ -59,7 +59,19 @@ pub use player::Player;
 pub use position::{InvalidBoard, Position, Status, Violation, Violations};
 pub use symmetry::{ParseSymmetryError, Symmetry};
 
-// The README's Rust examples are compiled and run as doctests.
+// The Rust examples of the README and of docs/ are compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/encodings.md")]
+struct EncodingsDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/paper.md")]
+struct PaperDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/engine.md")]
+struct EngineDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/storage.md")]
+struct StorageDoctests;

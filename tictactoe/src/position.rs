@@ -142,7 +142,7 @@ impl Board {
         if xs > os + 1 {
             found = found.with(Violation::XWentTwice);
         }
-        // Spelled as the rules are stated (facts.md), not minimised.
+        // Spelled as the rules are stated (docs/encodings.md#validity-rules), not minimised.
         #[allow(clippy::nonminimal_bool)]
         let continued = (x_line && o_line)
             || (x_line && xs != os + 1)

@@ -1,9 +1,10 @@
 //! Exhaustive verification of the library against independent, slow references.
 //!
 //! Nothing here trusts the code under test to define what is right: reachability comes from
-//! playing every game on raw [`Board`]s, the rules of facts.md are restated cell by cell, the
-//! symmetry classes come from coordinate maps written out below, and the counts of facts.md
-//! are recomputed from those references before being compared with the published figures.
+//! playing every game on raw [`Board`]s, the rules (docs/encodings.md#validity-rules) are
+//! restated cell by cell, the symmetry classes come from coordinate maps written out below, and
+//! the counts (docs/encodings.md#counts) are recomputed from those references before being
+//! compared with the published figures.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -58,7 +59,7 @@ fn lines_share_a_cell(lines: &[BTreeSet<u8>]) -> bool {
     (0..9).any(|cell| lines.iter().all(|line| line.contains(&cell)))
 }
 
-/// The violation codes of facts.md's "Rules for validating an arbitrary board", read literally.
+/// The violation codes of the validity rules (docs/encodings.md#validity-rules), read literally.
 fn slow_violations(board: Board) -> BTreeSet<&'static str> {
     let (xs, os) = (marks_of(board, Player::X), marks_of(board, Player::O));
     let (x_lines, o_lines) = (lines_of(board, Player::X), lines_of(board, Player::O));
@@ -203,7 +204,7 @@ fn a_board_is_valid_exactly_when_play_reaches_it() {
 }
 
 #[test]
-fn every_violation_is_the_rule_of_facts_md() {
+fn every_violation_is_the_documented_rule() {
     let mut seen = BTreeMap::new();
     for board in Board::all() {
         let codes: BTreeSet<&str> = board.violations().iter().map(|v| v.code()).collect();
@@ -230,7 +231,7 @@ fn status_of_every_position_matches_the_lines_and_the_count() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// (b) The counts of facts.md, by enumeration
+// (b) The counts of docs/encodings.md#counts, by enumeration
 // ---------------------------------------------------------------------------------------------
 
 #[test]

@@ -13,7 +13,7 @@
 //! fixed-point reciprocal of `3^(i + 1)` gives the fraction whose first base-3 digit is the
 //! cell (times 3 and a shift read it). Set: get, then add
 //! `(new - old) * 3^i`. [`divmod`] keeps Barrick's plain `/` and `%` version as the slow twin
-//! and the benchmark baseline. Medians are in the README (`cargo bench --bench encodings`).
+//! and the benchmark baseline. Medians: docs/benchmarks.md (`cargo bench --bench encodings`).
 
 use super::DecodeError;
 use crate::{Bitboard, Board, Cell, Player};
@@ -237,7 +237,7 @@ impl Base3 {
 /// assert_eq!((code, divmod::get_cell(code, 4)), (81, 1));
 /// ```
 pub(crate) mod divmod {
-    /// `3^i`, or 1 outside `0..9`, as in the seed's helper.
+    /// `3^i`, or 1 outside `0..9`, as in Barrick's helper (docs/encodings.md#the-encodings).
     #[must_use]
     pub fn pow3(i: usize) -> u16 {
         super::POW3.get(i).filter(|_| i < 9).copied().unwrap_or(1)

@@ -21,7 +21,8 @@
 //!
 //! Cost: encode applies the 8 symmetries by 16 lookups, takes the least code without a
 //! branch, ranks it ([`Rank`]) and counts bits; decode is a lookup, a [`Rank`] decode and one
-//! symmetry; an [`Oriented`] decode checks its symmetry by one lookup. Medians in the README.
+//! symmetry; an [`Oriented`] decode checks its symmetry by one lookup. Medians in
+//! docs/benchmarks.md.
 //!
 //! [`Bitboards`]: super::Bitboards
 

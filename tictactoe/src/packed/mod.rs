@@ -24,7 +24,7 @@
 //!
 //! Get and set touch one or two words; bulk packing and unpacking work on whole chunks (64
 //! positions or one word) and turn boards into codes and back with one table read each way
-//! ([`TABLE_BYTES`]). Medians are in the README (`cargo bench -p tictactoe --bench packed`).
+//! ([`TABLE_BYTES`]). Medians: docs/benchmarks.md (`cargo bench -p tictactoe --bench packed`).
 //!
 //! Needs the `alloc` feature (on with `std`).
 //!

@@ -48,7 +48,8 @@ pub const DEFAULT_METHODS: [Method; 8] = [
 ];
 
 /// A set of boards `ttt bench` times: the paper's five scenarios (one board each, as the
-/// paper's Figs. 4.1 and 4.2 time them), then the two exhaustive ones.
+/// paper's Figs. 4.1 and 4.2 time them; docs/paper.md#the-five-scenarios), then the two
+/// exhaustive ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Scenario {
     /// `XXX/OO./...`: X wins on the top row.

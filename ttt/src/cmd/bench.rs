@@ -29,7 +29,7 @@ use crate::progress::Progress;
     full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
     Methods: traditional, paper, masks, table, table-bits, base3, batch, batch-portable by\n\
     default; shift and batch-packed on request (each loses to a default method: see\n\
-    docs/readme/status.md). batch runs on the widest kernel the CPU has (avx512, avx2 or\n\
+    docs/benchmarks.md). batch runs on the widest kernel the CPU has (avx512, avx2 or\n\
     portable, named in the report); batch-portable always on the portable one.")]
 pub struct Args {
     /// Iterations per trial; in all-positions and all-grids one iteration checks every board
