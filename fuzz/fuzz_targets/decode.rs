@@ -6,13 +6,13 @@
 
 use libfuzzer_sys::fuzz_target;
 use tictactoe::encoding::{
-    Base3, Base4, Bitboards, Canonical, CountRank, DecodeReason, Encoding, Oriented, Rank,
+    Base3, Base4, BitboardPair, Canonical, CountRank, DecodeReason, Encoding, Oriented, Rank,
 };
 
 fuzz_target!(|code: u32| {
     check::<Base4>(code);
     check::<Base3>(code);
-    check::<Bitboards>(code);
+    check::<BitboardPair>(code);
     check::<CountRank>(code);
     check::<Rank>(code);
     check::<Canonical>(code);
@@ -27,12 +27,12 @@ fn check<E: Encoding>(code: u32) {
 fn round_trip<E: Encoding>(code: u32) {
     match E::decode(code) {
         Ok(value) => {
-            assert!(code < E::LIMIT, "{} {code}", E::NAME);
-            assert_eq!(value.code(), code, "{}", E::NAME);
-            assert_eq!(E::encode(value.to_board()), Some(value), "{} {code}", E::NAME);
+            assert!(code < E::LIMIT, "{} {code}", E::KIND);
+            assert_eq!(Into::<u32>::into(value.code()), code, "{}", E::KIND);
+            assert_eq!(E::encode(value.to_board()), Ok(value), "{} {code}", E::KIND);
         }
         Err(error) => {
-            assert_eq!(error.encoding, E::NAME);
+            assert_eq!(error.encoding, E::KIND);
             assert_eq!(error.code, u64::from(code));
             let out_of_range = matches!(error.reason, DecodeReason::OutOfRange { .. });
             assert_eq!(out_of_range, code >= E::LIMIT, "{error}");

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tictactoe::Game;
-use tictactoe::encoding::{GameCode, PrefixCode};
+use tictactoe::game::{GameCode, PrefixCode};
 
 fuzz_target!(|input: (u32, &str)| {
     let (code, text) = input;

@@ -150,7 +150,7 @@ fn encode(c: &mut Criterion, inputs: &Inputs) {
     per_item(&mut group, "count-rank", boards, |b| {
         CountRank::try_from_board(b).ok()
     });
-    per_item(&mut group, "rank", positions, |p| Rank::from_position(p));
+    per_item(&mut group, "rank", positions, Rank::from_position);
     per_item(&mut group, "canonical", positions, |p| {
         Canonical::from_position(p)
     });
@@ -271,16 +271,12 @@ fn set(c: &mut Criterion, inputs: &Inputs) {
     let canonical = with_edits(&inputs.canonical);
     per_item(&mut group, "canonical", &canonical, |(v, cell, mark)| {
         let board = v.to_position().board().with(cell, mark);
-        Position::try_from(board)
-            .ok()
-            .map(|p| Canonical::from_position(p))
+        Position::try_from(board).ok().map(Canonical::from_position)
     });
     let oriented = with_edits(&inputs.oriented);
     per_item(&mut group, "oriented", &oriented, |(v, cell, mark)| {
         let board = v.to_position().board().with(cell, mark);
-        Position::try_from(board)
-            .ok()
-            .map(|p| Oriented::from_position(p))
+        Position::try_from(board).ok().map(Oriented::from_position)
     });
     group.finish();
 }

@@ -76,7 +76,7 @@ impl Report {
         let position = Position::try_from(board).ok();
         let status = position.map(Position::status);
         let codes = Codes::of(board);
-        let solution = position.map(|p| solver::solve(p));
+        let solution = position.map(solver::solve);
         Report {
             board: Text(board),
             valid: position.is_some(),
