@@ -13,7 +13,7 @@ use tictactoe::{Board, Game, Position, selfplay, solver};
 
 fn solver_benches(c: &mut Criterion) {
     c.bench_function("solver/build_table", |b| {
-        b.iter(|| black_box(tictactoe::lab::SolverTable::build()))
+        b.iter(|| black_box(tictactoe::lab::SolverTable::build()));
     });
     let positions: Vec<Position> = Position::all().collect();
     let mut group = c.benchmark_group("solver");
@@ -23,17 +23,17 @@ fn solver_benches(c: &mut Criterion) {
             positions.iter().fold(0u16, |acc, p| {
                 acc ^ solver::best_moves(black_box(*p)).bits()
             })
-        })
+        });
     });
     group.finish();
     // A mid-game position, X to move: one query.
     let board: Board = "X.O/.O./X..".parse().unwrap_or_default();
     let position = Position::try_from(board).unwrap_or_default();
     c.bench_function("solver/best_moves/one_position", |b| {
-        b.iter(|| solver::best_moves(black_box(position)))
+        b.iter(|| solver::best_moves(black_box(position)));
     });
     c.bench_function("solver/minimax_empty_board", |b| {
-        b.iter(|| tictactoe::lab::minimax(black_box(Position::EMPTY)))
+        b.iter(|| tictactoe::lab::minimax(black_box(Position::EMPTY)));
     });
 }
 
@@ -47,7 +47,7 @@ fn selfplay_benches(c: &mut Criterion) {
         b.iter(|| {
             let mut rng = SmallRng::seed_from_u64(1);
             (0..GAMES).fold(0u32, |acc, _| acc + selfplay::random_game(&mut rng).moves)
-        })
+        });
     });
     group.finish();
 }
@@ -60,15 +60,15 @@ fn game_code_benches(c: &mut Criterion) {
         "40268".parse().unwrap_or_default()
     };
     c.bench_function("game_code/encode_prefix", |b| {
-        b.iter(|| PrefixCode::from_game(black_box(&game)))
+        b.iter(|| PrefixCode::from_game(black_box(&game)));
     });
     let code = PrefixCode::from_game(&game);
     c.bench_function("game_code/decode_prefix", |b| {
-        b.iter(|| black_box(code).to_game())
+        b.iter(|| black_box(code).to_game());
     });
     if let Some(code) = GameCode::from_game(&game) {
         c.bench_function("game_code/decode_game", |b| {
-            b.iter(|| black_box(code).to_game())
+            b.iter(|| black_box(code).to_game());
         });
     }
 }

@@ -78,7 +78,7 @@ fn bench_get<A: Bulk>(c: &mut Criterion, name: &str, array: &A, indices: &[usize
                 sum = sum.wrapping_add(u32::from(board.x().bits() ^ board.o().bits()));
             }
             sum
-        })
+        });
     });
     group.finish();
 }
@@ -88,7 +88,7 @@ fn bench_one<A: Bulk>(c: &mut Criterion, boards: &[Board], indices: &[usize]) {
     let mut group = c.benchmark_group("packed");
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function(BenchmarkId::new("pack", A::NAME), |b| {
-        b.iter(|| A::from_boards(black_box(boards)))
+        b.iter(|| A::from_boards(black_box(boards)));
     });
     let mut out = Vec::with_capacity(boards.len());
     group.bench_function(BenchmarkId::new("unpack", A::NAME), |b| {
@@ -96,7 +96,7 @@ fn bench_one<A: Bulk>(c: &mut Criterion, boards: &[Board], indices: &[usize]) {
             out.clear();
             array.unpack_into(&mut out);
             black_box(out.len())
-        })
+        });
     });
     group.finish();
     bench_get(c, "get", &array, indices);

@@ -35,7 +35,7 @@ fn bench_method<M: Check>(c: &mut Criterion) {
                 .iter()
                 .filter(|&&s| M::winner(black_box(s)).is_some())
                 .count()
-        })
+        });
     });
     group.finish();
 }
@@ -58,11 +58,11 @@ fn bench_batch(c: &mut Criterion) {
                     black_box(&os),
                     black_box(&mut out),
                 )
-            })
+            });
         });
     }
     group.bench_function("packed/all-positions", |b| {
-        b.iter(|| batch::verdicts(black_box(&boards), black_box(&mut out)))
+        b.iter(|| batch::verdicts(black_box(&boards), black_box(&mut out)));
     });
     group.finish();
 }

@@ -63,6 +63,9 @@ impl Board {
     pub const COUNT: usize = 19_683;
 
     /// The board with these cells for X and O, or the lowest cell they share.
+    ///
+    /// # Errors
+    /// [`OverlapError`] naming the lowest cell both sets hold.
     pub const fn from_bitboards(x: Bitboard, o: Bitboard) -> Result<Board, OverlapError> {
         match (Bitboard::from_bits_truncate(x.bits() & o.bits())).first() {
             None => Ok(Board { x, o }),

@@ -38,6 +38,9 @@ impl Cell {
     };
 
     /// The cell with this index, or an error if `index >= 9`.
+    ///
+    /// # Errors
+    /// [`CellError`] when `index` is 9 or more.
     pub const fn new(index: u8) -> Result<Cell, CellError> {
         if index < 9 {
             Ok(Cell(index))
@@ -47,6 +50,9 @@ impl Cell {
     }
 
     /// The cell at `row` and `column` (both `0..3`).
+    ///
+    /// # Errors
+    /// [`CellError`] when `row` or `column` is 3 or more.
     pub const fn at(row: u8, column: u8) -> Result<Cell, CellError> {
         if row < 3 && column < 3 {
             Ok(Cell(row * 3 + column))

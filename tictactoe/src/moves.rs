@@ -68,6 +68,9 @@ impl Position {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] once the game is over, [`PlayError::Occupied`] for a taken cell.
     pub const fn play(self, cell: Cell) -> Result<Position, PlayError> {
         let status = self.status();
         if status.is_finished() {
@@ -86,6 +89,9 @@ impl Position {
     /// assert_eq!(Position::EMPTY.play_index(9), Err(PlayError::NoSuchCell { index: 9 }));
     /// assert!(Position::EMPTY.play_index(8).is_ok());
     /// ```
+    ///
+    /// # Errors
+    /// As [`Position::play`], or [`PlayError::NoSuchCell`] for an index of 9 or more.
     pub fn play_index(self, index: usize) -> Result<Position, PlayError> {
         self.play(Cell::try_from(index)?)
     }

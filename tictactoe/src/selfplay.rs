@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `SELECT[set][k]`: the `k`-th lowest cell of each 9-bit set | 512 x 9 x u8 | 4,608 |
 //!
-//! [`random_game_slow`] is the twin that plays through [`Position::play`]; a test checks that
+//! `lab::random_game_slow` is the twin that plays through [`Position::play`]; a test checks that
 //! both play the same games from the same random bits. Threads are the caller's business:
 //! [`run`] is one thread's share, seeded.
 

@@ -642,7 +642,11 @@ fn analyze_every_grid_agrees_with_the_library() {
         assert_eq!(report["board"], text.as_str());
         let lines: Vec<[usize; 3]> = serde_json::from_value(report["lines"].clone()).unwrap();
         assert_eq!(lines, complete_lines(text), "{text}");
-        let errors: Vec<&str> = grid.violations().iter().map(|v| v.code()).collect();
+        let errors: Vec<&str> = grid
+            .violations()
+            .iter()
+            .map(tictactoe::Violation::code)
+            .collect();
         assert_eq!(report["errors"], json!(errors));
         let codes = &report["codes"];
         assert_eq!(
@@ -666,7 +670,11 @@ fn analyze_every_grid_agrees_with_the_library() {
                 let solution = tictactoe::solver::solve(position);
                 assert_eq!(report["value"], solution.value.as_str());
                 assert_eq!(report["distance"], solution.distance);
-                let best: Vec<usize> = solution.best_moves.iter().map(|c| c.index()).collect();
+                let best: Vec<usize> = solution
+                    .best_moves
+                    .iter()
+                    .map(tictactoe::Cell::index)
+                    .collect();
                 assert_eq!(report["best_moves"], json!(best));
                 if position.status().is_finished() {
                     assert_eq!((solution.distance, best.len()), (0, 0), "{text}");

@@ -12,8 +12,12 @@
 //! 5 + 4 digits, each looked up in a 486-byte digit table. Get: one multiply by a per-cell
 //! fixed-point reciprocal of `3^(i + 1)` gives the fraction whose first base-3 digit is the
 //! cell (times 3 and a shift read it). Set: get, then add
-//! `(new - old) * 3^i`. [`divmod`] keeps Barrick's plain `/` and `%` version as the slow twin
+//! `(new - old) * 3^i`. `lab::divmod` keeps Barrick's plain `/` and `%` version as the slow twin
 //! and the benchmark baseline. Medians: docs/benchmarks.md (`cargo bench --bench encodings`).
+#![allow(
+    clippy::cast_lossless,
+    reason = "bit twiddling in const fns, where `From` cannot be called"
+)]
 
 use super::DecodeError;
 use crate::{Bitboard, Board, Cell, Player};
@@ -192,6 +196,9 @@ impl Base3 {
     }
 
     /// Decodes, rejecting codes of `3^9` or more.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of `3^9` or more.
     pub const fn try_from_code(code: u32) -> Result<Base3, DecodeError> {
         if code < Self::COUNT {
             Ok(Base3(code as u16))

@@ -110,6 +110,9 @@ impl Base4 {
     }
 
     /// Decodes, rejecting codes of 18 bits or more and any cell with pattern `11`.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`] past 18 bits, [`DecodeReason::CellPattern11`] for the lowest cell whose two bits are both set.
     pub const fn try_from_code(code: u32) -> Result<Base4, DecodeError> {
         if code >= 1 << Self::BITS {
             return Err(DecodeError::out_of_range(

@@ -92,6 +92,9 @@ impl BitboardPair {
     }
 
     /// Decodes, rejecting codes of 18 bits or more and overlapping halves.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`] past 18 bits, [`DecodeReason::Overlap`] for the lowest cell both halves hold.
     pub const fn try_from_code(code: u32) -> Result<BitboardPair, DecodeError> {
         if code >= 1 << Self::BITS {
             return Err(DecodeError::out_of_range(

@@ -6,14 +6,14 @@
 //! | [`Canonical`] | class index | `0..765` (`2^9 < 765 <= 2^10`) |
 //! | [`Oriented`] | `class * 8 + symmetry` (index in [`Symmetry::ALL`]) | `0..6,120`; 5,478 decode |
 //!
-//! The *representative* of a board is the image, among its 8, whose [`Bitboards`] code
+//! The *representative* of a board is the image, among its 8, whose [`BitboardPair`] code
 //! `x | o << 9` is least. Classes are numbered in increasing [`Rank`] order of their
 //! representatives. For a position, the symmetry `s` is the first in [`Symmetry::ALL`] order
 //! with `board = s(representative)`: `identity` whenever the board is its own representative.
 //! An [`Oriented`] code whose symmetry is not that first one is rejected, so the encoding is a
 //! bijection onto the positions.
 //!
-//! Tables ([`TABLE_BYTES`]): a 5,478-bit set of the ranks that are representatives with one
+//! Tables (`lab::table_bytes::CANONICAL`): a 5,478-bit set of the ranks that are representatives with one
 //! prefix count per byte (2,055 bytes) turns a representative's rank into its class by one
 //! popcount lookup; the 765 representatives' ranks (1,530 bytes) decode; the first symmetry
 //! of each coset (765 bytes) validates [`Oriented`] codes; the symmetry images of 9-bit sets
@@ -24,7 +24,11 @@
 //! symmetry; an [`Oriented`] decode checks its symmetry by one lookup. Medians in
 //! docs/benchmarks.md.
 //!
-//! [`Bitboards`]: super::Bitboards
+//! [`BitboardPair`]: super::BitboardPair
+#![allow(
+    clippy::cast_lossless,
+    reason = "bit twiddling in const fns, where `From` cannot be called"
+)]
 
 use super::{DecodeError, DecodeReason, EncodeError, EncodeReason, Rank};
 use crate::bits::popcount9;
@@ -145,7 +149,7 @@ pub(crate) const TABLE_BYTES: usize = core::mem::size_of_val(&IS_REPRESENTATIVE)
     + core::mem::size_of_val(&REPRESENTATIVE)
     + core::mem::size_of_val(&FIRST_SYMMETRIES);
 
-/// The [`super::Bitboards`] code of a board, the order that picks representatives.
+/// The [`super::BitboardPair`] code of a board, the order that picks representatives.
 const fn key(board: Board) -> u32 {
     board.x().bits() as u32 | (board.o().bits() as u32) << 9
 }
@@ -275,6 +279,9 @@ impl Canonical {
     }
 
     /// Decodes, rejecting codes of 765 or more.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`] for codes of 765 or more.
     pub const fn try_from_code(code: u32) -> Result<Canonical, DecodeError> {
         if code < Self::COUNT {
             Ok(Canonical(code as u16))
@@ -355,6 +362,9 @@ impl Oriented {
 
     /// Decodes, rejecting codes out of range and codes whose symmetry is not the first one
     /// that yields their board.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`] past `765 * 8`, [`DecodeReason::NonCanonicalSymmetry`] naming the symmetry the encoder would pick.
     pub fn try_from_code(code: u32) -> Result<Oriented, DecodeError> {
         if code >= Self::LIMIT {
             return Err(DecodeError::out_of_range(

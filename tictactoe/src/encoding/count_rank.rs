@@ -16,8 +16,12 @@
 //! without branching, splits it by a multiply-shift reciprocal of `C(n, k)`, looks the
 //! occupied set up in a 1 KiB unrank table and the O pattern in a 548-byte one, and deposits
 //! the pattern on the occupied cells by three lookups. Tables: 2,444 bytes in all
-//! ([`TABLE_BYTES`]). The greedy unrank `lex_unrank` and the bit-by-bit `deposit` build the
+//! (`lab::table_bytes::COUNT_RANK`). The greedy unrank `lex_unrank` and the bit-by-bit `deposit` build the
 //! tables and are their slow twins.
+#![allow(
+    clippy::cast_lossless,
+    reason = "bit twiddling in const fns, where `From` cannot be called"
+)]
 
 use super::{DecodeError, EncodeError, EncodeReason};
 use crate::bits::{BINOMIAL, Reciprocals, binomial, block_of, deposit9, popcount9};
@@ -236,6 +240,9 @@ impl CountRank {
     }
 
     /// Decodes, rejecting codes of 6,046 or more.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of 6,046 or more.
     pub const fn try_from_code(code: u32) -> Result<CountRank, DecodeError> {
         if code < Self::COUNT {
             Ok(CountRank(code as u16))
@@ -298,7 +305,7 @@ mod tests {
         for code in 0..1u32 << 13 {
             match CountRank::try_from_code(code) {
                 Ok(decoded) => {
-                    assert_eq!(CountRank::try_from_board(decoded.to_board()), Ok(decoded))
+                    assert_eq!(CountRank::try_from_board(decoded.to_board()), Ok(decoded));
                 }
                 Err(error) => assert!(code >= 6_046, "{error}"),
             }

@@ -37,7 +37,7 @@
 //! | offsets, reciprocals | | 106 |
 //! | shared: 3-bit popcount, deposit and extract | | 136 |
 //!
-//! In all [`TABLE_BYTES`] = 2,014 bytes, checked at compile time to stay within 2 KiB
+//! In all `lab::table_bytes::RANK` = 2,014 bytes, checked at compile time to stay within 2 KiB
 //! (binomials are used only while the compiler builds the tables).
 //!
 //! Cost (medians in docs/benchmarks.md, `cargo bench -p tictactoe --bench encodings`): encode is a
@@ -45,6 +45,10 @@
 //! free cells (a branch-free `pext` by three lookups) and their colex rank by three more;
 //! decode finds `n` among ten offsets without branching, splits by a
 //! multiply-shift reciprocal, and does two lookups and a deposit by three more.
+#![allow(
+    clippy::cast_lossless,
+    reason = "bit twiddling in const fns, where `From` cannot be called"
+)]
 
 use super::{DecodeError, EncodeError, EncodeReason};
 use crate::bits::{Reciprocals, binomial, block_of, deposit9, extract9, popcount9};
@@ -291,6 +295,9 @@ impl Rank {
     }
 
     /// Decodes, rejecting codes of 5,478 or more.
+    ///
+    /// # Errors
+    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of 5,478 or more.
     pub const fn try_from_code(code: u32) -> Result<Rank, DecodeError> {
         if code < Self::COUNT {
             Ok(Rank(code as u16))

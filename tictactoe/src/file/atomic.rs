@@ -38,6 +38,9 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Creates the temporary file beside `target`.
+    ///
+    /// # Errors
+    /// Any I/O error creating the temporary file.
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
         let target = target.as_ref().to_path_buf();
         let name = target
@@ -74,6 +77,9 @@ impl AtomicFile {
     }
 
     /// Flushes, fsyncs, and renames the file into place.
+    ///
+    /// # Errors
+    /// Any I/O error flushing, syncing or renaming; the temporary file is removed then.
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.writer()?;
         file.flush()?;

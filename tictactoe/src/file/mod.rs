@@ -123,6 +123,9 @@ impl Header {
     }
 
     /// Parses and checks a header: magic, then version, then checksum, then fields.
+    ///
+    /// # Errors
+    /// [`FormatError`] for the first check that fails, in that order.
     pub fn from_bytes(bytes: &[u8; HEADER_BYTES]) -> Result<Header, FormatError> {
         let magic: [u8; 8] = bytes[..8].try_into().unwrap_or_default();
         if magic != MAGIC {

@@ -103,6 +103,9 @@ fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 
 impl<R: Read> Reader<R> {
     /// Reads and checks the header.
+    ///
+    /// # Errors
+    /// [`FileError`] when the header cannot be read or does not check out.
     pub fn new(mut inner: R) -> Result<Self, FileError> {
         let mut bytes = [0u8; HEADER_BYTES];
         let got = read_full(&mut inner, &mut bytes)?;
@@ -161,6 +164,9 @@ impl<R: Read> Reader<R> {
 
     /// Appends the next intact block's boards to `out`; `Ok(false)` once the trailer has been
     /// read and checked.
+    ///
+    /// # Errors
+    /// [`FileError`] for an I/O error or a damaged block or trailer (a salvaging reader skips damaged blocks instead).
     pub fn read_block(&mut self, out: &mut Vec<Board>) -> Result<bool, FileError> {
         while !self.done {
             if self.next_block(out)? {
@@ -171,6 +177,9 @@ impl<R: Read> Reader<R> {
     }
 
     /// Every record, or the first error.
+    ///
+    /// # Errors
+    /// The first [`FileError`] of [`read_block`](Self::read_block).
     pub fn read_all(mut self) -> Result<Vec<Board>, FileError> {
         let mut out = Vec::new();
         while self.read_block(&mut out)? {}
@@ -178,6 +187,9 @@ impl<R: Read> Reader<R> {
     }
 
     /// Every intact record (for a salvaging reader; see [`lost`](Self::lost) afterwards).
+    ///
+    /// # Errors
+    /// [`FileError`] only for what salvage cannot skip (an I/O error).
     pub fn read_all_salvaged(&mut self) -> Result<Vec<Board>, FileError> {
         let mut out = Vec::new();
         while self.read_block(&mut out)? {}
@@ -380,6 +392,9 @@ impl<R: Read> Reader<R> {
 
 /// The record count in the trailer of a complete file, read from its end and checked (for a
 /// file written as a stream, whose header does not hold the count).
+///
+/// # Errors
+/// [`FileError`] for an I/O error or a trailer that is missing or damaged.
 pub fn trailer_count<R: Read + std::io::Seek>(
     input: &mut R,
     header: &Header,

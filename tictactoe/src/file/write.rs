@@ -34,11 +34,17 @@ pub struct Writer<W: Write> {
 
 impl<W: Write> Writer<W> {
     /// Starts a file with the default block size for `packing` (as large as fits 64 KiB).
+    ///
+    /// # Errors
+    /// [`FileError`] when the header cannot be written.
     pub fn new(inner: W, packing: Packing) -> Result<Self, FileError> {
         Self::with_records_per_block(inner, packing, Header::default_records_per_block(packing))
     }
 
     /// Starts a file with `records` records per block (small blocks are for tests).
+    ///
+    /// # Errors
+    /// [`FileError`] for a block size of 0 or too large, or when the header cannot be written.
     pub fn with_records_per_block(
         mut inner: W,
         packing: Packing,
@@ -78,6 +84,9 @@ impl<W: Write> Writer<W> {
     }
 
     /// Appends a board, or refuses one the packing cannot hold (nothing is written then).
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for a board the packing cannot hold; [`FileError`] for an I/O error.
     pub fn push(&mut self, board: Board) -> Result<(), FileError> {
         let packing = self.header.packing;
         if !packing.can_hold(board) {
@@ -97,6 +106,9 @@ impl<W: Write> Writer<W> {
     }
 
     /// Appends boards, stopping at the first the packing cannot hold.
+    ///
+    /// # Errors
+    /// As [`push`](Self::push), at the first board that fails.
     pub fn extend(&mut self, boards: &[Board]) -> Result<(), FileError> {
         boards.iter().try_for_each(|&board| self.push(board))
     }
@@ -122,6 +134,9 @@ impl<W: Write> Writer<W> {
     }
 
     /// Writes the last block and the trailer, flushes, and hands back the output.
+    ///
+    /// # Errors
+    /// [`FileError`] for an I/O error.
     pub fn finish(mut self) -> Result<W, FileError> {
         self.write_tail()?;
         Ok(self.inner)
@@ -143,6 +158,9 @@ impl<W: Write> Writer<W> {
 
 impl<W: Write + Seek> Writer<W> {
     /// As [`finish`](Self::finish), then rewrites the header with the record count.
+    ///
+    /// # Errors
+    /// [`FileError`] for an I/O error.
     pub fn finish_seekable(mut self) -> Result<W, FileError> {
         self.write_tail()?;
         let header = Header {

@@ -125,6 +125,9 @@ impl Game {
     }
 
     /// Plays `cell` for the side to move; on error the game is unchanged.
+    ///
+    /// # Errors
+    /// [`PlayError`] when the game is over or the cell is taken.
     pub const fn play(&mut self, cell: Cell) -> Result<(), PlayError> {
         match self.position.play(cell) {
             Ok(position) => {
@@ -145,6 +148,9 @@ impl Game {
     }
 
     /// [`Game::play`] with a cell index; indices of 9 or more are [`PlayError::NoSuchCell`].
+    ///
+    /// # Errors
+    /// [`PlayError`] as [`Game::play`], or [`PlayError::NoSuchCell`].
     pub fn play_index(&mut self, index: usize) -> Result<(), PlayError> {
         self.play(Cell::try_from(index)?)
     }

@@ -176,23 +176,35 @@ impl<E: Packable> PackedArray<E> {
     }
 
     /// The raw code at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end.
     pub fn code(&self, index: usize) -> Result<u32, PackError> {
         self.check(index)?;
         Ok(read(&self.bytes, index, E::BITS))
     }
 
     /// The encoding's value at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end.
     pub fn value(&self, index: usize) -> Result<E, PackError> {
         let code = self.code(index)?;
         E::decode(code).map_err(|error| PackError::InvalidCode { index, error })
     }
 
     /// The board at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end.
     pub fn get(&self, index: usize) -> Result<Board, PackError> {
         self.code(index).map(E::unpack)
     }
 
     /// Replaces the board at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end, [`PackError::Unencodable`] for a board `E` cannot hold.
     pub fn set(&mut self, index: usize, board: Board) -> Result<(), PackError> {
         self.check(index)?;
         let code = Self::encode(board, index)?;
@@ -201,6 +213,9 @@ impl<E: Packable> PackedArray<E> {
     }
 
     /// Appends a board.
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for a board `E` cannot hold.
     pub fn push(&mut self, board: Board) -> Result<(), PackError> {
         let code = Self::encode(board, self.len)?;
         self.push_code(code);
@@ -225,6 +240,9 @@ impl<E: Packable> PackedArray<E> {
     }
 
     /// The array of these boards, or the first that `E` cannot hold.
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for the first board `E` cannot hold.
     pub fn from_boards(boards: &[Board]) -> Result<Self, PackError> {
         let mut array = Self::with_capacity(boards.len());
         array.extend_from_boards(boards)?;
@@ -232,6 +250,9 @@ impl<E: Packable> PackedArray<E> {
     }
 
     /// Appends these boards, whole chunks of 64 at a time. On error nothing is appended.
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for the first board `E` cannot hold.
     pub fn extend_from_boards(&mut self, boards: &[Board]) -> Result<(), PackError> {
         let start = self.len;
         let result = self.extend_inner(boards);
@@ -330,6 +351,9 @@ impl<E: Packable> PackedArray<E> {
 
     /// The array of `len` codes held in these little-endian bytes (`ceil(len * BITS / 8)` of
     /// them, unused high bits zero), each checked to decode.
+    ///
+    /// # Errors
+    /// [`PackError::WrongByteLength`], [`PackError::NonZeroPadding`], or [`PackError::InvalidCode`] for the first code that does not decode.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Self, PackError> {
         let expected = Self::bytes_for(len);
         if bytes.len() != expected {

@@ -154,6 +154,9 @@ impl MixedRadix {
     }
 
     /// The rank at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end.
     pub fn rank(&self, index: usize) -> Result<Rank, PackError> {
         self.check(index)?;
         let code = digit_of(self.words[index / PER_WORD], index % PER_WORD);
@@ -161,6 +164,9 @@ impl MixedRadix {
     }
 
     /// The board at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end.
     pub fn get(&self, index: usize) -> Result<Board, PackError> {
         self.check(index)?;
         let code = digit_of(self.words[index / PER_WORD], index % PER_WORD);
@@ -168,6 +174,9 @@ impl MixedRadix {
     }
 
     /// Replaces the board at `index`.
+    ///
+    /// # Errors
+    /// [`PackError::IndexOutOfRange`] at or past the end, [`PackError::Unencodable`] for a board that is not a reachable position.
     pub fn set(&mut self, index: usize, board: Board) -> Result<(), PackError> {
         self.check(index)?;
         let code = Self::encode(board, index)?;
@@ -183,6 +192,9 @@ impl MixedRadix {
     }
 
     /// Appends a board.
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for a board that is not a reachable position.
     pub fn push(&mut self, board: Board) -> Result<(), PackError> {
         let code = Self::encode(board, self.len)?;
         self.push_code(code);
@@ -224,6 +236,9 @@ impl MixedRadix {
     }
 
     /// The array of these boards, or the first that is not a reachable position.
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for the first board that is not a reachable position.
     pub fn from_boards(boards: &[Board]) -> Result<Self, PackError> {
         let mut array = Self::with_capacity(boards.len());
         array.extend_from_boards(boards)?;
@@ -231,6 +246,9 @@ impl MixedRadix {
     }
 
     /// Appends these boards, a whole word at a time. On error nothing is appended.
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for the first board that is not a reachable position.
     pub fn extend_from_boards(&mut self, boards: &[Board]) -> Result<(), PackError> {
         let start = self.len;
         let result = self.extend_inner(boards);
@@ -320,6 +338,9 @@ impl MixedRadix {
 
     /// The array of `len` positions held in these little-endian words, each checked: a word
     /// with `d` positions must be below `5478^d`.
+    ///
+    /// # Errors
+    /// [`PackError::WrongByteLength`], or [`PackError::InvalidCode`] for the first word or position out of range.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Self, PackError> {
         let expected = Self::bytes_for(len);
         if bytes.len() != expected {

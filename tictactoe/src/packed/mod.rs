@@ -24,7 +24,7 @@
 //!
 //! Get and set touch one or two words; bulk packing and unpacking work on whole chunks (64
 //! positions or one word) and turn boards into codes and back with one table read each way
-//! ([`TABLE_BYTES`]). Medians: docs/benchmarks.md (`cargo bench -p tictactoe --bench packed`).
+//! ([`lab::table_bytes::PACKED`](crate::lab::table_bytes::PACKED)). Medians: docs/benchmarks.md (`cargo bench -p tictactoe --bench packed`).
 //!
 //! Needs the `alloc` feature (on with `std`).
 //!
@@ -130,7 +130,7 @@ mod sealed {
 ///
 /// Each method is the encoding's own [`Encoding::encode`] / [`Encoding::decode`] seen as a raw
 /// `u32`, read from the one shared grid table of this module where that is faster (see
-/// [`TABLE_BYTES`]); the tests compare both on every grid and every code.
+/// `lab::table_bytes::PACKED`); the tests compare both on every grid and every code.
 pub trait Packable: Encoding + sealed::Sealed {
     /// The code of `board`, or `None` when the encoding cannot hold it.
     #[inline]

@@ -156,6 +156,9 @@ impl Packing {
     }
 
     /// Appends the packed bytes of `boards` to `out` (nothing on error).
+    ///
+    /// # Errors
+    /// [`PackError::Unencodable`] for the first board the packing cannot hold.
     pub fn encode(self, boards: &[Board], out: &mut Vec<u8>) -> Result<(), PackError> {
         match self {
             Packing::Base4 => PackedArray::<Base4>::from_boards(boards)?.write_bytes(out),
@@ -168,6 +171,9 @@ impl Packing {
     }
 
     /// Appends the `len` boards packed in `bytes` to `out`, checking every code first.
+    ///
+    /// # Errors
+    /// [`PackError`] as the packing's `from_bytes` reports it.
     pub fn decode(self, bytes: &[u8], len: usize, out: &mut Vec<Board>) -> Result<(), PackError> {
         match self {
             Packing::Base4 => PackedArray::<Base4>::from_bytes(bytes, len)?.unpack_into(out),

@@ -1,4 +1,4 @@
-//! Many boards at once: the [`shift`](super::shift) kernel over slices, written so the compiler
+//! Many boards at once: the `shift` kernel over slices, written so the compiler
 //! vectorises it, and compiled once per vector width.
 //!
 //! | function | input | out | state bytes | table bytes |

@@ -2,8 +2,8 @@
 //!
 //! [`Method`] names every method at run time and runs it on a [`Board`]; [`batch`] checks
 //! whole slices on the widest vector kernel the CPU has. Each method is one type behind one
-//! contract ([`Check`](crate::lab::Check): a representation and a check on it); those types
-//! are measured by `ttt bench` and live in [`lab`](crate::lab).
+//! contract (`lab::Check`: a representation and a check on it); those types are measured by
+//! `ttt bench` and live in the `lab` module.
 //!
 //! | method | representation | state bytes | table bytes | how |
 //! |---|---|---|---|---|
@@ -24,7 +24,7 @@
 //! cell 3. Every other method agrees with the definition on all 19,683 grids.
 //!
 //! On the grids where *both* players hold a line (never reachable) a method may name either
-//! of them: which one depends on its scan order. [`lab::agrees`](crate::lab::agrees) states
+//! of them: which one depends on its scan order. `lab::agrees` states
 //! the contract exactly.
 //!
 //! ```

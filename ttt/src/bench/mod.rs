@@ -108,7 +108,9 @@ impl Scenario {
     /// The boards checked in one iteration.
     pub fn boards(self) -> Vec<Board> {
         match (self, self.board_text()) {
-            (Scenario::AllPositions, _) => Position::all().map(|p| p.board()).collect(),
+            (Scenario::AllPositions, _) => {
+                Position::all().map(tictactoe::Position::board).collect()
+            }
             (Scenario::AllGrids, _) => Board::all().collect(),
             (_, Some(text)) => vec![text.parse().expect("scenario boards are valid")],
             (_, None) => Vec::new(),

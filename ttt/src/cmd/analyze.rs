@@ -88,7 +88,7 @@ impl Report {
             value: solution.map(|s| s.value.as_str()),
             distance: solution.map(|s| s.distance),
             best_moves: solution.map_or_else(Vec::new, |s| {
-                s.best_moves.iter().map(|c| c.index()).collect()
+                s.best_moves.iter().map(tictactoe::Cell::index).collect()
             }),
             codes: ReportCodes {
                 base4: codes.base4.code(),
@@ -107,7 +107,7 @@ struct ViolationCodes(Violations);
 
 impl Serialize for ViolationCodes {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|v| v.code()))
+        serializer.collect_seq(self.0.iter().map(tictactoe::Violation::code))
     }
 }
 
@@ -115,7 +115,7 @@ impl Serialize for ViolationCodes {
 struct Lines(Board);
 
 fn cells(line: Line) -> [usize; 3] {
-    line.to_cells().map(|cell| cell.index())
+    line.to_cells().map(tictactoe::Cell::index)
 }
 
 impl Serialize for Lines {

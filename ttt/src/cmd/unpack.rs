@@ -71,7 +71,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for lost in reader.lost() {
         eprintln!("ttt: {name}: {lost}");
     }
-    let lost: u64 = reader.lost().iter().filter_map(|l| l.records()).sum();
+    let lost: u64 = reader
+        .lost()
+        .iter()
+        .filter_map(tictactoe::file::Lost::records)
+        .sum();
     eprintln!("ttt: {name}: salvaged {written} records, lost {lost}");
     Ok(ExitCode::from(2))
 }
