@@ -19,7 +19,7 @@
 //! on the code itself; the others go through the board: `to_board` then `Board::at` (get), or
 //! `to_board`, `Board::with` and the checked encoder (set, which may find no code).
 //!
-//! Run: `cargo bench -p tictactoe --bench encodings`.
+//! Run: `cargo bench -p tictactoe-kit --bench encodings`.
 
 use std::hint::black_box;
 

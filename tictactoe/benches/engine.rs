@@ -1,7 +1,7 @@
 //! Engine benchmarks: solver table build, best-move query, plain minimax of the empty board,
 //! random self-play and game codes.
 //!
-//! `cargo bench -p tictactoe --bench engine`
+//! `cargo bench -p tictactoe-kit --bench engine`
 
 use std::hint::black_box;
 

@@ -1,7 +1,7 @@
 //! Packed arrays: bulk pack and unpack of 2^20 reachable positions, and random-access get in an
 //! array of 2^20 positions (1.6 to 2.4 MB, past L2) and of 2^16 (100 to 150 KB, in L2).
 //!
-//! `cargo bench -p tictactoe --bench packed`; throughput is in positions (elements) per second.
+//! `cargo bench -p tictactoe-kit --bench packed`; throughput is in positions (elements) per second.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the status methods: `cargo bench -p tictactoe --bench status`.
+//! Criterion benchmarks of the status methods: `cargo bench -p tictactoe-kit --bench status`.
 //!
 //! Each single-board method checks the paper's five scenario boards and all 5,478 positions;
 //! `batch` runs its layouts (split `u16` slices, and packed `u32`s) over all positions, the

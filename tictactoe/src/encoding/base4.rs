@@ -9,7 +9,7 @@
 //! Cost: from a board, two lookups in a 2 KiB table of spread 9-bit sets; to a board, two
 //! lookups in a 2 KiB table of five-cell groups; get and set of one cell by shift and mask.
 //! The bit-interleaving `spread` and `gather` build the tables and are their slow twins.
-//! Medians in docs/benchmarks.md (`cargo bench -p tictactoe --bench encodings`).
+//! Medians in docs/benchmarks.md (`cargo bench -p tictactoe-kit --bench encodings`).
 
 use super::{DecodeError, DecodeReason};
 use crate::{Bitboard, Board, Cell, Player};

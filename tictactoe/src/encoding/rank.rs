@@ -40,7 +40,7 @@
 //! In all `lab::table_bytes::RANK` = 2,014 bytes, checked at compile time to stay within 2 KiB
 //! (binomials are used only while the compiler builds the tables).
 //!
-//! Cost (medians in docs/benchmarks.md, `cargo bench -p tictactoe --bench encodings`): encode is a
+//! Cost (medians in docs/benchmarks.md, `cargo bench -p tictactoe-kit --bench encodings`): encode is a
 //! popcount by three lookups, a lookup of `W`'s line-free rank, `L`'s cells packed among the
 //! free cells (a branch-free `pext` by three lookups) and their colex rank by three more;
 //! decode finds `n` among ten offsets without branching, splits by a
