@@ -121,38 +121,6 @@ const _: () = {
     }
 };
 
-/// The base-3 code of a board, digit by digit: the one board-to-base-3 conversion of the
-/// compile-time tables (the solver's, the packed arrays', the base-3 status table's).
-/// Run-time code uses [`Base3::from_board`]; a test holds the two equal on every grid.
-pub(crate) const fn code_of(board: Board) -> u16 {
-    let (x, o) = (board.x().bits(), board.o().bits());
-    let (mut code, mut i) = (0, 0);
-    while i < 9 {
-        code += ((x >> i & 1) + 2 * (o >> i & 1)) * POW3[i];
-        i += 1;
-    }
-    code
-}
-
-/// The board of a base-3 code below `3^9`, digit by digit (digit 1 is X, 2 is O): the
-/// compile-time twin of [`Base3::to_board`], tested equal on every code.
-pub(crate) const fn board_of(code: u16) -> Board {
-    let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
-    while i < 9 {
-        match rest % 3 {
-            1 => x |= 1 << i,
-            2 => o |= 1 << i,
-            _ => {}
-        }
-        rest /= 3;
-        i += 1;
-    }
-    Board::from_disjoint(
-        Bitboard::from_bits_truncate(x),
-        Bitboard::from_bits_truncate(o),
-    )
-}
-
 const fn digit(mark: Option<Player>) -> u16 {
     match mark {
         None => 0,
@@ -274,9 +242,9 @@ mod tests {
     #[test]
     fn const_conversions_match_the_fast_ones_on_every_grid() {
         for code in 0..19_683u16 {
-            let board = board_of(code);
+            let board = crate::board::from_base3_code(code);
             assert_eq!(Base3::try_from(u32::from(code)).unwrap().to_board(), board);
-            assert_eq!(code_of(board), code);
+            assert_eq!(crate::board::base3_code(board), code);
             assert_eq!(Base3::from_board(board).code(), code);
         }
     }

@@ -9,17 +9,17 @@
 //! | [`Rank`] | `rank` | 13 | 5,478 | exactly the reachable positions |
 //! | [`Canonical`] | `canonical` | 10 | 765 | exactly the symmetry classes |
 //! | [`Oriented`] | `oriented` | 13 | 5,478 of 6,120 | a position as (class, symmetry) |
-//! | [`GameCode`](crate::game::GameCode) | `game` | 18 | 255,168 | a complete game (its moves, not a board) |
-//! | [`PrefixCode`](crate::game::PrefixCode) | `prefix` | 20 | 549,946 | any game, finished or not |
+//! | [`GameCode`](crate::game::GameCode) | `game` ([`CodeKind`](crate::game::CodeKind)) | 18 | 255,168 | a complete game (its moves, not a board) |
+//! | [`PrefixCode`](crate::game::PrefixCode) | `prefix` ([`CodeKind`](crate::game::CodeKind)) | 20 | 549,946 | any game, finished or not |
 //!
 //! Every board encoding implements [`Encoding`]: one code type ([`Encoding::Code`], the same
 //! type the inherent `code()` returns), a checked decoder (`TryFrom<u32>`, [`Encoding::decode`])
 //! that names the encoding and the reason a code is rejected, and a lossless round trip
 //! through [`Board`]. Total encodings (any grid) have `from_board` and `From<Board>`; partial
 //! ones have `try_from_board` returning an [`EncodeError`] that says why a board is refused.
-//! [`Kind`] names all nine encodings at run time, with their sizes and a generic
-//! encode and decode. The two game codes number move sequences rather than boards, so they
-//! live beside [`Game`](crate::Game) in [`game`](crate::game).
+//! [`Kind`] names the seven at run time, with their sizes and a generic encode and decode.
+//! The two game codes number move sequences rather than boards, so they live beside
+//! [`Game`](crate::Game) in [`game`](crate::game).
 
 pub mod base3;
 pub mod base4;
@@ -125,9 +125,6 @@ pub enum EncodeReason {
     /// The board is not a reachable position.
     #[error("not a reachable position ({0})")]
     Unreachable(Violations),
-    /// A game code numbers move sequences, not boards.
-    #[error("it numbers games, not boards (see tictactoe::game)")]
-    GameCode,
 }
 
 impl EncodeError {

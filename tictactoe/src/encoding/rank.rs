@@ -364,7 +364,7 @@ impl RankIndex {
         let mut rank = 0;
         while rank < Rank::COUNT as usize {
             let board = decode_board(rank as u16);
-            let code = super::base3::code_of(board);
+            let code = crate::board::base3_code(board);
             index.boards[rank] = board;
             index.base3[rank] = code;
             index.rank_by_base3[code as usize] = rank as u16;
