@@ -19,7 +19,6 @@
     reason = "bit twiddling in const fns, where `From` cannot be called"
 )]
 
-use super::DecodeError;
 use crate::{Bitboard, Board, Cell, Player};
 
 /// A grid as a base-3 number: cell `i` is digit `i` (0 empty, 1 X, 2 O).
@@ -157,28 +156,6 @@ impl Base3 {
         )
     }
 
-    /// The integer, below `3^9`.
-    #[must_use]
-    pub const fn code(self) -> u16 {
-        self.0
-    }
-
-    /// Decodes, rejecting codes of `3^9` or more.
-    ///
-    /// # Errors
-    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of `3^9` or more.
-    pub const fn try_from_code(code: u32) -> Result<Base3, DecodeError> {
-        if code < Self::COUNT {
-            Ok(Base3(code as u16))
-        } else {
-            Err(DecodeError::out_of_range(
-                Self::KIND,
-                code as u64,
-                Self::COUNT as u64,
-            ))
-        }
-    }
-
     /// The mark in `cell`, read from the code by one multiply and a shift.
     #[must_use]
     pub const fn cell(self, cell: Cell) -> Option<Player> {
@@ -233,6 +210,7 @@ pub(crate) mod divmod {
     }
 }
 
+super::impl_range_code!(Base3, "`3^9`");
 super::impl_encoding!(Base3, Base3, u16, total);
 
 #[cfg(test)]

@@ -137,6 +137,24 @@ impl EncodeError {
     }
 }
 
+/// The code of `board` by `encode` when it is a reachable position, else the error of
+/// `encoding` naming every rule it breaks: the `try_from_board` of the encodings of positions.
+pub(crate) fn encode_position<T>(
+    encoding: Kind,
+    board: Board,
+    encode: fn(crate::Position) -> T,
+) -> Result<T, EncodeError> {
+    crate::Position::try_from(board)
+        .map(encode)
+        .map_err(|invalid| {
+            EncodeError::new(
+                encoding,
+                board,
+                EncodeReason::Unreachable(invalid.violations),
+            )
+        })
+}
+
 /// What all board encodings share, for code that is generic over them (packing, the CLI).
 ///
 /// ```
@@ -242,3 +260,35 @@ macro_rules! impl_encoding {
     };
 }
 pub(crate) use impl_encoding;
+
+/// `code` and `try_from_code` of an encoding whose codes are exactly `0..LIMIT` in a `u16`
+/// newtype (base-3, count rank, rank, canonical): the only reason to reject a code is its range.
+macro_rules! impl_range_code {
+    ($ty:ident, $limit:literal) => {
+        impl $ty {
+            #[doc = concat!("The integer, below ", $limit, ".")]
+            #[must_use]
+            pub const fn code(self) -> u16 {
+                self.0
+            }
+
+            #[doc = concat!("Decodes, rejecting codes of ", $limit, " or more.")]
+            ///
+            /// # Errors
+            /// [`DecodeReason::OutOfRange`]($crate::encoding::DecodeReason::OutOfRange) past the
+            /// range.
+            pub const fn try_from_code(code: u32) -> Result<$ty, $crate::encoding::DecodeError> {
+                if code < Self::LIMIT {
+                    Ok($ty(code as u16))
+                } else {
+                    Err($crate::encoding::DecodeError::out_of_range(
+                        Self::KIND,
+                        code as u64,
+                        Self::LIMIT as u64,
+                    ))
+                }
+            }
+        }
+    };
+}
+pub(crate) use impl_range_code;
