@@ -69,8 +69,8 @@ answers! {
     /// item is not a reachable position.
     ///
     /// >>> import numpy as np, tictactoe_rs as t
-    /// >>> t.status(np.array([0, 13, 1]), "base3").tolist()
-    /// [0, 1, 0]
+    /// >>> t.status(np.array([0, 229, 13, 20000]), "base3").tolist()
+    /// [0, 1, -1, -1]
     status: i8, "int8", status;
     /// The player to move (int8): 1 X, 2 O, 0 when the game is over; -1 when the item is not a
     /// reachable position.

@@ -2,8 +2,7 @@
 //! read in place, `out=` checked and written in place.
 
 use numpy::{
-    Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
-    PyUntypedArrayMethods,
+    Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -208,9 +207,7 @@ pub fn output<'py, T: Element>(
         )));
     }
     if !array.is_c_contiguous() {
-        return Err(PyValueError::new_err(
-            "argument `out` must be C-contiguous",
-        ));
+        return Err(PyValueError::new_err("argument `out` must be C-contiguous"));
     }
     Ok(array)
 }

@@ -74,7 +74,7 @@ pub fn decode<'py>(
 ///
 /// >>> import numpy as np, tictactoe_rs as t
 /// >>> t.convert(np.array([0, 2692]), "base3", "rank").tolist()
-/// [0, 523]
+/// [0, 782]
 #[pyfunction]
 #[pyo3(signature = (codes, from_encoding, to_encoding, *, out = None))]
 pub fn convert<'py>(

@@ -83,7 +83,10 @@ impl Source<'_> {
         let end = start + dst.len();
         match self {
             Source::Boards(cells) => {
-                for (g, row) in dst.iter_mut().zip(cells[start * 9..end * 9].chunks_exact(9)) {
+                for (g, row) in dst
+                    .iter_mut()
+                    .zip(cells[start * 9..end * 9].chunks_exact(9))
+                {
                     *g = grid_of_cells(row);
                 }
             }
@@ -117,8 +120,8 @@ fn decode<C: Code>(t: &Tables, kind: Kind, codes: &[C], dst: &mut [u32]) {
         Kind::Bitboards => pairs.for_each(|(g, c)| {
             let code = c.to_code();
             let (x, o) = (code & 511, code >> 9 & 511);
-            let grid = u32::from(t.base3_of_set[x as usize])
-                + 2 * u32::from(t.base3_of_set[o as usize]);
+            let grid =
+                u32::from(t.base3_of_set[x as usize]) + 2 * u32::from(t.base3_of_set[o as usize]);
             *g = if code >> 18 == 0 && x & o == 0 {
                 grid
             } else {
@@ -145,12 +148,7 @@ fn decode<C: Code>(t: &Tables, kind: Kind, codes: &[C], dst: &mut [u32]) {
 
 /// Runs `emit(grids, out)` over the input a chunk at a time; `out` has `width` entries per
 /// item.
-pub fn run<O: Send>(
-    src: Source<'_>,
-    out: &mut [O],
-    width: usize,
-    emit: impl Fn(&[u32], &mut [O]),
-) {
+pub fn run<O: Send>(src: Source<'_>, out: &mut [O], width: usize, emit: impl Fn(&[u32], &mut [O])) {
     let t = tables();
     let mut grids = [0u32; CHUNK];
     let n = src.len();

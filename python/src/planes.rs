@@ -128,7 +128,11 @@ pub fn boards_to_planes<'py>(
             shape.extend([3, 3, 2]);
             let out = output::<i8>(py, out, "int8", &shape)?;
             fill(py, &out, |dst| {
-                for (i, (row, o)) in cells.chunks_exact(9).zip(dst.chunks_exact_mut(18)).enumerate() {
+                for (i, (row, o)) in cells
+                    .chunks_exact(9)
+                    .zip(dst.chunks_exact_mut(18))
+                    .enumerate()
+                {
                     let me = mover(i, row);
                     for (c, &cell) in row.iter().enumerate() {
                         o[2 * c] = i8::from(cell == me);
@@ -142,7 +146,11 @@ pub fn boards_to_planes<'py>(
             shape.extend([3, 3, 2]);
             let out = output::<bool>(py, out, "bool", &shape)?;
             fill(py, &out, |dst| {
-                for (i, (row, o)) in cells.chunks_exact(9).zip(dst.chunks_exact_mut(18)).enumerate() {
+                for (i, (row, o)) in cells
+                    .chunks_exact(9)
+                    .zip(dst.chunks_exact_mut(18))
+                    .enumerate()
+                {
                     let me = mover(i, row);
                     for (c, &cell) in row.iter().enumerate() {
                         o[2 * c] = cell == me;
@@ -198,14 +206,28 @@ pub fn planes_to_boards<'py>(
     match Layout::from_name(layout)? {
         Layout::PettingZoo => {
             let planes = typed::<i8>("planes", planes, "int8", &[3, 3, 2])?;
-            relative_to_boards(py, planes.shape(), planes.as_slice()?, |v| match v {
-                0 | 1 => Some(v == 1),
-                _ => None,
-            }, perspective, out)
+            relative_to_boards(
+                py,
+                planes.shape(),
+                planes.as_slice()?,
+                |v| match v {
+                    0 | 1 => Some(v == 1),
+                    _ => None,
+                },
+                perspective,
+                out,
+            )
         }
         Layout::Pgx => {
             let planes = typed::<bool>("planes", planes, "bool", &[3, 3, 2])?;
-            relative_to_boards(py, planes.shape(), planes.as_slice()?, Some, perspective, out)
+            relative_to_boards(
+                py,
+                planes.shape(),
+                planes.as_slice()?,
+                Some,
+                perspective,
+                out,
+            )
         }
         Layout::OpenSpiel => {
             let planes = typed::<f32>("planes", planes, "float32", &[3, 3, 3])?;
@@ -258,7 +280,11 @@ fn relative_to_boards<'py, T: Copy + Send + Sync>(
     board_shape.push(9);
     let out = output::<i8>(py, out, "int8", &board_shape)?;
     fill(py, &out, |dst| {
-        for (i, (p, row)) in src.chunks_exact(18).zip(dst.chunks_exact_mut(9)).enumerate() {
+        for (i, (p, row)) in src
+            .chunks_exact(18)
+            .zip(dst.chunks_exact_mut(9))
+            .enumerate()
+        {
             let (mut mine, mut theirs, mut ok) = (0u16, 0u16, true);
             for c in 0..9 {
                 match (bit(p[2 * c]), bit(p[2 * c + 1])) {

@@ -8,8 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::arrays::{
-    Code, Ints, PerItem, PerItemSlice, contiguous, dtype_name, fill, output, typed,
-    with_int_slice,
+    Code, Ints, PerItem, PerItemSlice, contiguous, dtype_name, fill, output, typed, with_int_slice,
 };
 use crate::planes::Layout;
 use tictactoe::{Bitboard, Cell, Symmetry};
@@ -62,11 +61,16 @@ fn permute<T: Copy + Send + Sync>(
     symmetry: PerItemSlice<'_>,
 ) {
     let cells = &symmetry_tables().cell;
-    for (i, (from, to)) in src.chunks_exact(item).zip(dst.chunks_exact_mut(item)).enumerate() {
+    for (i, (from, to)) in src
+        .chunks_exact(item)
+        .zip(dst.chunks_exact_mut(item))
+        .enumerate()
+    {
         let image = &cells[symmetry.at(i) as usize];
         for (c, &target) in image.iter().enumerate() {
             for k in 0..width {
-                to[target as usize * stride + k * (item / width)] = from[c * stride + k * (item / width)];
+                to[target as usize * stride + k * (item / width)] =
+                    from[c * stride + k * (item / width)];
             }
         }
     }
@@ -254,7 +258,9 @@ fn planes_of<'py, T: Element + Copy + Send + Sync>(
         Layout::PettingZoo | Layout::Pgx => (channels, 1),
     };
     if item > 0 {
-        fill(py, &out, |dst| permute_planes(src, dst, item, stride, width, channels, sym))?;
+        fill(py, &out, |dst| {
+            permute_planes(src, dst, item, stride, width, channels, sym)
+        })?;
     }
     Ok(out.into_any())
 }
@@ -271,7 +277,11 @@ fn permute_planes<T: Copy + Send + Sync>(
     if width == 1 {
         // Channel-last: each cell is a run of `channels` elements.
         let cells = &symmetry_tables().cell;
-        for (i, (from, to)) in src.chunks_exact(item).zip(dst.chunks_exact_mut(item)).enumerate() {
+        for (i, (from, to)) in src
+            .chunks_exact(item)
+            .zip(dst.chunks_exact_mut(item))
+            .enumerate()
+        {
             let image = &cells[symmetry.at(i) as usize];
             for (c, &target) in image.iter().enumerate() {
                 let t = target as usize * stride;

@@ -161,7 +161,10 @@ pub fn tables() -> &'static Tables {
 }
 
 fn filled<T: Copy, const N: usize>(value: T) -> Box<[T; N]> {
-    vec![value; N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!())
+    vec![value; N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!())
 }
 
 fn build() -> Tables {
