@@ -82,6 +82,8 @@ struct Game {
     pending: Pending,
     /// splitmix64 state for the seat draws.
     seat_rng: u64,
+    /// splitmix64 state for [`EnvKernel::sample_actions`].
+    sample_rng: u64,
     opponent: Agent,
 }
 
@@ -176,6 +178,7 @@ impl Game {
             done: false,
             pending: Pending::None,
             seat_rng,
+            sample_rng: !seed,
             opponent: Agent::new(strategy, agent_seed),
         }
     }
@@ -596,6 +599,40 @@ impl EnvKernel {
                 config.step(game, action, i, &mut out);
             }
         });
+        Ok(())
+    }
+
+    /// Writes a uniformly random legal action of each game into `out` (int64), from each
+    /// game's own stream; any cell for a game that is over.
+    fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyArray1<i64>>) -> PyResult<()> {
+        let mut out = out.readwrite();
+        let out = out.as_slice_mut()?;
+        if out.len() != self.games.len() {
+            return Err(PyValueError::new_err(format!(
+                "out: expected {} entries",
+                self.games.len()
+            )));
+        }
+        let games = &mut self.games;
+        let big = games.len() >= DETACH_MIN;
+        let mut work = || {
+            for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
+                let legal = game.position.legal_moves();
+                let set = if legal.is_empty() {
+                    Bitboard::FULL
+                } else {
+                    legal
+                };
+                let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
+                let cell = tictactoe::players::pick(set, random);
+                *slot = cell.map_or(0, |c| c.index() as i64);
+            }
+        };
+        if big {
+            py.detach(work);
+        } else {
+            work();
+        }
         Ok(())
     }
 
