@@ -4,7 +4,7 @@ use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
 use crate::arrays::{Ints, fill, output, typed};
-use crate::grid::{Input, Source, kind, lookup, run};
+use crate::grid::{Input, Source, boards_of_grids, cheap_codes, kind, lookup, run};
 use crate::tables::{Kind, tables};
 
 /// Codes of boards in an encoding.
@@ -55,13 +55,9 @@ pub fn decode<'py>(
     shape.push(9);
     let out = output::<i8>(py, out, "int8", &shape)?;
     let src = input.source()?;
-    let cells = &tables().cells;
+    let t = tables();
     fill(py, &out, |dst| {
-        run(src, dst, 9, |grids, rows| {
-            for (row, &g) in rows.chunks_exact_mut(9).zip(grids) {
-                row.copy_from_slice(&cells[g as usize]);
-            }
-        });
+        run(src, dst, 9, |grids, rows| boards_of_grids(t, grids, rows));
     })?;
     Ok(out)
 }
@@ -99,6 +95,10 @@ fn to_codes<'py>(
     let out = output::<i32>(py, out, "int32", &input.items())?;
     let src: Source<'_> = input.source()?;
     let table = &*tables().code[to as usize];
-    fill(py, &out, |dst| run(src, dst, 1, |g, o| lookup(table, g, o)))?;
+    fill(py, &out, |dst| {
+        if cheap_codes(src, to, dst).is_none() {
+            run(src, dst, 1, |g, o| lookup(table, g, o));
+        }
+    })?;
     Ok(out)
 }

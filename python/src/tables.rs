@@ -120,8 +120,6 @@ pub struct Tables {
     /// `grid_of_code[kind][code]` for the table-decoded encodings (count rank and after): the
     /// grid index, [`INVALID`] for non-codes; one extra entry (the sentinel) at `limit`.
     pub grid_of_code: [Box<[u32]>; 7],
-    /// The cells of each grid (0 empty, 1 X, 2 O); all -1 for the sentinel.
-    pub cells: Box<[[i8; 9]; ENTRIES]>,
     /// Whether the input is a grid.
     pub is_grid: Box<[bool; ENTRIES]>,
     /// Whether the grid is a reachable position.
@@ -151,7 +149,24 @@ pub struct Tables {
     pub base4_low: [u32; 1024],
     /// The same for the high 8 bits (cells 5-8).
     pub base4_high: [u32; 256],
+    /// Bitboards code (`x | o << 9`) of the low 5 base-3 digits (cells 0-4), by their value.
+    pub base3_low_bits: [u32; 243],
+    /// Bitboards code of the high 4 base-3 digits (cells 5-8), by their value.
+    pub base3_high_bits: [u32; 81],
+    /// Bitboards code of the low 10 bits of a base-4 code; [`BAD_BITS`] when a cell is `11`.
+    pub base4_low_bits: [u32; 1024],
+    /// Bitboards code of the high 8 bits of a base-4 code; [`BAD_BITS`] when a cell is `11`.
+    pub base4_high_bits: [u32; 256],
+    /// `spread[s]`: the base-4 code of X holding the 9-bit set `s`.
+    pub spread: [u32; 512],
+    /// Cells 0-4 of the low 5 base-3 digits, by their value.
+    pub cells_low: [[i8; 5]; 243],
+    /// Cells 5-8 of the high 4 base-3 digits, by their value.
+    pub cells_high: [[i8; 4]; 81],
 }
+
+/// Marks a bitboards code that stands for no grid (set in no valid code, which has 18 bits).
+pub const BAD_BITS: u32 = 1 << 31;
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
@@ -174,7 +189,6 @@ fn build() -> Tables {
             true => vec![INVALID; Kind::ALL[k].limit() as usize + 1].into_boxed_slice(),
             false => Box::new([]),
         }),
-        cells: filled([-1; 9]),
         is_grid: filled(false),
         is_position: filled(false),
         violations: filled(NO_VIOLATIONS),
@@ -189,6 +203,13 @@ fn build() -> Tables {
         base3_of_set: [0; 512],
         base4_low: [0; 1024],
         base4_high: [0; 256],
+        base3_low_bits: [0; 243],
+        base3_high_bits: [0; 81],
+        base4_low_bits: [BAD_BITS; 1024],
+        base4_high_bits: [BAD_BITS; 256],
+        spread: [0; 512],
+        cells_low: [[0; 5]; 243],
+        cells_high: [[0; 4]; 81],
     };
     for grid in 0..GRIDS {
         let board = board_of_grid(grid);
@@ -197,7 +218,6 @@ fn build() -> Tables {
                 t.code[kind as usize][grid] = code as i32;
             }
         }
-        t.cells[grid] = cells(board);
         t.is_grid[grid] = true;
         t.violations[grid] = violation_bits(board);
         let Ok(position) = Position::try_from(board) else {
@@ -245,6 +265,30 @@ fn build() -> Tables {
     for bits in 0..256 {
         t.base4_high[bits as usize] = base4_part(bits, 4, 5);
     }
+    for low in 0..243 {
+        let board = board_of_grid(low);
+        t.base3_low_bits[low] = bits_of(board);
+        t.cells_low[low].copy_from_slice(&cells(board)[..5]);
+    }
+    for high in 0..81 {
+        let board = board_of_grid(high * 243);
+        t.base3_high_bits[high] = bits_of(board);
+        t.cells_high[high].copy_from_slice(&cells(board)[5..]);
+    }
+    for bits in 0..1024 {
+        if let Some(board) = Kind::Base4.decode(bits) {
+            t.base4_low_bits[bits as usize] = bits_of(board);
+        }
+    }
+    for bits in 0..256 {
+        if let Some(board) = Kind::Base4.decode(bits << 10) {
+            t.base4_high_bits[bits as usize] = bits_of(board);
+        }
+    }
+    for set in 0..512 {
+        let x = Kind::Bitboards.decode(set).expect("a set of X is a grid");
+        t.spread[set as usize] = Kind::Base4.encode(x).expect("base-4 holds every grid");
+    }
     t
 }
 
@@ -256,6 +300,13 @@ fn code_of<E: Encoding>(board: Board) -> Option<u32> {
 
 fn board_of<E: Encoding>(code: u32) -> Option<Board> {
     E::decode(code).ok().map(Encoding::to_board)
+}
+
+/// The bitboards code of a board.
+fn bits_of(board: Board) -> u32 {
+    Kind::Bitboards
+        .encode(board)
+        .expect("bitboards hold every grid")
 }
 
 /// The grid index of a board: its base-3 code.
