@@ -17,7 +17,7 @@
 //! | mask at the end | all ones | the empty cells | all ones |
 //! | opponent | none | none | built in or a callable (id 1) |
 
-use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tictactoe::players::{Agent, Strategy};
@@ -96,14 +96,15 @@ const fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `SPREAD[bits][2 * c] = bit c`: one observation plane interleaved into the `(3, 3, 2)` bytes.
-const SPREAD: [[u8; 18]; 512] = {
-    let mut table = [[0u8; 18]; 512];
+/// `SPREAD[bits]`: cells 0 to 7 of `bits` as the even bytes of 16 little-endian bytes, the
+/// layout of one observation plane interleaved into `(3, 3, 2)`; cell 8 is written apart.
+const SPREAD: [u128; 256] = {
+    let mut table = [0u128; 256];
     let mut bits = 0;
-    while bits < 512 {
+    while bits < 256 {
         let mut cell = 0;
-        while cell < 9 {
-            table[bits][2 * cell] = (bits >> cell & 1) as u8;
+        while cell < 8 {
+            table[bits] |= ((bits >> cell & 1) as u128) << (16 * cell);
             cell += 1;
         }
         bits += 1;
@@ -111,14 +112,33 @@ const SPREAD: [[u8; 18]; 512] = {
     table
 };
 
-/// `BYTES[bits][c] = bit c`: a set of cells as nine 0/1 bytes.
-const BYTES: [[u8; 9]; 512] = {
+/// `BYTES[bits]`: cells 0 to 7 of `bits` as eight 0/1 little-endian bytes.
+const BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut cell = 0;
+        while cell < 8 {
+            table[bits] |= ((bits >> cell & 1) as u64) << (8 * cell);
+            cell += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// `SELECT[bits][k]`: the `k`-th cell of the set `bits` in increasing order (0 past the end):
+/// [`players::pick`] without its walk over the set.
+const SELECT: [[u8; 9]; 512] = {
     let mut table = [[0u8; 9]; 512];
     let mut bits = 0;
     while bits < 512 {
-        let mut cell = 0;
+        let (mut cell, mut k) = (0, 0);
         while cell < 9 {
-            table[bits][cell] = (bits >> cell & 1) as u8;
+            if bits >> cell & 1 == 1 {
+                table[bits][k] = cell as u8;
+                k += 1;
+            }
             cell += 1;
         }
         bits += 1;
@@ -126,14 +146,27 @@ const BYTES: [[u8; 9]; 512] = {
     table
 };
 
+/// [`players::pick`] by table: the same cell for the same set and random bits (tested).
+fn pick(set: Bitboard, random: u32) -> u8 {
+    let k = (u64::from(random) * u64::from(set.bits().count_ones())) >> 32;
+    SELECT[set.bits() as usize][k as usize]
+}
+
+/// Writes a set of cells as nine 0/1 bytes.
+fn write_bytes(out: &mut [u8], set: Bitboard) {
+    let bits = set.bits();
+    out[..8].copy_from_slice(&BYTES[usize::from(bits & 0xff)].to_le_bytes());
+    out[8] = (bits >> 8) as u8 & 1;
+}
+
 /// Writes the `(3, 3, 2)` planes of `board` seen by `me`: my marks, then the other's.
 fn write_planes(out: &mut [u8], board: Board, me: Player) {
-    let mine = &SPREAD[board.pieces(me).bits() as usize];
-    let theirs = &SPREAD[board.pieces(me.opponent()).bits() as usize];
-    out[0] = mine[0];
-    for i in 1..18 {
-        out[i] = mine[i] | theirs[i - 1];
-    }
+    let mine = board.pieces(me).bits();
+    let theirs = board.pieces(me.opponent()).bits();
+    let low = SPREAD[usize::from(mine & 0xff)] | SPREAD[usize::from(theirs & 0xff)] << 8;
+    out[..16].copy_from_slice(&low.to_le_bytes());
+    out[16] = (mine >> 8) as u8 & 1;
+    out[17] = (theirs >> 8) as u8 & 1;
 }
 
 /// The fixed settings of a kernel.
@@ -146,15 +179,76 @@ struct Config {
     illegal_reward: f32,
 }
 
-/// The output buffers of one step, borrowed from the numpy arrays.
+/// The output fields of one step: byte ranges of the kernel's one buffer (see [`Layout`]).
 struct Out<'a> {
     obs: &'a mut [u8],
     mask: &'a mut [u8],
-    rewards: &'a mut [f32],
-    terminated: &'a mut [bool],
-    truncated: &'a mut [bool],
-    player: &'a mut [i32],
+    /// `f32` pairs, native byte order.
+    rewards: &'a mut [u8],
+    /// numpy bools: one byte, 0 or 1.
+    terminated: &'a mut [u8],
+    truncated: &'a mut [u8],
+    /// `i32`, native byte order.
+    player: &'a mut [u8],
     final_obs: &'a mut [u8],
+}
+
+/// Where each field lives in the kernel's buffer: one numpy allocation, so that a step borrows
+/// one array instead of seven (the borrow checks dominate a step of one game). Offsets are
+/// aligned to the field's item size.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    n: usize,
+}
+
+impl Layout {
+    /// `(name, numpy dtype, bytes per game, shape after n)`, in buffer order.
+    const FIELDS: [(&'static str, &'static str, usize, &'static [usize]); 7] = [
+        ("obs", "uint8", 18, &[3, 3, 2]),
+        ("mask", "uint8", 9, &[9]),
+        ("rewards", "float32", 8, &[2]),
+        ("terminated", "bool", 1, &[]),
+        ("truncated", "bool", 1, &[]),
+        ("player", "int32", 4, &[]),
+        ("final_obs", "uint8", 18, &[3, 3, 2]),
+    ];
+
+    /// The byte offset of each field, then the total size.
+    fn offsets(self) -> ([usize; 7], usize) {
+        let mut offsets = [0; 7];
+        let mut at = 0usize;
+        for (k, (_, _, bytes, _)) in Layout::FIELDS.iter().enumerate() {
+            at = at.next_multiple_of(8);
+            offsets[k] = at;
+            at += bytes * self.n;
+        }
+        (offsets, at)
+    }
+
+    /// Splits the buffer into the fields.
+    fn split(self, buffer: &mut [u8]) -> Out<'_> {
+        let (offsets, _) = self.offsets();
+        let mut rest = buffer;
+        let mut taken = 0;
+        let mut parts: [&mut [u8]; 7] = Default::default();
+        for (k, part) in parts.iter_mut().enumerate() {
+            let (_, tail) = rest.split_at_mut(offsets[k] - taken);
+            let (field, tail) = tail.split_at_mut(Layout::FIELDS[k].2 * self.n);
+            taken = offsets[k] + field.len();
+            *part = field;
+            rest = tail;
+        }
+        let [obs, mask, rewards, terminated, truncated, player, final_obs] = parts;
+        Out {
+            obs,
+            mask,
+            rewards,
+            terminated,
+            truncated,
+            player,
+            final_obs,
+        }
+    }
 }
 
 /// How a move ended, if it did.
@@ -280,8 +374,8 @@ impl Config {
             (_, Outcome::Ongoing) => board.empty_cells(),
             _ => Bitboard::FULL,
         };
-        out.mask[9 * i..9 * i + 9].copy_from_slice(&BYTES[mask.bits() as usize]);
-        out.player[i] = i32::from(viewer);
+        write_bytes(&mut out.mask[9 * i..9 * i + 9], mask);
+        out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
     }
 
     /// Writes rewards and flags of an outcome.
@@ -305,9 +399,10 @@ impl Config {
                 (r, true, truncated)
             }
         };
-        out.rewards[2 * i..2 * i + 2].copy_from_slice(&r);
-        out.terminated[i] = ended;
-        out.truncated[i] = truncated;
+        out.rewards[8 * i..8 * i + 4].copy_from_slice(&r[0].to_ne_bytes());
+        out.rewards[8 * i + 4..8 * i + 8].copy_from_slice(&r[1].to_ne_bytes());
+        out.terminated[i] = u8::from(ended);
+        out.truncated[i] = u8::from(truncated);
     }
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
@@ -343,7 +438,7 @@ impl Config {
                     }
                 }
                 // A finished game stays as it is, with no reward (pgx's rule).
-                _ => out.rewards[2 * i..2 * i + 2].fill(0.0),
+                _ => out.rewards[8 * i..8 * i + 8].fill(0),
             }
             return;
         }
@@ -376,13 +471,11 @@ impl Config {
 pub struct EnvKernel {
     config: Config,
     games: Vec<Game>,
-    obs: Py<PyArray4<u8>>,
-    mask: Py<PyArray2<u8>>,
-    rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    player: Py<PyArray1<i32>>,
-    final_obs: Py<PyArray4<u8>>,
+    layout: Layout,
+    /// Every output field (see [`Layout`]).
+    buffer: Py<PyArray1<u8>>,
+    /// The actions of the current call, reused.
+    scratch: Vec<i64>,
 }
 
 fn parse<T>(name: &str, value: &str, options: &[(&str, T)]) -> PyResult<T>
@@ -402,25 +495,11 @@ where
         })
 }
 
-/// Borrows the seven buffers and runs `f` on them, without the GIL for large batches.
+/// Borrows the buffer and runs `f` on its fields, without the GIL for large batches.
 macro_rules! with_out {
     ($self:ident, $py:ident, |$out:ident, $cfg:ident, $games:ident| $body:expr) => {{
-        let mut obs = $self.obs.bind($py).readwrite();
-        let mut mask = $self.mask.bind($py).readwrite();
-        let mut rewards = $self.rewards.bind($py).readwrite();
-        let mut terminated = $self.terminated.bind($py).readwrite();
-        let mut truncated = $self.truncated.bind($py).readwrite();
-        let mut player = $self.player.bind($py).readwrite();
-        let mut final_obs = $self.final_obs.bind($py).readwrite();
-        let mut $out = Out {
-            obs: obs.as_slice_mut()?,
-            mask: mask.as_slice_mut()?,
-            rewards: rewards.as_slice_mut()?,
-            terminated: terminated.as_slice_mut()?,
-            truncated: truncated.as_slice_mut()?,
-            player: player.as_slice_mut()?,
-            final_obs: final_obs.as_slice_mut()?,
-        };
+        let mut buffer = $self.buffer.bind($py).readwrite();
+        let mut $out = $self.layout.split(buffer.as_slice_mut()?);
         let $cfg = $self.config;
         let $games = &mut $self.games;
         if $games.len() >= DETACH_MIN {
@@ -431,12 +510,13 @@ macro_rules! with_out {
     }};
 }
 
-/// Reads an integer action array (int64 or int32) of length `n`.
-fn actions(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
-    let values: Vec<i64> = if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
-        a.as_slice()?.to_vec()
+/// Reads an integer action array (int64 or int32) of length `n` into `values`.
+fn actions(actions: &Bound<'_, PyAny>, n: usize, values: &mut Vec<i64>) -> PyResult<()> {
+    values.clear();
+    if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
+        values.extend_from_slice(a.as_slice()?);
     } else if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i32>>() {
-        a.as_slice()?.iter().map(|&v| i64::from(v)).collect()
+        values.extend(a.as_slice()?.iter().map(|&v| i64::from(v)));
     } else {
         return Err(PyValueError::new_err(
             "actions: expected a 1-d numpy array of int64 or int32",
@@ -453,7 +533,7 @@ fn actions(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
             "actions: {bad} is not a cell (0 to 8)"
         )));
     }
-    Ok(values)
+    Ok(())
 }
 
 #[pymethods]
@@ -530,13 +610,9 @@ impl EnvKernel {
         Ok(EnvKernel {
             config,
             games,
-            obs: PyArray4::zeros(py, [n, 3, 3, 2], false).unbind(),
-            mask: PyArray2::zeros(py, [n, 9], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, 2], false).unbind(),
-            terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
-            truncated: PyArray1::from_vec(py, vec![false; n]).unbind(),
-            player: PyArray1::zeros(py, [n], false).unbind(),
-            final_obs: PyArray4::zeros(py, [n, 3, 3, 2], false).unbind(),
+            layout: Layout { n },
+            buffer: PyArray1::zeros(py, [Layout { n }.offsets().1], false).unbind(),
+            scratch: Vec::with_capacity(n),
         })
     }
 
@@ -593,13 +669,18 @@ impl EnvKernel {
     /// built-in opponent, and writes the buffers. With an external opponent, the games of
     /// `pending()` wait for `finish`.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let actions = self::actions(actions, self.games.len())?;
-        with_out!(self, py, |out, config, games| {
-            for (i, (game, &action)) in games.iter_mut().zip(&actions).enumerate() {
-                config.step(game, action, i, &mut out);
-            }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let read = self::actions(actions, self.games.len(), &mut scratch);
+        let result = read.and_then(|()| {
+            with_out!(self, py, |out, config, games| {
+                for (i, (game, &action)) in games.iter_mut().zip(&scratch).enumerate() {
+                    config.step(game, action, i, &mut out);
+                }
+            });
+            Ok(())
         });
-        Ok(())
+        self.scratch = scratch;
+        result
     }
 
     /// Writes a uniformly random legal action of each game into `out` (int64), from each
@@ -617,15 +698,14 @@ impl EnvKernel {
         let big = games.len() >= DETACH_MIN;
         let mut work = || {
             for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                let legal = game.position.legal_moves();
-                let set = if legal.is_empty() {
+                // A game that is not done is ongoing: its empty cells are its moves.
+                let set = if game.done {
                     Bitboard::FULL
                 } else {
-                    legal
+                    game.position.board().empty_cells()
                 };
                 let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
-                let cell = tictactoe::players::pick(set, random);
-                *slot = cell.map_or(0, |c| c.index() as i64);
+                *slot = i64::from(pick(set, random));
             }
         };
         if big {
@@ -649,7 +729,9 @@ impl EnvKernel {
     /// Plays the external opponent's `actions[i]` in each pending game `i` (other entries
     /// are ignored) and completes the step. An illegal move raises `ValueError`.
     fn finish(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let actions = self::actions(actions, self.games.len())?;
+        let mut values = Vec::new();
+        self::actions(actions, self.games.len(), &mut values)?;
+        let actions = values;
         let illegal: Option<usize> = with_out!(self, py, |out, config, games| {
             let mut illegal = None;
             for (i, (game, &action)) in games.iter_mut().zip(&actions).enumerate() {
@@ -729,47 +811,28 @@ impl EnvKernel {
         Ok(())
     }
 
-    /// Observation planes `(n, 3, 3, 2)` uint8 (0/1), rewritten in place by each step.
+    /// The one uint8 buffer that holds every output field, rewritten in place by each step;
+    /// `fields()` tells where each field lives.
     #[getter]
-    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray4<u8>> {
-        self.obs.bind(py).clone()
+    fn buffer<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        self.buffer.bind(py).clone()
     }
 
-    /// Action masks `(n, 9)` uint8 (0/1).
-    #[getter]
-    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
-        self.mask.bind(py).clone()
-    }
-
-    /// Rewards of the last step by player id, `(n, 2)` float32.
-    #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.rewards.bind(py).clone()
-    }
-
-    /// Whether the last step ended each game, `(n,)` bool.
-    #[getter]
-    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminated.bind(py).clone()
-    }
-
-    /// Truncations (PettingZoo's illegal-move flag), `(n,)` bool.
-    #[getter]
-    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.truncated.bind(py).clone()
-    }
-
-    /// The id whose view `obs` shows: the player to move, `(n,)` int32.
-    #[getter]
-    fn player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
-        self.player.bind(py).clone()
-    }
-
-    /// With same-step auto-reset: the last observation of each game that ended in the last
-    /// step (other rows are stale), `(n, 3, 3, 2)` uint8.
-    #[getter]
-    fn final_obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray4<u8>> {
-        self.final_obs.bind(py).clone()
+    /// `(name, offset, dtype, shape)` of each output field in `buffer`: `obs` (0/1 planes seen
+    /// by `player`), `mask` (0/1), `rewards` (by player id), `terminated`, `truncated`,
+    /// `player` (the viewer: the player to move) and `final_obs` (same-step auto-reset: the
+    /// last observation of the games that ended in the last step).
+    fn fields(&self) -> Vec<(&'static str, usize, &'static str, Vec<usize>)> {
+        let (offsets, _) = self.layout.offsets();
+        Layout::FIELDS
+            .iter()
+            .zip(offsets)
+            .map(|(&(name, dtype, _, shape), offset)| {
+                let mut full = vec![self.layout.n];
+                full.extend_from_slice(shape);
+                (name, offset, dtype, full)
+            })
+            .collect()
     }
 }
 
@@ -831,4 +894,48 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_move_set, m)?)?;
     m.add_function(wrap_pyfunction!(play_move, m)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_match_the_slow_twins() {
+        for bits in 0..512u16 {
+            let set = Bitboard::from_bits(bits).unwrap();
+            let board = Board::from_bitboards(set, Bitboard::EMPTY).unwrap();
+            let mut planes = [9u8; 18];
+            write_planes(&mut planes, board, Player::X);
+            let mut bytes = [9u8; 9];
+            write_bytes(&mut bytes, set);
+            for c in 0..9 {
+                assert_eq!(planes[2 * c], (bits >> c & 1) as u8);
+                assert_eq!(planes[2 * c + 1], 0);
+                assert_eq!(bytes[c], (bits >> c & 1) as u8);
+            }
+            write_planes(&mut planes, board, Player::O);
+            assert!((0..9).all(|c| planes[2 * c] == 0 && planes[2 * c + 1] == bytes[c]));
+            if bits == 0 {
+                continue;
+            }
+            for random in (0..=u32::MAX).step_by(0x0100_0001).chain([u32::MAX]) {
+                let slow = tictactoe::players::pick(set, random).unwrap().index();
+                assert_eq!(usize::from(pick(set, random)), slow, "{bits} {random}");
+            }
+        }
+    }
+
+    #[test]
+    fn layout_fields_are_aligned_and_disjoint() {
+        for n in [1, 3, 7, 4096] {
+            let (offsets, total) = Layout { n }.offsets();
+            let mut end = 0;
+            for (k, (_, _, bytes, _)) in Layout::FIELDS.iter().enumerate() {
+                assert!(offsets[k] >= end && offsets[k] % 8 == 0);
+                end = offsets[k] + bytes * n;
+            }
+            assert_eq!(end, total);
+        }
+    }
 }

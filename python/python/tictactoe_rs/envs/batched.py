@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from tictactoe_rs import _native
+from tictactoe_rs.envs._views import views
 
 __all__ = ["BatchedEnv"]
 
@@ -67,13 +68,14 @@ class BatchedEnv:
             num_envs, convention, autoreset=autoreset, seat=seat, seed=seed
         )
         k = self._kernel
-        self.observation: np.ndarray = k.obs.view(dtype)
-        self.legal_action_mask: np.ndarray = k.mask.view(dtype)
-        self.rewards: np.ndarray = k.rewards
-        self.terminated: np.ndarray = k.terminated
-        self.truncated: np.ndarray = k.truncated
-        self.current_player: np.ndarray = k.player
-        self.final_observation: np.ndarray = k.final_obs.view(dtype)
+        v = views(k)
+        self.observation: np.ndarray = v["obs"].view(dtype)
+        self.legal_action_mask: np.ndarray = v["mask"].view(dtype)
+        self.rewards: np.ndarray = v["rewards"]
+        self.terminated: np.ndarray = v["terminated"]
+        self.truncated: np.ndarray = v["truncated"]
+        self.current_player: np.ndarray = v["player"]
+        self.final_observation: np.ndarray = v["final_obs"].view(dtype)
         #: Plays ``actions[i]`` (int64 or int32, cells 0 to 8) in game ``i`` for the player to
         #: move and rewrites the buffers in place. Out-of-range actions raise ``ValueError``.
         self.step = k.step

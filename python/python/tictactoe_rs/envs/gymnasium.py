@@ -42,6 +42,7 @@ from gymnasium.vector.utils import batch_space
 
 from tictactoe_rs import _native
 from tictactoe_rs.envs import _render
+from tictactoe_rs.envs._views import views
 
 __all__ = ["TicTacToeEnv", "TicTacToeVectorEnv", "ENV_ID"]
 
@@ -119,8 +120,9 @@ class TicTacToeEnv(gym.Env):
         self.render_mode = render_mode
         self.opponent = opponent
         self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled")
-        self._obs = self._kernel.obs.view(np.int8)
-        self._mask = self._kernel.mask.view(np.int8)
+        self._fields = views(self._kernel)
+        self._obs = self._fields["obs"].view(np.int8)
+        self._mask = self._fields["mask"].view(np.int8)
         self._seeded = False
 
     def _settle(self) -> None:
@@ -148,8 +150,8 @@ class TicTacToeEnv(gym.Env):
         self._settle()
         return (
             self._obs[0].copy(),
-            float(self._kernel.rewards[0, 0]),
-            bool(self._kernel.terminated[0]),
+            float(self._fields["rewards"][0, 0]),
+            bool(self._fields["terminated"][0]),
             False,
             {"action_mask": self._mask[0].copy()},
         )
@@ -199,9 +201,10 @@ class TicTacToeVectorEnv(VectorEnv):
         self.opponent = opponent
         self.copy = copy
         self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode])
-        self._obs = self._kernel.obs.view(np.int8)
-        self._mask = self._kernel.mask.view(np.int8)
-        self._final = self._kernel.final_obs.view(np.int8)
+        self._fields = views(self._kernel)
+        self._obs = self._fields["obs"].view(np.int8)
+        self._mask = self._fields["mask"].view(np.int8)
+        self._final = self._fields["final_obs"].view(np.int8)
         self._mode = mode
         self._seeded = False
 
@@ -251,7 +254,7 @@ class TicTacToeVectorEnv(VectorEnv):
         self._kernel.step(np.asarray(actions, dtype=np.int64))
         self._settle()
         n = self.num_envs
-        terminated = self._kernel.terminated.copy()
+        terminated = self._fields["terminated"].copy()
         infos: dict[str, Any] = {
             "action_mask": self._mask.copy(),
             "_action_mask": np.ones(n, bool),
@@ -267,7 +270,7 @@ class TicTacToeVectorEnv(VectorEnv):
             infos["_final_info"] = terminated.copy()
         return (
             self._out(self._obs),
-            self._kernel.rewards[:, 0].astype(np.float64),
+            self._fields["rewards"][:, 0].astype(np.float64),
             terminated,
             np.zeros(n, bool),
             infos,
