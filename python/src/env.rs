@@ -75,6 +75,8 @@ enum Pending {
 #[derive(Clone, Debug)]
 struct Game {
     position: Position,
+    /// Marks on the board: `position`'s count, kept to spare recounting it.
+    ply: u8,
     /// The id (0 or 1) that plays X.
     first: u8,
     /// Ended and not yet reset.
@@ -268,6 +270,7 @@ impl Game {
         let agent_seed = splitmix(&mut seat_rng);
         Game {
             position: Position::EMPTY,
+            ply: 0,
             first: 0,
             done: false,
             pending: Pending::None,
@@ -279,9 +282,10 @@ impl Game {
 
     /// The id of the player to move (by the mark count, finished or not).
     fn mover(&self) -> u8 {
-        match self.position.side_to_move() {
-            Player::X => self.first,
-            Player::O => 1 - self.first,
+        if self.ply % 2 == 0 {
+            self.first
+        } else {
+            1 - self.first
         }
     }
 
@@ -294,15 +298,16 @@ impl Game {
         }
     }
 
-    fn outcome(&self) -> Outcome {
-        match self.position.status() {
-            Status::Ongoing => Outcome::Ongoing,
-            Status::Draw => Outcome::Draw,
-            Status::Won(player) => Outcome::Won(if player == Player::X {
-                self.first
-            } else {
-                1 - self.first
-            }),
+    /// How the game stands after `mover` (an id) made the last move: only the last mover can
+    /// have a line, and nine marks without one are a draw ([`Position::status`] knows neither
+    /// who moved last nor the count, and computes both).
+    fn outcome(&self, mover: u8) -> Outcome {
+        if self.position.board().has_line(self.player_of(mover)) {
+            Outcome::Won(mover)
+        } else if self.ply == 9 {
+            Outcome::Draw
+        } else {
+            Outcome::Ongoing
         }
     }
 
@@ -312,7 +317,8 @@ impl Game {
         match self.position.play_index(action as usize) {
             Ok(next) => {
                 self.position = next;
-                self.outcome()
+                self.ply += 1;
+                self.outcome(mover)
             }
             Err(_) => Outcome::Illegal(mover),
         }
@@ -323,6 +329,7 @@ impl Config {
     /// Starts game `g` again: empty board, seat drawn, the built-in opponent's first move.
     fn restart(&self, game: &mut Game) {
         game.position = Position::EMPTY;
+        game.ply = 0;
         game.done = false;
         game.pending = Pending::None;
         game.first = match self.seat {

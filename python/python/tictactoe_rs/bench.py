@@ -4,7 +4,9 @@
 and auto-reset, for each batch size ``N`` and each environment, interleaved: every round runs
 one trial of every (batch, environment) pair in turn, and the table shows the median trial of
 the rounds. One env-step is one move in one game. By default the process is pinned to one CPU
-(``--cpus`` to change), so the figures are per core, peers included (XLA then runs one thread).
+(``--cpus`` to change) and trials are timed by the CPU time of the process (``--clock wall``
+for wall time), so the figures are per core, peers included (XLA then runs one thread), and
+other programs on a busy machine do not count against them.
 
 Environments (the peers are skipped when not installed):
 
@@ -179,13 +181,16 @@ def _available(name: str) -> bool:
     return True
 
 
-def _trial(run: Runner, n: int, seconds: float) -> float:
-    """Env-steps per second of one trial lasting at least ``seconds``."""
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def _trial(run: Runner, n: int, seconds: float, clock: Callable[[], float]) -> float:
+    """Env-steps per second of one trial lasting at least ``seconds`` of ``clock``."""
     steps = 1
     while True:
-        start = time.perf_counter()
+        start = clock()
         run(steps)
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return steps * n / elapsed
         steps = max(steps * 2, int(steps * seconds / max(elapsed, 1e-9) * 1.2))
@@ -198,6 +203,7 @@ def run(
     seconds: float = 0.2,
     loop_max: int = 1024,
     log: Callable[[str], None] | None = None,
+    clock: str = "cpu",
 ) -> dict[str, dict[int, float]]:
     """``{env: {batch: median env-steps/s}}`` over ``rounds`` interleaved rounds."""
     runners: dict[tuple[str, int], Runner] = {}
@@ -214,7 +220,7 @@ def run(
     trials: dict[tuple[str, int], list[float]] = {key: [] for key in runners}
     for r in range(rounds):
         for key, runner in runners.items():
-            trials[key].append(_trial(runner, key[1], seconds))
+            trials[key].append(_trial(runner, key[1], seconds, CLOCKS[clock]))
         if log:
             log(f"round {r + 1}/{rounds} done")
     table: dict[str, dict[int, float]] = {}
@@ -274,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loop-max", type=int, default=1024)
     parser.add_argument("--cpus", type=lambda s: {int(v) for v in s.split(",")}, default=None,
                         help="CPUs to run on (default: the first allowed one)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="time trials by process CPU time (default) or wall time")
     parser.add_argument("--json", help="also write the table to this file")
     args = parser.parse_args(argv)
     batches = args.batches or (QUICK_BATCHES if args.quick else BATCHES)
@@ -303,10 +311,10 @@ def _main(
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    table = run(batches, args.envs, rounds, seconds, args.loop_max, log)
+    table = run(batches, args.envs, rounds, seconds, args.loop_max, log, args.clock)
     print(f"python -m tictactoe_rs.bench {' '.join(argv if argv is not None else sys.argv[1:])}")
     print(f"{platform.processor() or platform.machine()}, CPUs {sorted(cpus) if cpus else 'all'}, "
-          f"{rounds} rounds, trials of at least {seconds} s")
+          f"{rounds} rounds, trials of at least {seconds} s of {args.clock} time")
     print(report(table, batches))
     if args.json:
         with open(args.json, "w") as f:
