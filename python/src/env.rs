@@ -21,7 +21,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tictactoe::players::{Agent, Strategy};
-use tictactoe::{Bitboard, Board, Cell, Player, Position, Status, solver};
+use tictactoe::{Bitboard, Board, Cell, Player, Position, Status};
 
 /// Batches below this size keep the GIL: releasing it costs more than the step.
 const DETACH_MIN: usize = 1024;
@@ -282,7 +282,7 @@ impl Game {
 
     /// The id of the player to move (by the mark count, finished or not).
     fn mover(&self) -> u8 {
-        if self.ply % 2 == 0 {
+        if self.ply.is_multiple_of(2) {
             self.first
         } else {
             1 - self.first
@@ -551,6 +551,8 @@ impl EnvKernel {
     /// `"same_step"` or `"disabled"`; `seat` (who plays X: id 0, id 1 or a draw per game) is
     /// `"0"`, `"1"` or `"random"`; `opponent` (gym only) is `"random"`, `"heuristic"`,
     /// `"perfect"`, `"eps:E"` or `"external"`.
+    // The Python keyword arguments, one parameter each.
+    #[allow(clippy::too_many_arguments)]
     #[new]
     #[pyo3(signature = (n, convention, autoreset="same_step", seat="random", opponent="random", illegal_reward=-1.0, seed=0))]
     fn new(
@@ -843,29 +845,6 @@ impl EnvKernel {
     }
 }
 
-/// The moves `strategy` chooses among at the board given by X and O bit sets, as a 9-bit set
-/// (0 when the game is over); `explore` picks random moves for `eps:E`. Raises `ValueError`
-/// for a board that is not a reachable position.
-#[pyfunction]
-#[pyo3(signature = (x, o, strategy, explore=false))]
-fn strategy_moves(x: u16, o: u16, strategy: &str, explore: bool) -> PyResult<u16> {
-    let position = position(x, o)?;
-    let strategy: Strategy = strategy
-        .parse()
-        .map_err(|e| PyValueError::new_err(format!("strategy: {e}")))?;
-    let moves = match position.status() {
-        Status::Ongoing => strategy.candidates(&position, explore),
-        _ => Bitboard::EMPTY,
-    };
-    Ok(moves.bits())
-}
-
-/// The best moves of the solver at the board `(x, o)`, as a 9-bit set.
-#[pyfunction]
-fn best_move_set(x: u16, o: u16) -> PyResult<u16> {
-    Ok(solver::best_moves(&position(x, o)?).bits())
-}
-
 fn position(x: u16, o: u16) -> PyResult<Position> {
     let (x, o) = (Bitboard::from_bits(x), Bitboard::from_bits(o));
     let (Some(x), Some(o)) = (x, o) else {
@@ -897,8 +876,6 @@ fn play_move(x: u16, o: u16, cell: usize) -> PyResult<(u16, u16, u8)> {
 /// Adds the environment functions and classes to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvKernel>()?;
-    m.add_function(wrap_pyfunction!(strategy_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(best_move_set, m)?)?;
     m.add_function(wrap_pyfunction!(play_move, m)?)?;
     Ok(())
 }
