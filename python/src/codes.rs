@@ -4,8 +4,8 @@ use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
 use crate::arrays::{Ints, fill, output, typed};
-use crate::grid::{Input, Source, boards_of_grids, cheap_codes, kind, lookup, run};
-use crate::tables::{Kind, tables};
+use crate::grid::{Input, Source, boards_of_grids, kind, lookup, run};
+use crate::tables::{INVALID, Kind, tables};
 
 /// Codes of boards in an encoding.
 ///
@@ -96,7 +96,14 @@ fn to_codes<'py>(
     let src: Source<'_> = input.source()?;
     let table = &*tables().code[to as usize];
     fill(py, &out, |dst| {
-        if cheap_codes(src, to, dst).is_none() {
+        if to == Kind::Base3 {
+            // The grid index is the base-3 code.
+            run(src, dst, 1, |grids, codes| {
+                for (o, &g) in codes.iter_mut().zip(grids) {
+                    *o = if g < INVALID { g as i32 } else { -1 };
+                }
+            });
+        } else {
             run(src, dst, 1, |g, o| lookup(table, g, o));
         }
     })?;

@@ -70,12 +70,6 @@ impl Kind {
         }
     }
 
-    /// Whether codes are decoded by a table indexed by code (the 13- and 10-bit codes); the
-    /// others are decoded by arithmetic on their bits.
-    pub const fn by_table(self) -> bool {
-        !matches!(self, Kind::Base4 | Kind::Base3 | Kind::Bitboards)
-    }
-
     /// The encoding of this name.
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.name() == name)
@@ -117,9 +111,13 @@ pub const NO_VIOLATIONS: u8 = 0xff;
 pub struct Tables {
     /// `code[kind][grid]`: the code, -1 when the encoding cannot hold the grid.
     pub code: [Box<[i32; ENTRIES]>; 7],
-    /// `grid_of_code[kind][code]` for the table-decoded encodings (count rank and after): the
-    /// grid index, [`INVALID`] for non-codes; one extra entry (the sentinel) at `limit`.
-    pub grid_of_code: [Box<[u32]>; 7],
+    /// `grid_of_code[kind][code]`: the grid index, [`INVALID`] for non-codes, with one more
+    /// entry (the sentinel) at `limit`; empty for `base3`, whose codes are grid indices.
+    pub grid_of_code: [Box<[u16]>; 7],
+    /// Cells 0-7 of each grid as the bytes of a little-endian `u64`; all -1 for the sentinel.
+    pub head: Box<[u64; ENTRIES]>,
+    /// Cell 8 of each grid; -1 for the sentinel.
+    pub last: Box<[i8; ENTRIES]>,
     /// Whether the input is a grid.
     pub is_grid: Box<[bool; ENTRIES]>,
     /// Whether the grid is a reachable position.
@@ -142,35 +140,12 @@ pub struct Tables {
     pub best: Box<[u16; ENTRIES]>,
     /// The symmetry taking the class representative to the position; -1 for non-positions.
     pub symmetry: Box<[i8; ENTRIES]>,
-    /// `base3_of_set[s]`: the base-3 value of the 9-bit set `s` with digit 1 per cell.
-    pub base3_of_set: [u16; 512],
-    /// `base4_low[c]`: grid-index part of the low 10 bits (cells 0-4) of a base-4 code;
-    /// above [`INVALID`] when a cell pattern is `11`.
-    pub base4_low: [u32; 1024],
-    /// The same for the high 8 bits (cells 5-8).
-    pub base4_high: [u32; 256],
-    /// Bitboards code (`x | o << 9`) of the low 5 base-3 digits (cells 0-4), by their value.
-    pub base3_low_bits: [u32; 243],
-    /// Bitboards code of the high 4 base-3 digits (cells 5-8), by their value.
-    pub base3_high_bits: [u32; 81],
-    /// Bitboards code of the low 10 bits of a base-4 code; [`BAD_BITS`] when a cell is `11`.
-    pub base4_low_bits: [u32; 1024],
-    /// Bitboards code of the high 8 bits of a base-4 code; [`BAD_BITS`] when a cell is `11`.
-    pub base4_high_bits: [u32; 256],
-    /// `spread[s]`: the base-4 code of X holding the 9-bit set `s`.
-    pub spread: [u32; 512],
-    /// Cells 0-4 of the low 5 base-3 digits, by their value.
-    pub cells_low: [[i8; 5]; 243],
-    /// Cells 5-8 of the high 4 base-3 digits, by their value.
-    pub cells_high: [[i8; 4]; 81],
 }
-
-/// Marks a bitboards code that stands for no grid (set in no valid code, which has 18 bits).
-pub const BAD_BITS: u32 = 1 << 31;
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
-/// The tables, built on first use (a few milliseconds).
+/// The tables, built on first use (tens of milliseconds; about 2.5 MB, most of it the two
+/// 512 KiB code-indexed tables of the 18-bit encodings).
 pub fn tables() -> &'static Tables {
     TABLES.get_or_init(build)
 }
@@ -185,10 +160,12 @@ fn filled<T: Copy, const N: usize>(value: T) -> Box<[T; N]> {
 fn build() -> Tables {
     let mut t = Tables {
         code: std::array::from_fn(|_| filled(-1)),
-        grid_of_code: std::array::from_fn(|k| match Kind::ALL[k].by_table() {
-            true => vec![INVALID; Kind::ALL[k].limit() as usize + 1].into_boxed_slice(),
-            false => Box::new([]),
+        grid_of_code: std::array::from_fn(|k| match Kind::ALL[k] {
+            Kind::Base3 => Box::new([]),
+            kind => vec![INVALID as u16; kind.limit() as usize + 1].into_boxed_slice(),
         }),
+        head: filled(u64::MAX),
+        last: filled(-1),
         is_grid: filled(false),
         is_position: filled(false),
         violations: filled(NO_VIOLATIONS),
@@ -200,16 +177,6 @@ fn build() -> Tables {
         distance: filled(-1),
         best: filled(NO_MASK),
         symmetry: filled(-1),
-        base3_of_set: [0; 512],
-        base4_low: [0; 1024],
-        base4_high: [0; 256],
-        base3_low_bits: [0; 243],
-        base3_high_bits: [0; 81],
-        base4_low_bits: [BAD_BITS; 1024],
-        base4_high_bits: [BAD_BITS; 256],
-        spread: [0; 512],
-        cells_low: [[0; 5]; 243],
-        cells_high: [[0; 4]; 81],
     };
     for grid in 0..GRIDS {
         let board = board_of_grid(grid);
@@ -218,6 +185,13 @@ fn build() -> Tables {
                 t.code[kind as usize][grid] = code as i32;
             }
         }
+        let cells = cells(board);
+        let mut head = [0u8; 8];
+        for (byte, &cell) in head.iter_mut().zip(&cells) {
+            *byte = cell as u8;
+        }
+        t.head[grid] = u64::from_le_bytes(head);
+        t.last[grid] = cells[8];
         t.is_grid[grid] = true;
         t.violations[grid] = violation_bits(board);
         let Ok(position) = Position::try_from(board) else {
@@ -237,57 +211,12 @@ fn build() -> Tables {
         t.best[grid] = solution.best_moves.bits();
         t.symmetry[grid] = Oriented::from_position(&position).symmetry().index() as i8;
     }
-    for kind in Kind::ALL.into_iter().filter(|kind| kind.by_table()) {
+    for kind in Kind::ALL.into_iter().filter(|&kind| kind != Kind::Base3) {
         for code in 0..kind.limit() {
             if let Some(board) = kind.decode(code) {
-                t.grid_of_code[kind as usize][code as usize] = grid_of(board);
+                t.grid_of_code[kind as usize][code as usize] = grid_of(board) as u16;
             }
         }
-    }
-    for set in 0..512u32 {
-        t.base3_of_set[set as usize] = (0..9)
-            .filter(|i| set >> i & 1 != 0)
-            .map(|i| 3u16.pow(i))
-            .sum();
-    }
-    // Base-4 digit pattern `p` of a cell is the base-3 digit `p` (00, 01, 10), 11 is no grid.
-    let base4_part = |bits: u32, cells: u32, first: u32| -> u32 {
-        (0..cells)
-            .map(|i| match bits >> (2 * i) & 3 {
-                3 => 1 << 20,
-                digit => digit * 3u32.pow(first + i),
-            })
-            .sum()
-    };
-    for bits in 0..1024 {
-        t.base4_low[bits as usize] = base4_part(bits, 5, 0);
-    }
-    for bits in 0..256 {
-        t.base4_high[bits as usize] = base4_part(bits, 4, 5);
-    }
-    for low in 0..243 {
-        let board = board_of_grid(low);
-        t.base3_low_bits[low] = bits_of(board);
-        t.cells_low[low].copy_from_slice(&cells(board)[..5]);
-    }
-    for high in 0..81 {
-        let board = board_of_grid(high * 243);
-        t.base3_high_bits[high] = bits_of(board);
-        t.cells_high[high].copy_from_slice(&cells(board)[5..]);
-    }
-    for bits in 0..1024 {
-        if let Some(board) = Kind::Base4.decode(bits) {
-            t.base4_low_bits[bits as usize] = bits_of(board);
-        }
-    }
-    for bits in 0..256 {
-        if let Some(board) = Kind::Base4.decode(bits << 10) {
-            t.base4_high_bits[bits as usize] = bits_of(board);
-        }
-    }
-    for set in 0..512 {
-        let x = Kind::Bitboards.decode(set).expect("a set of X is a grid");
-        t.spread[set as usize] = Kind::Base4.encode(x).expect("base-4 holds every grid");
     }
     t
 }
@@ -300,13 +229,6 @@ fn code_of<E: Encoding>(board: Board) -> Option<u32> {
 
 fn board_of<E: Encoding>(code: u32) -> Option<Board> {
     E::decode(code).ok().map(Encoding::to_board)
-}
-
-/// The bitboards code of a board.
-fn bits_of(board: Board) -> u32 {
-    Kind::Bitboards
-        .encode(board)
-        .expect("bitboards hold every grid")
 }
 
 /// The grid index of a board: its base-3 code.
