@@ -127,37 +127,13 @@ pub fn boards_to_planes<'py>(
         Layout::PettingZoo => {
             shape.extend([3, 3, 2]);
             let out = output::<i8>(py, out, "int8", &shape)?;
-            fill(py, &out, |dst| {
-                for (i, (row, o)) in cells
-                    .chunks_exact(9)
-                    .zip(dst.chunks_exact_mut(18))
-                    .enumerate()
-                {
-                    let me = mover(i, row);
-                    for (c, &cell) in row.iter().enumerate() {
-                        o[2 * c] = i8::from(cell == me);
-                        o[2 * c + 1] = i8::from(cell != 0 && cell != me);
-                    }
-                }
-            })?;
+            fill(py, &out, |dst| relative_planes(cells, dst, mover))?;
             Ok(out.into_any())
         }
         Layout::Pgx => {
             shape.extend([3, 3, 2]);
             let out = output::<bool>(py, out, "bool", &shape)?;
-            fill(py, &out, |dst| {
-                for (i, (row, o)) in cells
-                    .chunks_exact(9)
-                    .zip(dst.chunks_exact_mut(18))
-                    .enumerate()
-                {
-                    let me = mover(i, row);
-                    for (c, &cell) in row.iter().enumerate() {
-                        o[2 * c] = cell == me;
-                        o[2 * c + 1] = cell != 0 && cell != me;
-                    }
-                }
-            })?;
+            fill(py, &out, |dst| relative_planes(cells, dst, mover))?;
             Ok(out.into_any())
         }
         Layout::OpenSpiel => {
@@ -258,6 +234,21 @@ pub fn planes_to_boards<'py>(
                 }
             })?;
             Ok(out)
+        }
+    }
+}
+
+/// The two planes of PettingZoo and pgx: the perspective player's marks, then the opponent's.
+fn relative_planes<T: From<bool>>(cells: &[i8], dst: &mut [T], mover: impl Fn(usize, &[i8]) -> i8) {
+    for (i, (row, o)) in cells
+        .chunks_exact(9)
+        .zip(dst.chunks_exact_mut(18))
+        .enumerate()
+    {
+        let me = mover(i, row);
+        for (c, &cell) in row.iter().enumerate() {
+            o[2 * c] = T::from(cell == me);
+            o[2 * c + 1] = T::from(cell != 0 && cell != me);
         }
     }
 }

@@ -94,11 +94,23 @@ pub fn apply_symmetry<'py>(
     symmetry: &Bound<'py, PyAny>,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<i8>>> {
-    let boards = typed::<i8>("boards", boards, "int8", &[9])?;
-    let shape = boards.shape().to_vec();
+    permute_rows::<i8>(py, "boards", boards, "int8", symmetry, out)
+}
+
+/// Rows of 9 cells (shape `(..., 9)`, dtype `T`) under symmetries.
+fn permute_rows<'py, T: Element + Copy + Send + Sync>(
+    py: Python<'py>,
+    name: &str,
+    rows: &Bound<'py, PyAny>,
+    dtype: &str,
+    symmetry: &Bound<'py, PyAny>,
+    out: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
+    let rows = typed::<T>(name, rows, dtype, &[9])?;
+    let shape = rows.shape().to_vec();
     let symmetry = read_symmetry(symmetry, &shape[..shape.len() - 1])?;
-    let out = output::<i8>(py, out, "int8", &shape)?;
-    let (src, sym) = (boards.as_slice()?, symmetry.slice()?);
+    let out = output::<T>(py, out, dtype, &shape)?;
+    let (src, sym) = (rows.as_slice()?, symmetry.slice()?);
     fill(py, &out, |dst| permute(src, dst, 9, 1, 1, sym))?;
     Ok(out)
 }
@@ -161,13 +173,7 @@ pub fn apply_symmetry_to_masks<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let array = contiguous(masks)?;
     if array.cast::<PyArrayDyn<bool>>().is_ok() {
-        let cells = typed::<bool>("masks", &array, "bool", &[9])?;
-        let shape = cells.shape().to_vec();
-        let symmetry = read_symmetry(symmetry, &shape[..shape.len() - 1])?;
-        let out = output::<bool>(py, out, "bool", &shape)?;
-        let (src, sym) = (cells.as_slice()?, symmetry.slice()?);
-        fill(py, &out, |dst| permute(src, dst, 9, 1, 1, sym))?;
-        return Ok(out.into_any());
+        return Ok(permute_rows::<bool>(py, "masks", &array, "bool", symmetry, out)?.into_any());
     }
     let masks = typed::<u16>("masks", &array, "uint16 (or bool of shape (..., 9))", &[])?;
     let shape = masks.shape().to_vec();
