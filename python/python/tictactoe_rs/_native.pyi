@@ -7,7 +7,38 @@ import numpy.typing as npt
 
 ENCODINGS: tuple[str, ...]
 SYMMETRIES: tuple[str, ...]
-__all__: list[str]
+__all__ = [
+    "ENCODINGS",
+    "EnvKernel",
+    "SYMMETRIES",
+    "apply_symmetry",
+    "apply_symmetry_to_masks",
+    "apply_symmetry_to_moves",
+    "apply_symmetry_to_planes",
+    "best_moves",
+    "boards_to_planes",
+    "canonical",
+    "cells_to_masks",
+    "convert",
+    "decode",
+    "distance",
+    "encode",
+    "is_position",
+    "is_valid",
+    "legal_moves",
+    "masks_to_cells",
+    "planes_to_boards",
+    "play_move",
+    "selfplay",
+    "status",
+    "symmetry_inverses",
+    "symmetry_of",
+    "symmetry_permutations",
+    "to_move",
+    "value",
+    "violations",
+    "winner",
+]
 
 _Ints = npt.ArrayLike
 _Symmetry = int | npt.ArrayLike
