@@ -142,12 +142,16 @@ class TicTacToeEnv(gym.Env):
         self._seeded = True
         self._kernel.reset(seeds)
         self._settle()
+        if self.render_mode == "human":
+            self.render()
         return self._obs[0].copy(), {"action_mask": self._mask[0].copy()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The agent marks cell ``action``, then the opponent answers."""
         self._kernel.step(np.array([action], dtype=np.int64))
         self._settle()
+        if self.render_mode == "human":
+            self.render()
         return (
             self._obs[0].copy(),
             float(self._fields["rewards"][0, 0]),
@@ -161,7 +165,8 @@ class TicTacToeEnv(gym.Env):
         return self._mask[0].astype(bool)
 
     def render(self) -> np.ndarray | str | None:
-        """The board: text (``ansi``, printed by ``human``) or a picture (``rgb_array``)."""
+        """The board: text (``ansi``; ``human`` prints it, and does so after every ``reset``
+        and ``step``) or a picture (``rgb_array``)."""
         if self.render_mode is None:
             gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
