@@ -12,6 +12,9 @@ Environments (the peers are skipped when not installed):
 
 - ``ours``: :class:`tictactoe_rs.envs.batched.BatchedEnv` (pgx convention), actions drawn by
   its native ``sample_actions``.
+- ``ours-gym`` (only with ``--envs``): :class:`~tictactoe_rs.envs.gymnasium.TicTacToeVectorEnv`
+  against the random opponent, ``copy=False``; one env-step is the agent's move and the
+  opponent's answer, with the Gymnasium return values (infos included) built every step.
 - ``pgx``: ``pgx.make("tic_tac_toe")`` on CPU, ``jax.jit(jax.vmap(auto_reset(step, init)))``
   with the actions drawn in the same jitted function (``jax.random.categorical`` over the
   mask), one Python call per batched step.
@@ -45,6 +48,8 @@ import numpy as np
 BATCHES = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536]
 QUICK_BATCHES = [1, 64, 4096]
 ENVS = ["ours", "pgx", "envpool", "pettingzoo", "pyspiel"]
+#: Also measured on request (``--envs``): ours through the Gymnasium vector env.
+EXTRA_ENVS = ["ours-gym"]
 
 Runner = Callable[[int], None]
 
@@ -60,6 +65,21 @@ def _ours(n: int) -> Runner:
         for _ in range(steps):
             sample(actions)
             step(actions)
+
+    return run
+
+
+def _ours_gym(n: int) -> Runner:
+    from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+
+    env = TicTacToeVectorEnv(n, opponent="random", agent="random", copy=False)
+    env.reset(seed=0)
+    actions = np.zeros(n, dtype=np.int64)
+
+    def run(steps: int) -> None:
+        for _ in range(steps):
+            env.sample_actions(actions)
+            env.step(actions)
 
     return run
 
@@ -161,6 +181,7 @@ def _pyspiel(n: int) -> Runner:
 
 MAKERS: dict[str, Callable[[int], Runner]] = {
     "ours": _ours,
+    "ours-gym": _ours_gym,
     "pgx": _pgx,
     "envpool": _envpool,
     "pettingzoo": _pettingzoo,
@@ -171,7 +192,7 @@ LOOPS = {"pettingzoo", "pyspiel"}
 
 
 def _available(name: str) -> bool:
-    module = {"ours": "tictactoe_rs", "pyspiel": "pyspiel"}.get(name, name)
+    module = {"ours": "tictactoe_rs", "ours-gym": "gymnasium"}.get(name, name)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -238,7 +259,7 @@ def _si(rate: float) -> str:
 
 def report(table: dict[str, dict[int, float]], batches: list[int]) -> str:
     """The table of rates, ours over each peer per batch, and best against best."""
-    names = [name for name in ENVS if name in table]
+    names = [name for name in ENVS + EXTRA_ENVS if name in table]
     lines = ["env-steps/s (median of rounds; one env-step = one move in one game)", ""]
     lines.append("| batch | " + " | ".join(names) + " | " +
                  " | ".join(f"ours/{p}" for p in names if p != "ours") + " |")
@@ -274,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tictactoe_rs.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help=f"batches {QUICK_BATCHES}, 3 rounds of 0.1 s")
     parser.add_argument("--batches", type=lambda s: [int(v) for v in s.split(",")], default=None)
-    parser.add_argument("--envs", type=lambda s: s.split(","), default=ENVS, help=",".join(ENVS))
+    parser.add_argument("--envs", type=lambda s: s.split(","), default=ENVS, help=",".join(ENVS + EXTRA_ENVS))
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=None, help="minimum length of a trial")
     parser.add_argument("--loop-max", type=int, default=1024)

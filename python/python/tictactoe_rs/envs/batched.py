@@ -76,11 +76,16 @@ class BatchedEnv:
         self.truncated: np.ndarray = v["truncated"]
         self.current_player: np.ndarray = v["player"]
         self.final_observation: np.ndarray = v["final_obs"].view(dtype)
-        #: Plays ``actions[i]`` (int64 or int32, cells 0 to 8) in game ``i`` for the player to
-        #: move and rewrites the buffers in place. Out-of-range actions raise ``ValueError``.
-        self.step = k.step
+        # The native method itself: a step of one game costs one call (see ``step`` below).
+        self.step = k.step  # type: ignore[method-assign]
         self._actions = np.zeros(num_envs, dtype=np.int64)
         k.reset()
+
+    def step(self, actions: np.ndarray) -> None:
+        """Plays ``actions[i]`` (int64 or int32, cells 0 to 8) in game ``i`` for the player to
+        move and rewrites the fields in place; a cell out of range raises ``ValueError`` naming
+        ``actions``. (Each instance binds the native kernel's ``step`` in its place.)"""
+        self._kernel.step(actions)
 
     def reset(self, seed: int | None = None, mask: np.ndarray | None = None) -> None:
         """Starts the games where ``mask`` is true (all by default); with ``seed``, game ``i``

@@ -285,6 +285,14 @@ class TicTacToeVectorEnv(VectorEnv):
         """The cells each agent may mark now (bool, ``(num_envs, 9)``)."""
         return self._mask.astype(bool)
 
+    def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per game (int64), drawn natively from each game's
+        own stream, into ``out`` when given."""
+        if out is None:
+            out = np.empty(self.num_envs, dtype=np.int64)
+        self._kernel.sample_actions(out)
+        return out
+
 
 def _register() -> None:
     if ENV_ID not in gym.registry:
