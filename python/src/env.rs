@@ -86,7 +86,9 @@ struct Game {
     seat_rng: u64,
     /// splitmix64 state for [`EnvKernel::sample_actions`].
     sample_rng: u64,
-    opponent: Agent,
+    /// The built-in opponent (single-agent convention only), boxed to keep a game in 32 bytes
+    /// (a step touches every game: the smaller, the fewer cache lines).
+    opponent: Option<Box<Agent>>,
 }
 
 /// splitmix64 (Steele, Lea, Flood 2014): one 64-bit draw.
@@ -265,7 +267,8 @@ enum Outcome {
 }
 
 impl Game {
-    fn new(seed: u64, strategy: Strategy) -> Game {
+    /// A game seeded with `seed`, with the built-in opponent `strategy` if any.
+    fn new(seed: u64, strategy: Option<Strategy>) -> Game {
         let mut seat_rng = seed;
         let agent_seed = splitmix(&mut seat_rng);
         Game {
@@ -276,7 +279,7 @@ impl Game {
             pending: Pending::None,
             seat_rng,
             sample_rng: !seed,
-            opponent: Agent::new(strategy, agent_seed),
+            opponent: strategy.map(|s| Box::new(Agent::new(s, agent_seed))),
         }
     }
 
@@ -326,6 +329,14 @@ impl Game {
 }
 
 impl Config {
+    /// The strategy of the built-in opponent, if the games have one.
+    fn builtin(&self) -> Option<Strategy> {
+        match (self.convention, self.opponent) {
+            (Convention::Gym, Opponent::Builtin(strategy)) => Some(strategy),
+            _ => None,
+        }
+    }
+
     /// Starts game `g` again: empty board, seat drawn, the built-in opponent's first move.
     fn restart(&self, game: &mut Game) {
         game.position = Position::EMPTY;
@@ -346,7 +357,11 @@ impl Config {
     fn opponent_turn(&self, game: &mut Game, pending: Pending) -> Outcome {
         match self.opponent {
             Opponent::Builtin(_) => {
-                let cell = game.opponent.choose(&game.position);
+                let agent = game
+                    .opponent
+                    .as_mut()
+                    .expect("a built-in opponent has its agent");
+                let cell = agent.choose(&game.position);
                 let cell = cell.expect("an ongoing game has a move");
                 game.play(cell.index() as i64)
             }
@@ -602,10 +617,6 @@ impl EnvKernel {
                 PyValueError::new_err(format!("opponent: {e} or external, got {opponent:?}"))
             })?)
         };
-        let strategy = match opponent {
-            Opponent::Builtin(strategy) => strategy,
-            Opponent::External => Strategy::Random,
-        };
         let config = Config {
             convention,
             autoreset,
@@ -614,7 +625,7 @@ impl EnvKernel {
             illegal_reward,
         };
         let games = (0..n as u64)
-            .map(|i| Game::new(seed.wrapping_add(i), strategy))
+            .map(|i| Game::new(seed.wrapping_add(i), config.builtin()))
             .collect();
         Ok(EnvKernel {
             config,
@@ -653,10 +664,7 @@ impl EnvKernel {
             return Err(PyValueError::new_err(format!("mask: expected {n} flags")));
         }
         with_out!(self, py, |out, config, games| {
-            let strategy = match config.opponent {
-                Opponent::Builtin(strategy) => strategy,
-                Opponent::External => Strategy::Random,
-            };
+            let strategy = config.builtin();
             for (i, game) in games.iter_mut().enumerate() {
                 if mask.as_ref().is_some_and(|m| !m[i]) {
                     continue;
@@ -908,6 +916,11 @@ mod tests {
                 assert_eq!(usize::from(pick(set, random)), slow, "{bits} {random}");
             }
         }
+    }
+
+    #[test]
+    fn a_game_is_32_bytes() {
+        assert_eq!(core::mem::size_of::<Game>(), 32);
     }
 
     #[test]
