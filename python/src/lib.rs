@@ -11,6 +11,7 @@ mod analysis;
 mod arrays;
 mod codes;
 mod env;
+mod games;
 mod grid;
 mod planes;
 mod selfplay;
@@ -50,6 +51,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(planes::masks_to_cells, m)?)?;
     m.add_function(wrap_pyfunction!(planes::cells_to_masks, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(games::encode_games, m)?)?;
+    m.add_function(wrap_pyfunction!(games::decode_games, m)?)?;
     env::register(m)?;
     Ok(())
 }

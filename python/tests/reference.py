@@ -138,6 +138,24 @@ def game_code(moves: list[int]) -> int:
     return code
 
 
+@cache
+def nodes_below(board: Board) -> int:
+    """Game-tree nodes from this position down, itself included."""
+    if status(board) != 0:
+        return 1
+    return 1 + sum(nodes_below(play(board, c)) for c in range(9) if board[c] == 0)
+
+
+def prefix_code(moves: list[int]) -> int:
+    """Index of a game (finished or not) in preorder, children in increasing cell order."""
+    board: Board = (0,) * 9
+    code = 0
+    for m in moves:
+        code += 1 + sum(nodes_below(play(board, c)) for c in range(m) if board[c] == 0)
+        board = play(board, m)
+    return code
+
+
 # Encodings -------------------------------------------------------------------------------
 
 

@@ -248,6 +248,7 @@ def test_selfplay_games_are_legal_random_games() -> None:
     assert not np.array_equal(t.selfplay(5000, seed=4).moves, games.moves)
     # Reproducible by prefix: the first games do not depend on how many are asked for.
     np.testing.assert_array_equal(t.selfplay(1500, seed=3).moves, games.moves[:1500])
+    np.testing.assert_array_equal(t.encode_games(games.moves, "game"), games.codes)
     for moves, length, result, code in zip(*games):
         board: ref.Board = (0,) * 9
         played = [int(m) for m in moves[:length]]
@@ -260,3 +261,46 @@ def test_selfplay_games_are_legal_random_games() -> None:
     results = np.bincount(games.results, minlength=4)[1:] / len(games.results)
     # Random play: X wins about 58.5%, O 28.8%, draws 12.7%.
     assert abs(results[0] - 0.585) < 0.03 and abs(results[1] - 0.288) < 0.03
+
+
+@pytest.mark.parametrize(("encoding", "count"), [("game", 255_168), ("prefix", 549_946)])
+def test_game_codes_every_code(encoding: str, count: int) -> None:
+    codes = np.arange(-2, count + 2)
+    moves, lengths = t.decode_games(codes, encoding)
+    valid = (codes >= 0) & (codes < count)
+    np.testing.assert_array_equal(lengths < 0, ~valid)
+    assert (moves[~valid] == -1).all()
+    # Every code decodes to a different game, which encodes back to it.
+    np.testing.assert_array_equal(t.encode_games(moves[valid], encoding), codes[valid])
+    # Against the reference, on a sample: the game is legal, finished for "game", and its code
+    # is its index in the tree order.
+    rng = np.random.default_rng(0)
+    encode = ref.game_code if encoding == "game" else ref.prefix_code
+    for i in rng.choice(np.flatnonzero(valid), 3000, replace=False):
+        played = [int(m) for m in moves[i, : lengths[i]]]
+        assert (moves[i, lengths[i] :] == -1).all()
+        board: ref.Board = (0,) * 9
+        for m in played:
+            assert ref.status(board) == 0 and board[m] == 0
+            board = ref.play(board, m)
+        assert encoding == "prefix" or ref.status(board) != 0
+        assert encode(played) == codes[i]
+
+
+def test_encode_games_rejects_what_is_not_a_game() -> None:
+    pad = [-1] * 9
+    rows = np.array(
+        [
+            [0, 0] + pad[:7],  # occupied cell
+            [0, 3, 1, 4, 2, 5] + pad[:3],  # move after the win
+            [0, -1, 1] + pad[:6],  # move after the padding
+            [9] + pad[:8],  # not a cell
+            [0, 1] + pad[:7],  # unfinished: a prefix, not a complete game
+            pad,  # the empty game
+        ],
+        np.int8,
+    )
+    np.testing.assert_array_equal(t.encode_games(rows, "game"), [-1] * 6)
+    np.testing.assert_array_equal(t.encode_games(rows, "prefix")[:4], [-1] * 4)
+    assert t.encode_games(rows, "prefix")[5] == 0
+    assert t.encode_games(rows, "prefix")[4] == ref.prefix_code([0, 1])

@@ -21,8 +21,10 @@ __all__ = [
     "cells_to_masks",
     "convert",
     "decode",
+    "decode_games",
     "distance",
     "encode",
+    "encode_games",
     "is_position",
     "is_valid",
     "legal_moves",
@@ -130,6 +132,12 @@ def masks_to_cells(
 def cells_to_masks(
     cells: npt.ArrayLike, *, out: npt.NDArray[np.uint16] | None = None
 ) -> npt.NDArray[np.uint16]: ...
+def encode_games(
+    moves: npt.ArrayLike, encoding: str = "game", *, out: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.int32]: ...
+def decode_games(
+    codes: _Ints, encoding: str = "game"
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]: ...
 def selfplay(
     n: int, seed: int = 0
 ) -> tuple[
