@@ -23,7 +23,8 @@ use pyo3::prelude::*;
 use tictactoe::players::{Agent, Strategy};
 use tictactoe::{Bitboard, Board, Cell, Player, Position, Status};
 
-/// Batches below this size keep the GIL: releasing it costs more than the step.
+/// Batches from this size on release the GIL while they step (about 25 us of work at 40
+/// million steps per second); smaller ones keep it, so a step of one game is one plain call.
 const DETACH_MIN: usize = 1024;
 
 /// Whose rules the kernel follows.
@@ -86,8 +87,8 @@ struct Game {
     seat_rng: u64,
     /// splitmix64 state for [`EnvKernel::sample_actions`].
     sample_rng: u64,
-    /// The built-in opponent (single-agent convention only), boxed to keep a game in 32 bytes
-    /// (a step touches every game: the smaller, the fewer cache lines).
+    /// The built-in opponent (single-agent convention only), boxed: a game takes 32 bytes
+    /// instead of 72, a batch of 65,536 games 2 MiB instead of 4.5 (no faster when measured).
     opponent: Option<Box<Agent>>,
 }
 
@@ -132,7 +133,8 @@ const BYTES: [u64; 256] = {
 };
 
 /// `SELECT[bits][k]`: the `k`-th cell of the set `bits` in increasing order (0 past the end):
-/// [`players::pick`] without its walk over the set.
+/// [`tictactoe::players::pick`] without its walk over the set. With `SPREAD` (4 KiB) and
+/// `BYTES` (2 KiB), the kernel's tables take 10.5 KiB, built by the compiler.
 const SELECT: [[u8; 9]; 512] = {
     let mut table = [[0u8; 9]; 512];
     let mut bits = 0;
@@ -150,7 +152,7 @@ const SELECT: [[u8; 9]; 512] = {
     table
 };
 
-/// [`players::pick`] by table: the same cell for the same set and random bits (tested).
+/// [`tictactoe::players::pick`] by table: the same cell for the same set and random bits (tested).
 fn pick(set: Bitboard, random: u32) -> u8 {
     let k = (u64::from(random) * u64::from(set.bits().count_ones())) >> 32;
     SELECT[set.bits() as usize][k as usize]
@@ -337,7 +339,7 @@ impl Config {
         }
     }
 
-    /// Starts game `g` again: empty board, seat drawn, the built-in opponent's first move.
+    /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
     fn restart(&self, game: &mut Game) {
         game.position = Position::EMPTY;
         game.ply = 0;
@@ -372,7 +374,10 @@ impl Config {
         }
     }
 
-    /// The id whose view the observation shows.
+    /// The id whose view the observation shows: the agent (gym); else the player to move, as
+    /// the peers hand the turn on after an illegal move: PettingZoo to `player_1` (its
+    /// wrapper's `_deads_step_first`), pgx to the other player (its step ran before the
+    /// penalty), while our board stays as it was.
     fn viewer(&self, game: &Game, outcome: Outcome) -> u8 {
         match (self.convention, outcome) {
             (Convention::Gym, _) => 0,
