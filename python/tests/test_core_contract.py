@@ -5,11 +5,13 @@ and an import that pulls in nothing but numpy."""
 from __future__ import annotations
 
 import doctest
+import re
 import subprocess
 import sys
 import threading
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -200,3 +202,11 @@ def test_native_functions_are_all_exported() -> None:
     core = {name for name in _native.__all__ if not name[0].isupper() or name in ("ENCODINGS", "SYMMETRIES")}
     env_names = {"strategy_moves", "best_move_set", "play_move"}
     assert core - env_names - {"selfplay"} <= set(t.__all__)
+
+
+def test_python_examples_of_the_reference_page_run() -> None:
+    page = Path(__file__).resolve().parents[2] / "docs" / "python.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, str(page), "exec"), {})
