@@ -1,35 +1,88 @@
 //! Random self-play on all cores: N games of uniformly random legal moves, reproducible from a
 //! seed whatever the number of threads.
 
+use std::sync::OnceLock;
+
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use rayon::prelude::*;
-use tictactoe::encoding::GameCode;
-use tictactoe::{Game, Player, Status, players};
+
+use crate::tables::{GRIDS, Kind, tables};
 
 /// Games per block; each block has its own generator, seeded from the seed and its index.
 const BLOCK: usize = 1024;
 
-/// One game of random legal moves: the moves, the final status number (1 X won, 2 O won,
-/// 3 draw) and the game code.
-fn random_game(rng: &mut SmallRng, moves: &mut [i8]) -> (i8, i8, i32) {
-    let mut game = Game::new();
-    while !game.status().is_finished() {
-        let legal = game.position().legal_moves();
-        let cell = players::pick(legal, rng.next_u32()).expect("an ongoing game has a move");
-        moves[game.len()] = cell.index() as i8;
-        game.play(cell).expect("a legal move plays");
+const POW3: [u32; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// `offset[rank][cell]`: what playing `cell` at the position of `rank` adds to the `game`
+/// code, the complete games below the smaller legal cells (the library's tree order, children
+/// in increasing cell order). The test suite checks every code against the library's
+/// `GameCode` (`encode_games`) and the Python reference.
+fn offsets() -> &'static [[u32; 9]] {
+    static OFFSETS: OnceLock<Vec<[u32; 9]>> = OnceLock::new();
+    OFFSETS.get_or_init(|| {
+        let t = tables();
+        let marks = |g: usize| {
+            (0..9)
+                .filter(|&i| !(g / POW3[i] as usize).is_multiple_of(3))
+                .count()
+        };
+        let child = |g: usize, cell: usize| g + POW3[cell] as usize * (1 + marks(g) % 2);
+        // Complete games below each position, children (more marks) before parents.
+        let mut by_marks: Vec<usize> = (0..GRIDS).filter(|&g| t.is_position[g]).collect();
+        by_marks.sort_by_key(|&g| std::cmp::Reverse(marks(g)));
+        let mut games = vec![0u32; GRIDS];
+        for &g in &by_marks {
+            let legal = t.legal[g];
+            games[g] = match legal {
+                0 => 1,
+                _ => (0..9)
+                    .filter(|c| legal >> c & 1 != 0)
+                    .map(|c| games[child(g, c)])
+                    .sum(),
+            };
+        }
+        let mut offsets = vec![[0u32; 9]; 5478];
+        for &g in &by_marks {
+            let rank = t.code[Kind::Rank as usize][g] as usize;
+            let mut below = 0;
+            for cell in 0..9 {
+                offsets[rank][cell] = below;
+                if t.legal[g] >> cell & 1 != 0 {
+                    below += games[child(g, cell)];
+                }
+            }
+        }
+        offsets
+    })
+}
+
+/// One game of random legal moves (each chosen as the library's `players::pick` does, by a
+/// multiply-shift of 32 random bits over the legal cells): the length, the final status
+/// number (1 X won, 2 O won, 3 draw) and the game code. The game walks the grid-index tables.
+fn random_game(rng: &mut SmallRng, offsets: &[[u32; 9]], moves: &mut [i8]) -> (i8, i8, i32) {
+    let t = tables();
+    let ranks = &t.code[Kind::Rank as usize];
+    let (mut grid, mut code, mut length) = (0usize, 0u32, 0usize);
+    loop {
+        let legal = t.legal[grid];
+        if legal == 0 {
+            return (length as i8, t.status[grid], code as i32);
+        }
+        let k = (u64::from(rng.next_u32()) * u64::from(legal.count_ones())) >> 32;
+        let mut rest = legal;
+        for _ in 0..k {
+            rest &= rest - 1;
+        }
+        let cell = rest.trailing_zeros() as usize;
+        code += offsets[ranks[grid] as usize][cell];
+        moves[length] = cell as i8;
+        grid += POW3[cell] as usize * (1 + length % 2);
+        length += 1;
     }
-    let result = match game.status() {
-        Status::Won(Player::X) => 1,
-        Status::Won(Player::O) => 2,
-        _ => 3,
-    };
-    let code = GameCode::from_game(&game).map_or(-1, |code| code.code() as i32);
-    (game.len() as i8, result, code)
 }
 
 /// `n` games of uniformly random legal moves, generated on all cores.
@@ -75,6 +128,7 @@ pub fn selfplay(
             r.as_slice_mut()?,
             c.as_slice_mut()?,
         );
+        let offsets = offsets();
         py.detach(|| {
             m.fill(-1);
             m.par_chunks_mut(9 * BLOCK)
@@ -87,7 +141,7 @@ pub fn selfplay(
                         seed ^ (block as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                     );
                     for (i, moves) in m.chunks_exact_mut(9).enumerate() {
-                        (l[i], r[i], c[i]) = random_game(&mut rng, moves);
+                        (l[i], r[i], c[i]) = random_game(&mut rng, offsets, moves);
                     }
                 });
         });
