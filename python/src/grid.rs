@@ -89,7 +89,7 @@ impl Source<'_> {
                 }
             }
             Source::Codes(kind, codes) => {
-                with_int_slice!(codes, |s| decode(t, kind, &s[start..end], dst))
+                with_int_slice!(codes, |s| decode(t, kind, &s[start..end], dst));
             }
         }
     }

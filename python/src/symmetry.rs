@@ -265,7 +265,7 @@ fn planes_of<'py, T: Element + Copy + Send + Sync>(
     };
     if item > 0 {
         fill(py, &out, |dst| {
-            permute_planes(src, dst, item, stride, width, channels, sym)
+            permute_planes(src, dst, item, stride, width, channels, sym);
         })?;
     }
     Ok(out.into_any())
