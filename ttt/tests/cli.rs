@@ -198,11 +198,11 @@ fn encode_rejects_bad_boards_and_answers_the_rest() {
     assert_eq!(out[0]["base3"], 2692);
     assert_eq!(
         out[1],
-        json!({"input": "X.O..O.Z.", "error": "bad character 'Z' at index 7: expected X, O or . (and `/` between rows)"})
+        json!({"input": "X.O..O.Z.", "line": 2, "error": "bad character 'Z' at index 7: expected X, O or . (and `/` between rows)"})
     );
     assert_eq!(
         out[2],
-        json!({"input": "X.O", "error": "wrong length: 3 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
+        json!({"input": "X.O", "line": 3, "error": "wrong length: 3 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
     );
     assert_eq!(out[3]["base4"], 0);
     assert_eq!(run.stderr, "ttt: error: 2 of 4 inputs rejected\n");
@@ -261,24 +261,26 @@ fn decode_rejects_bad_codes_with_the_library_message_and_goes_on() {
     let input = "5478\nabc\n-1\n\n17\n99999999999999999999999\n0x\n";
     let run = ttt(&["decode", "--encoding", "rank", "--json"], input);
     assert!(run.rejected_inputs());
-    let error =
-        |input: &str, error: &str| json!({"encoding": "rank", "input": input, "error": error});
+    // Error objects carry the input line (blank lines counted), and nothing else but the input.
+    let error = |input: &str, line: u64, error: &str| json!({"input": input, "line": line, "error": error});
     let range = "out of range (codes are 0 to 5477)";
     assert_eq!(
         run.json(),
         [
-            error("5478", &format!("rank code 5478 is invalid: {range}")),
+            error("5478", 1, &format!("rank code 5478 is invalid: {range}")),
             error(
                 "abc",
+                2,
                 "rank code \"abc\" is not a number: bad character 'a' at index 0 (expected decimal digits, or a 0x or 0b prefix)"
             ),
-            error("-1", &format!("rank code -1 is invalid: negative, {range}")),
+            error("-1", 3, &format!("rank code -1 is invalid: negative, {range}")),
             json!({"encoding": "rank", "code": 17, "board": Rank::try_from(17).unwrap().to_board().to_string()}),
             error(
                 "99999999999999999999999",
+                6,
                 &format!("rank code 99999999999999999999999 is invalid: {range}")
             ),
-            error("0x", "rank code \"0x\" is not a number: no digits"),
+            error("0x", 7, "rank code \"0x\" is not a number: no digits"),
         ]
     );
     assert_eq!(run.stderr, "ttt: error: 5 of 6 inputs rejected\n");
@@ -484,7 +486,7 @@ fn analyze_streams_stdin_with_good_and_bad_lines() {
     assert_eq!(out[0]["board"], "X.O..O.X.");
     assert_eq!(
         out[1],
-        json!({"input": "XXZ......", "error": "bad character 'Z' at index 2: expected X, O or . (and `/` between rows)"})
+        json!({"input": "XXZ......", "line": 3, "error": "bad character 'Z' at index 2: expected X, O or . (and `/` between rows)"})
     );
     assert_eq!(out[2]["board"], "XXX...OOO");
     assert_eq!(out[3]["board"], "X.O..O.X.", "lowercase and slashes read");

@@ -12,7 +12,8 @@ use tictactoe::{Board, Line, Player, Position, Status, Violations, solver};
 
 use crate::codes::{Codes, Text, impossible_counts};
 use crate::draw::Drawing;
-use crate::input::{self, Out, Outcome};
+use crate::input::{self, Outcome};
+use crate::output::Out;
 
 /// Analyze boards: validity (every rule broken), status, whose turn, complete lines and codes.
 ///

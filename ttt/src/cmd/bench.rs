@@ -13,6 +13,7 @@ use tictactoe::{Board, Position};
 use crate::args::StatusMethod;
 use crate::bench::{self, Measurement, Scenario, chart, published};
 use crate::progress::Progress;
+use crate::output::errln;
 
 /// Time the status methods on the paper's five scenarios and on every position and grid.
 ///
@@ -137,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let records = records(&runs, &wrong, args.trials);
     for r in records.iter().filter(|r| r.ns_per_check < bench::FLOOR_NS) {
-        eprintln!(
+        errln!(
             "ttt: warning: {} {} measured {:.4} ns/check, below {} ns: the work was optimised away",
             r.scenario,
             r.method,
@@ -173,7 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = chart_path {
         write_chart(&path, &records, &cpu)?;
         if args.json {
-            eprintln!("chart: {}", path.display());
+            errln!("chart: {}", path.display());
         } else {
             writeln!(out, "\nchart: {}", path.display())?;
         }

@@ -8,7 +8,8 @@ use tictactoe::Board;
 use tictactoe::encoding::{Base3, Base4, BitboardPair, Canonical, CountRank, Oriented, Rank};
 
 use crate::codes::{Codes, Ranks, Text, impossible_counts};
-use crate::input::{self, Out, Outcome};
+use crate::input::{self, Outcome};
+use crate::output::Out;
 
 /// Print each board in every encoding that can hold it.
 ///

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use tictactoe::file::{Header, Reader, trailer_count};
+use crate::output::outln;
 
 /// Bytes per board in the text form: nine cells and a newline.
 const TEXT_BYTES_PER_LINE: u64 = 10;
@@ -57,15 +58,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limit = f64::from(packing.holds()).log2();
     let text = count.saturating_mul(TEXT_BYTES_PER_LINE);
     let limit_bytes = (count as f64 * limit / 8.0).ceil();
-    println!("file              {name}");
-    println!("format            .ttt version {}", header.version);
-    println!(
+    outln!("file              {name}");
+    outln!("format            .ttt version {}", header.version);
+    outln!(
         "encoding          {packing} ({} of {}; {packed_bits:.2} bits each)",
         packing.description(),
         packing.holds()
     );
-    println!("records           {count} (from the {from})");
-    println!(
+    outln!("records           {count} (from the {from})");
+    outln!(
         "blocks            {} of up to {} records",
         header.blocks_for(count),
         header.records_per_block
@@ -75,16 +76,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         "LAYOUT EXPECTS A DIFFERENT SIZE"
     };
-    println!("file size         {size} bytes ({layout}: {expected})");
-    println!(
+    outln!("file size         {size} bytes ({layout}: {expected})");
+    outln!(
         "bits/position     {:.3} in the file, headers and checksums included",
         size as f64 * 8.0 / records
     );
-    println!(
+    outln!(
         "text form         {text} bytes at {TEXT_BYTES_PER_LINE} bytes/line: the file is {} of it",
         percent(size as f64, text.max(1) as f64)
     );
-    println!(
+    outln!(
         "information limit log2({}) = {limit:.3} bits/position = {limit_bytes} bytes: the file is {} of it",
         packing.holds(),
         percent(size as f64, limit_bytes.max(1.0))
@@ -98,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         {
             boards.clear();
         }
-        println!("verified          every block checksum, the trailer and the count");
+        outln!("verified          every block checksum, the trailer and the count");
     }
     Ok(ExitCode::SUCCESS)
 }
