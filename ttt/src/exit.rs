@@ -39,10 +39,11 @@ pub fn usage<T>(message: impl Into<String>) -> anyhow::Result<T> {
 /// The I/O error in an error's chain, if any (including one inside a `.ttt` file error).
 fn io_error(error: &anyhow::Error) -> Option<&io::Error> {
     error.chain().find_map(|e| {
-        e.downcast_ref::<io::Error>().or_else(|| match e.downcast_ref::<FileError>() {
-            Some(FileError::Io(io)) => Some(io),
-            _ => None,
-        })
+        e.downcast_ref::<io::Error>()
+            .or_else(|| match e.downcast_ref::<FileError>() {
+                Some(FileError::Io(io)) => Some(io),
+                _ => None,
+            })
     })
 }
 
@@ -66,7 +67,7 @@ pub fn report(error: &anyhow::Error) -> ExitCode {
 /// The status of an error: usage, I/O, or else bad input.
 #[must_use]
 pub fn status(error: &anyhow::Error) -> u8 {
-    if error.chain().any(|e| e.is::<Usage>()) {
+    if error.chain().any(<dyn std::error::Error>::is::<Usage>) {
         USAGE
     } else if io_error(error).is_some() {
         IO_ERROR

@@ -382,7 +382,10 @@ mod tests {
                 })
             ]
         );
-        assert_eq!(all_lines(b"a\n\nb"), [Ok("a".into()), Ok(String::new()), Ok("b".into())]);
+        assert_eq!(
+            all_lines(b"a\n\nb"),
+            [Ok("a".into()), Ok(String::new()), Ok("b".into())]
+        );
         let exact: &'static [u8] = vec![b'y'; MAX_LINE].leak();
         assert_eq!(all_lines(exact).len(), 1);
         assert!(all_lines(exact)[0].is_ok());

@@ -72,11 +72,11 @@ fn enumerate_json_has_every_count_in_order() {
         run.stdout,
         concat!(
             r#"{"grids":19683,"count_valid":6046,"reachable":5478,"ongoing":4520,"#,
-            r#""x_won":626,"o_won":316,"draw":16,"canonical":765,"canonical_finished":138,"#,
+            r#""x_won":626,"o_won":316,"draw":16,"classes":765,"classes_finished":138,"#,
             r#""per_marks":[1,9,72,252,756,1260,1520,1140,390,78],"#,
-            r#""per_marks_canonical":[1,3,12,38,108,174,204,153,57,15],"#,
-            r#""games":255168,"games_x":131184,"games_o":77904,"games_draw":46080,"#,
-            r#""games_canonical":26830,"tree_nodes":549946,"#,
+            r#""classes_per_marks":[1,3,12,38,108,174,204,153,57,15],"#,
+            r#""games":255168,"x_wins":131184,"o_wins":77904,"draws":46080,"#,
+            r#""game_classes":26830,"tree_nodes":549946,"#,
             r#""perft":[1,9,72,504,3024,15120,54720,148176,200448,127872]}"#,
             "\n"
         )
@@ -262,7 +262,8 @@ fn decode_rejects_bad_codes_with_the_library_message_and_goes_on() {
     let run = ttt(&["decode", "--encoding", "rank", "--json"], input);
     assert!(run.rejected_inputs());
     // Error objects carry the input line (blank lines counted), and nothing else but the input.
-    let error = |input: &str, line: u64, error: &str| json!({"input": input, "line": line, "error": error});
+    let error =
+        |input: &str, line: u64, error: &str| json!({"input": input, "line": line, "error": error});
     let range = "out of range (codes are 0 to 5477)";
     assert_eq!(
         run.json(),
@@ -273,7 +274,11 @@ fn decode_rejects_bad_codes_with_the_library_message_and_goes_on() {
                 2,
                 "rank code \"abc\" is not a number: bad character 'a' at index 0 (expected decimal digits, or a 0x or 0b prefix)"
             ),
-            error("-1", 3, &format!("rank code -1 is invalid: negative, {range}")),
+            error(
+                "-1",
+                3,
+                &format!("rank code -1 is invalid: negative, {range}")
+            ),
             json!({"encoding": "rank", "code": 17, "board": Rank::try_from(17).unwrap().to_board().to_string()}),
             error(
                 "99999999999999999999999",
@@ -402,13 +407,14 @@ fn analyze_json_keys_in_order() {
         concat!(
             r#"{{"board":"X.O..O.X.","valid":true,"errors":[],"status":"ongoing","to_move":"X","#,
             r#""winner":null,"lines":[],"value":"x-wins","distance":3,"best_moves":[8],"#,
-            r#""codes":{{"base4":18465,"base3":2692,"count_rank":523,"#,
-            r#""rank":{},"canonical":{},"symmetry":"{}"}}}}"#,
+            r#""codes":{{"base4":18465,"base3":2692,"bitboards":18561,"count_rank":523,"#,
+            r#""rank":{},"canonical":{},"symmetry":"{}","oriented":{}}}}}"#,
             "\n"
         ),
         Rank::from_position(position).code(),
         oriented.class().code(),
         oriented.symmetry().name(),
+        oriented.code(),
     );
     assert_eq!(run.stdout, expected);
 }
@@ -452,7 +458,7 @@ fn analyze_json_for_won_invalid_and_drawn_boards() {
     );
     assert_eq!(
         out[0]["codes"],
-        json!({"base4": 172053, "base3": 18967, "count_rank": 2749, "rank": null, "canonical": null, "symmetry": null})
+        json!({"base4": 172053, "base3": 18967, "bitboards": 229383, "count_rank": 2749, "rank": null, "canonical": null, "symmetry": null, "oriented": null})
     );
     assert_eq!(
         fields(&out[1]),
@@ -492,7 +498,7 @@ fn analyze_streams_stdin_with_good_and_bad_lines() {
     assert_eq!(out[3]["board"], "X.O..O.X.", "lowercase and slashes read");
     assert_eq!(
         out[4],
-        json!({"input": "........", "error": "wrong length: 8 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
+        json!({"input": "........", "line": 6, "error": "wrong length: 8 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
     );
     assert_eq!(out[5]["errors"], json!(["x-went-twice"]));
     assert_eq!(out[6]["status"], "draw", "a last line without newline");

@@ -40,12 +40,12 @@ fn json_lines(output: &Output) -> Vec<serde_json::Value> {
 fn scripted_play_reprompts_on_bad_moves_and_ends_at_end_of_input() {
     let output = ttt(
         &["play", "--x", "human", "--o", "perfect", "--seed", "1"],
-        "0\nq\n0\n9\n8\n",
+        "0\nzz\n0\n9\n8\n",
     );
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
-        text.contains("not a cell: \"q\"; type a number from 0 to 8"),
+        text.contains("not a cell: \"zz\"; type a number from 0 to 8 (h for help)"),
         "{text}"
     );
     assert!(
@@ -54,7 +54,7 @@ fn scripted_play_reprompts_on_bad_moves_and_ends_at_end_of_input() {
     );
     assert!(text.contains("no such cell 9: cells are 0 to 8"), "{text}");
     assert!(
-        text.contains("O (perfect) plays 4: best move, eval draw"),
+        text.contains("The computer (perfect) played 4: best move; a draw with best play"),
         "{text}"
     );
     assert!(
@@ -74,15 +74,22 @@ fn a_human_who_blunders_loses_to_the_solver() {
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
-        text.contains("X plays 3: mistake, eval O wins in 5"),
+        text.contains("You played 3: mistake; the computer wins in 3 moves with best play"),
         "{text}"
     );
-    assert!(text.trim_end().ends_with("O wins"), "{text}");
+    assert!(
+        text.contains("You lose: the computer has three in a row."),
+        "{text}"
+    );
     let output = ttt(
         &["play", "--x", "perfect", "--o", "perfect", "--seed", "4"],
         "",
     );
-    assert!(stdout(&output).trim_end().ends_with("draw"));
+    assert!(
+        stdout(&output)
+            .trim_end()
+            .ends_with("Draw: nobody has three in a row.")
+    );
 }
 
 #[test]
@@ -90,11 +97,10 @@ fn human_against_human_announces_the_winner() {
     let output = ttt(&["play", "--o", "human"], "0\n3\n1\n4\n2\n");
     let text = stdout(&output);
     assert!(output.status.success());
-    assert!(text.trim_end().ends_with("X wins"), "{text}");
-    assert!(
-        text.contains("X plays 2: best move, eval X has won"),
-        "{text}"
-    );
+    assert!(text.contains("X wins."), "{text}");
+    assert!(text.contains("X played 2: best move; X won"), "{text}");
+    // The winning line is marked.
+    assert!(text.contains("   [X]|[X]|[X]\n"), "{text}");
 }
 
 #[test]
@@ -120,8 +126,13 @@ fn perft_prints_each_depth_and_rejects_deep_ones() {
     assert_eq!(counts[5], "5 15120");
     assert_eq!(counts[9], "9 127872");
     let output = ttt(&["perft", "10"], "");
-    assert!(!output.status.success());
-    assert!(stderr(&output).starts_with("ttt: error: depth 10 is too deep"));
+    // A usage error, as clap reports them (status 2).
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("depth 10 is too deep"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -256,10 +267,11 @@ fn enumerate_counts_games() {
     let output = ttt(&["enumerate", "--json"], "");
     let json = &json_lines(&output)[0];
     assert_eq!(json["games"], 255_168);
-    assert_eq!(json["games_x"], 131_184);
-    assert_eq!(json["games_o"], 77_904);
-    assert_eq!(json["games_draw"], 46_080);
-    assert_eq!(json["games_canonical"], 26_830);
+    // The same game-tally keys as `match` and `selfplay`.
+    assert_eq!(json["x_wins"], 131_184);
+    assert_eq!(json["o_wins"], 77_904);
+    assert_eq!(json["draws"], 46_080);
+    assert_eq!(json["game_classes"], 26_830);
     assert_eq!(json["tree_nodes"], 549_946);
     assert_eq!(json["perft"][9], 127_872);
 }

@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use tictactoe::encoding::{Base3, Base4, Canonical, CountRank, Rank};
 use tictactoe::{Board, Line, Player, Position, Status, Violations, solver};
 
-use crate::codes::{Codes, Text, impossible_counts};
+use crate::codes::{Codes, CodesJson, Text, impossible_counts};
 use crate::draw::Drawing;
 use crate::input::{self, Outcome};
 use crate::output::Out;
@@ -58,25 +58,13 @@ struct Report {
     /// Every move that keeps the value and the distance, ascending; empty when finished or
     /// invalid.
     best_moves: Vec<usize>,
-    codes: ReportCodes,
-}
-
-/// The `codes` object: null where the board cannot have the code.
-#[derive(Serialize)]
-struct ReportCodes {
-    base4: u32,
-    base3: u16,
-    count_rank: Option<u16>,
-    rank: Option<u16>,
-    canonical: Option<u16>,
-    symmetry: Option<&'static str>,
+    codes: CodesJson,
 }
 
 impl Report {
     fn of(board: Board) -> Report {
         let position = Position::try_from(board).ok();
         let status = position.map(Position::status);
-        let codes = Codes::of(board);
         let solution = position.map(solver::solve);
         Report {
             board: Text(board),
@@ -91,14 +79,7 @@ impl Report {
             best_moves: solution.map_or_else(Vec::new, |s| {
                 s.best_moves.iter().map(tictactoe::Cell::index).collect()
             }),
-            codes: ReportCodes {
-                base4: codes.base4.code(),
-                base3: codes.base3.code(),
-                count_rank: codes.count_rank.map(CountRank::code),
-                rank: codes.rank(),
-                canonical: codes.canonical(),
-                symmetry: codes.symmetry(),
-            },
+            codes: CodesJson::of(board),
         }
     }
 }

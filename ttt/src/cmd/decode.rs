@@ -11,8 +11,8 @@ use crate::args;
 use crate::codes::Text;
 use crate::draw::Drawing;
 use crate::input::{self, Outcome};
-use crate::output::Out;
 use crate::number::{NumberError, parse_number};
+use crate::output::Out;
 
 /// Print the board behind each code, drawn and as nine characters.
 ///

@@ -7,7 +7,7 @@ use serde::Serialize;
 use tictactoe::Board;
 use tictactoe::encoding::{Base3, Base4, BitboardPair, Canonical, CountRank, Oriented, Rank};
 
-use crate::codes::{Codes, Ranks, Text, impossible_counts};
+use crate::codes::{Codes, CodesJson, Ranks, Text, impossible_counts};
 use crate::input::{self, Outcome};
 use crate::output::Out;
 
@@ -31,33 +31,19 @@ pub struct Args {
     json: bool,
 }
 
-/// One line of `encode --json`.
+/// One line of `encode --json`: the board, then its codes.
 #[derive(Serialize)]
 struct Record {
     board: Text,
-    base4: u32,
-    base3: u16,
-    bitboards: u32,
-    count_rank: Option<u16>,
-    rank: Option<u16>,
-    canonical: Option<u16>,
-    symmetry: Option<&'static str>,
-    oriented: Option<u16>,
+    #[serde(flatten)]
+    codes: CodesJson,
 }
 
 impl Record {
     fn of(board: Board) -> Record {
-        let codes = Codes::of(board);
         Record {
             board: Text(board),
-            base4: codes.base4.code(),
-            base3: codes.base3.code(),
-            bitboards: codes.bitboards.code(),
-            count_rank: codes.count_rank.map(CountRank::code),
-            rank: codes.rank(),
-            canonical: codes.canonical(),
-            symmetry: codes.symmetry(),
-            oriented: codes.ranks.ok().map(|r| r.oriented.code()),
+            codes: CodesJson::of(board),
         }
     }
 }

@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
+use crate::output::outln;
 use serde::Serialize;
 use tictactoe::game::{TreeCounts, canonical_games};
 use tictactoe::{Board, Position, Status, encoding::Canonical};
-use crate::output::outln;
 
 /// Count grids, positions and symmetry classes by enumeration.
 #[derive(clap::Args)]
@@ -26,14 +26,21 @@ struct Counts {
     x_won: usize,
     o_won: usize,
     draw: usize,
+    #[serde(rename = "classes")]
     canonical: usize,
+    #[serde(rename = "classes_finished")]
     canonical_finished: usize,
     per_marks: [usize; 10],
+    #[serde(rename = "classes_per_marks")]
     per_marks_canonical: [usize; 10],
     games: u64,
+    #[serde(rename = "x_wins")]
     games_x: u64,
+    #[serde(rename = "o_wins")]
     games_o: u64,
+    #[serde(rename = "draws")]
     games_draw: u64,
+    #[serde(rename = "game_classes")]
     games_canonical: u64,
     tree_nodes: u64,
     perft: [u64; 10],

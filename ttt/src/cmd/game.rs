@@ -29,8 +29,10 @@ pub struct Args {
 enum Command {
     /// Move strings to codes (arguments, or one per line on standard input).
     /// The codes of games given as move digits (`031425` or `""` for the empty game).
-    #[command(after_help = "Examples:\n  ttt game encode 40 408 03142\n  ttt game encode --json \
-03142\n  printf '40\\n12\\n' | ttt game encode --json")]
+    #[command(
+        after_help = "Examples:\n  ttt game encode 40 408 03142\n  ttt game encode --json \
+03142\n  printf '40\\n12\\n' | ttt game encode --json"
+    )]
     Encode {
         /// Games as move digits; standard input when none.
         moves: Vec<String>,
@@ -40,8 +42,10 @@ enum Command {
     },
     /// Codes to move strings (arguments, or one per line on standard input).
     /// The game behind each code: decimal, or hexadecimal after `0x`, or binary after `0b`.
-    #[command(after_help = "Examples:\n  ttt game decode 7316\n  ttt game decode --prefix --json \
-16067\n  ttt game decode 0x1c94")]
+    #[command(
+        after_help = "Examples:\n  ttt game decode 7316\n  ttt game decode --prefix --json \
+16067\n  ttt game decode 0x1c94"
+    )]
     Decode {
         /// Codes; standard input when none.
         #[arg(allow_negative_numbers = true)]

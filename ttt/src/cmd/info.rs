@@ -5,9 +5,9 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::output::outln;
 use anyhow::Context;
 use tictactoe::file::{Header, Reader, trailer_count};
-use crate::output::outln;
 
 /// Bytes per board in the text form: nine cells and a newline.
 const TEXT_BYTES_PER_LINE: u64 = 10;

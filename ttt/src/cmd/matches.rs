@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use tictactoe::agents::{Agent, Strategy, play_match};
 
-use crate::util::clock_seed;
 use crate::output::outln;
+use crate::util::clock_seed;
 
 /// Play many games between two engine players and count the results.
 ///

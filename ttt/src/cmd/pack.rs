@@ -10,10 +10,10 @@ use tictactoe::file::{AtomicFile, Writer};
 use tictactoe::packed::Packing;
 use tictactoe::{Bitboard, Board};
 
-use crate::progress::Progress;
 use crate::exit;
 use crate::input::{LineError, Lines};
 use crate::output::{self, errln};
+use crate::progress::Progress;
 
 /// Pack boards (one per line) into a checksummed `.ttt` file.
 ///

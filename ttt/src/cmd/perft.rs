@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use tictactoe::Position;
 use crate::output::outln;
+use tictactoe::Position;
 
 /// Count move sequences by depth (perft).
 ///

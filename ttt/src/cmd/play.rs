@@ -297,7 +297,10 @@ fn greet(out: &mut impl Write, seats: &[Seat; 2], names: &Names, seed: u64) -> i
             "Enter a cell number (0 to 8, as drawn); u to undo, h for help, q to quit."
         )?;
     }
-    writeln!(out, "Seed {seed} (ttt play --seed {seed} replays the computer's choices).")
+    writeln!(
+        out,
+        "Seed {seed} (ttt play --seed {seed} replays the computer's choices)."
+    )
 }
 
 /// Plays one game to its end: its status, or `None` when the person quit or the input ended.

@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use tictactoe::selfplay::{self, Totals};
 use crate::output::outln;
+use tictactoe::selfplay::{self, Totals};
 
 /// Measure random self-play throughput.
 ///

@@ -9,8 +9,8 @@ use anyhow::Context;
 use tictactoe::file::Reader;
 
 use crate::exit;
-use crate::progress::Progress;
 use crate::output::errln;
+use crate::progress::Progress;
 
 /// Print the boards of a `.ttt` file, one per line, in packed order.
 #[derive(clap::Args)]
