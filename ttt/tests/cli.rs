@@ -767,3 +767,367 @@ fn every_subcommand_help_shows_examples() {
         assert!(run.stdout.contains(subcommand), "{subcommand}");
     }
 }
+
+// ---------------------------------------------------------------- the command-line contract
+
+/// Runs `ttt args...` in `dir` with `stdin` bytes.
+fn ttt_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let output = child.wait_with_output().expect("ttt finishes");
+    let _ = writer.join();
+    output
+}
+
+/// A scratch directory holding a good board file, a bad one and a `.ttt` file.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("good.txt"), "X.O..O.X.\nXXXOO....\n").unwrap();
+    std::fs::write(dir.path().join("bad.txt"), "X.O..O.X.\nXX.......\n").unwrap();
+    std::fs::write(dir.path().join("not.ttt"), "X.O/..O/.X.\n").unwrap();
+    let out = ttt_in(dir.path(), &["pack", "good.txt", "-o", "good.ttt"], b"");
+    assert!(out.status.success(), "{out:?}");
+    dir
+}
+
+#[test]
+fn one_exit_status_table_in_every_subcommand() {
+    let dir = scratch();
+    // (status, arguments, standard input): 0 success, 1 bad input, 2 usage error,
+    // 3 damaged data partly recovered (tests/storage.rs), 4 I/O error.
+    let cases: &[(i32, &[&str], &str)] = &[
+        (0, &["encode", "X.O..O.X."], ""),
+        (1, &["encode", "ZZZ"], ""),
+        (2, &["encode", "--bogus"], ""),
+        (0, &["decode", "-e", "rank", "17"], ""),
+        (1, &["decode", "-e", "rank", "99999"], ""),
+        (2, &["decode", "-e", "base5", "1"], ""),
+        (0, &["analyze", "--json"], "X.O..O.X.\n"),
+        (1, &["analyze", "--json"], "ZZZ\n"),
+        (2, &["analyze", "--bogus"], ""),
+        (0, &["enumerate", "--json"], ""),
+        (2, &["enumerate", "--bogus"], ""),
+        (0, &["perft", "3"], ""),
+        (2, &["perft", "10"], ""),
+        (0, &["game", "encode", "40"], ""),
+        (1, &["game", "encode", "44"], ""),
+        (1, &["game", "decode", "999999999"], ""),
+        (2, &["game", "bogus"], ""),
+        (
+            0,
+            &["match", "--x", "random", "--o", "random", "--games", "3"],
+            "",
+        ),
+        (2, &["match", "--x", "human", "--o", "random"], ""),
+        (0, &["selfplay", "--threads", "1", "--games", "10"], ""),
+        (2, &["selfplay", "--threads", "0"], ""),
+        (2, &["selfplay", "--threads", "5000"], ""),
+        (2, &["bench", "--method", "boolean"], ""),
+        (0, &["play", "--seed", "1"], "q\n"),
+        (2, &["play", "--level", "impossible"], ""),
+        (0, &["pack", "good.txt", "-o", "out.ttt"], ""),
+        (1, &["pack", "bad.txt", "-o", "out.ttt"], ""),
+        (2, &["pack", "good.txt", "-o", "good.txt"], ""),
+        (4, &["pack", "missing.txt", "-o", "out.ttt"], ""),
+        (
+            4,
+            &["pack", "good.txt", "-o", "/proc/no/such/dir/out.ttt"],
+            "",
+        ),
+        (0, &["unpack", "good.ttt"], ""),
+        (1, &["unpack", "not.ttt"], ""),
+        (4, &["unpack", "missing.ttt"], ""),
+        (0, &["info", "good.ttt"], ""),
+        (1, &["info", "not.ttt"], ""),
+        (4, &["info", "missing.ttt"], ""),
+        (0, &["completions", "bash"], ""),
+        (2, &["completions", "nosuchshell"], ""),
+        (0, &["man"], ""),
+    ];
+    for (status, args, stdin) in cases {
+        let out = ttt_in(dir.path(), args, stdin.as_bytes());
+        assert_eq!(out.status.code(), Some(*status), "ttt {args:?}: {out:?}");
+    }
+}
+
+#[test]
+fn a_closed_standard_error_is_no_panic() {
+    // `ttt encode ZZZ 2>&1 | true`: both streams go to a pipe nobody reads.
+    for args in [
+        &["encode", "ZZZ"][..],
+        &["perft", "10"],
+        &["unpack", "missing.ttt"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ttt starts");
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let status = child.wait().expect("ttt finishes");
+        assert_ne!(status.code(), Some(101), "ttt {args:?} panicked");
+        assert!(
+            status.code().is_some_and(|c| (1..=4).contains(&c)),
+            "{args:?}: {status}"
+        );
+    }
+}
+
+#[test]
+fn broken_pipes_end_quietly_everywhere() {
+    let dir = scratch();
+    let boards = "X.O..O.X.\n".repeat(200_000);
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--json"], &boards),
+        (&["analyze"], &boards),
+        (&["encode"], &boards),
+        (&["pack", "-o", "-"], &boards),
+        (&["decode", "-e", "rank"], &"17\n".repeat(200_000)),
+        (&["game", "encode"], &"40\n".repeat(200_000)),
+        (&["enumerate"], ""),
+        (&["perft", "9"], ""),
+        (&["unpack", "good.ttt"], ""),
+        (&["info", "good.ttt"], ""),
+        (&["completions", "bash"], ""),
+        (&["man"], ""),
+        (
+            &["match", "--x", "random", "--o", "random", "--games", "10"],
+            "",
+        ),
+    ];
+    for (args, stdin) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(*args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ttt starts");
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        let input = stdin.to_string();
+        let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+        let out = child.wait_with_output().expect("ttt finishes");
+        let _ = writer.join();
+        assert_eq!(out.status.code(), Some(0), "ttt {args:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "ttt {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn lines_are_bounded_in_every_reader() {
+    // A 20 MB line without a newline: one short error, not the line echoed back.
+    let long = vec![0u8; 20 << 20];
+    let dir = scratch();
+    for args in [
+        &["pack", "-o", "out.ttt"][..],
+        &["analyze", "--json"],
+        &["game", "encode"],
+    ] {
+        let out = ttt_in(dir.path(), args, &long);
+        assert_eq!(out.status.code(), Some(1), "ttt {args:?}");
+        // At most the first 4096 bytes come back (escaped in JSON), not 20 MB.
+        assert!(
+            out.stderr.len() + out.stdout.len() < 40_000,
+            "ttt {args:?} echoed the line"
+        );
+        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains("line too long: more than 4096 bytes"),
+            "{text}"
+        );
+    }
+    let out = ttt_in(dir.path(), &["play", "--seed", "1"], &long);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout.len() < 10_000,
+        "play echoed the line: {} bytes",
+        out.stdout.len()
+    );
+}
+
+#[test]
+fn answers_stream_line_by_line_through_a_pipe() {
+    use std::io::{BufRead, BufReader};
+    // `(echo X........; sleep 3; echo .X.......) | ttt analyze --json`: the first answer comes
+    // before the second line is sent.
+    for args in [
+        &["analyze", "--json"][..],
+        &["encode"],
+        &["decode", "-e", "rank"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ttt starts");
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let line = if args[0] == "decode" {
+            "17\n"
+        } else {
+            "X........\n"
+        };
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut first = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut first);
+            let _ = send.send(first);
+        });
+        let first = receive.recv_timeout(std::time::Duration::from_secs(10));
+        drop(stdin);
+        let _ = child.wait();
+        let first = first.unwrap_or_else(|_| panic!("ttt {args:?} held its answer back"));
+        assert!(!first.is_empty(), "ttt {args:?}");
+    }
+}
+
+#[test]
+fn json_errors_carry_the_input_line_with_blank_lines_counted() {
+    let run = ttt(&["analyze", "--json"], "X........\n\n\nZZZ\n");
+    let out = run.json();
+    assert_eq!(out[1]["line"], 4);
+    assert_eq!(out[1]["input"], "ZZZ");
+    let run = ttt(&["encode", "--json", "X........", "ZZZ"], "");
+    assert_eq!(run.json()[1]["argument"], 2);
+    let run = ttt(&["game", "decode", "--json"], "0\n\nxyz\n");
+    assert_eq!(run.json()[1]["line"], 3);
+}
+
+#[test]
+fn smaller_defects_stay_fixed() {
+    let dir = scratch();
+    // A non-UTF-8 byte is named as a byte.
+    let out = ttt_in(dir.path(), &["analyze"], b"X\xff.......\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not UTF-8 text: byte 0xff at index 1"),
+        "{err}"
+    );
+    // game decode reads hexadecimal like decode.
+    let out = ttt_in(dir.path(), &["game", "decode", "0x10"], b"");
+    assert!(out.status.success(), "{out:?}");
+    // `-` is standard input in pack and info.
+    let good = std::fs::read(dir.path().join("good.txt")).unwrap();
+    let out = ttt_in(dir.path(), &["pack", "-", "-o", "stdin.ttt"], &good);
+    assert!(out.status.success(), "{out:?}");
+    let packed = std::fs::read(dir.path().join("stdin.ttt")).unwrap();
+    let out = ttt_in(dir.path(), &["info", "-"], &packed);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("records           2"),
+        "{out:?}"
+    );
+    // A file is not packed into itself.
+    let out = ttt_in(dir.path(), &["pack", "good.txt", "-o", "good.txt"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to pack good.txt into itself"));
+    assert_eq!(std::fs::read(dir.path().join("good.txt")).unwrap(), good);
+    // A file name given as a board gets a hint.
+    let out = ttt_in(dir.path(), &["analyze", "good.txt"], b"");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("< good.txt"),
+        "{out:?}"
+    );
+    // Plurals agree.
+    let out = ttt_in(dir.path(), &["encode", "ZZZ"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).ends_with("1 of 1 input rejected\n"));
+    std::fs::write(dir.path().join("one.txt"), "X........\n").unwrap();
+    let out = ttt_in(dir.path(), &["pack", "one.txt", "-o", "one.ttt"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("packed 1 position (mixed-radix)"));
+    // An empty file has no bits per position.
+    std::fs::write(dir.path().join("empty.txt"), "").unwrap();
+    let out = ttt_in(dir.path(), &["pack", "empty.txt", "-o", "empty.ttt"], b"");
+    assert!(out.status.success());
+    let out = ttt_in(dir.path(), &["info", "empty.ttt"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("384.000") && !text.contains("4800.0%"),
+        "{text}"
+    );
+    assert!(text.contains("bits/position     - (no records"), "{text}");
+    // bench --help does not point into a source tree an installed binary lacks.
+    let out = ttt_in(dir.path(), &["bench", "--help"], b"");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("docs/"));
+    // Thread counts are capped with a clear message, and short runs have honest rates.
+    let out = ttt_in(dir.path(), &["selfplay", "--threads", "5000"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 256"));
+    let out = ttt_in(
+        dir.path(),
+        &["selfplay", "--threads", "1", "--games", "10"],
+        b"",
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("0.0 M"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn every_subcommand_shows_examples_in_its_help() {
+    let subcommands: &[&[&str]] = &[
+        &["enumerate"],
+        &["encode"],
+        &["decode"],
+        &["analyze"],
+        &["bench"],
+        &["pack"],
+        &["unpack"],
+        &["info"],
+        &["play"],
+        &["perft"],
+        &["match"],
+        &["game"],
+        &["game", "encode"],
+        &["game", "decode"],
+        &["selfplay"],
+        &["completions"],
+        &["man"],
+    ];
+    for args in subcommands {
+        let mut args = args.to_vec();
+        args.push("--help");
+        let run = ttt(&args, "");
+        assert!(
+            run.stdout.contains("Examples:"),
+            "ttt {args:?}: {}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn completions_and_the_man_page_are_generated() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let run = ttt(&["completions", shell], "");
+        assert!(run.succeeded());
+        assert!(run.stdout.contains("analyze"), "{shell}");
+    }
+    let run = ttt(&["man"], "");
+    assert!(
+        run.stdout.starts_with(".ie") || run.stdout.contains(".TH ttt"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("analyze"));
+}

@@ -31,9 +31,9 @@ use crate::progress::Progress;
     Scenarios: row-win XXX/OO./..., column-win XO./XO./X.., diagonal-win XOO/OXX/XOX,\n\
     full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
     Methods: traditional, paper, masks, table, table-bits, base3, batch, batch-portable by\n\
-    default; shift and batch-packed on request (each loses to a default method; measured\n\
-    figures are in the project's docs/benchmarks.md). batch runs on the widest kernel the CPU has (avx512, avx2 or\n\
-    portable, named in the report); batch-portable always on the portable one.")]
+    default; shift and batch-packed on request (each loses to a default method). batch\n\
+    runs on the widest kernel the CPU has (avx512, avx2 or portable, named in the report);\n\
+    batch-portable always on the portable one.")]
 pub struct Args {
     /// Iterations per trial; in all-positions and all-grids one iteration checks every board
     /// once [default: 100,000 for one board, else enough passes for 100,000 checks]
