@@ -35,23 +35,35 @@ impl Run {
 
 /// Runs `ttt args...` with `stdin` fed from a thread, so large inputs cannot deadlock.
 fn ttt(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ttt starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let output = child.wait_with_output().expect("ttt finishes");
-    writer.join().unwrap().expect("stdin is written");
+    let output = ttt_in(std::path::Path::new("."), args, stdin.as_bytes());
     Run {
         status: output.status,
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// `ttt args...` started in `dir`, every stream piped.
+fn spawn(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt starts")
+}
+
+/// Feeds `stdin` from a thread and waits for the end.
+fn finish(mut child: std::process::Child, stdin: &[u8]) -> std::process::Output {
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let output = child.wait_with_output().expect("ttt finishes");
+    // A run that stops reading early (an error, a closed pipe) may leave the writer failing.
+    let _ = writer.join();
+    output
 }
 
 fn all_grids() -> Vec<String> {
@@ -772,20 +784,7 @@ fn every_subcommand_help_shows_examples() {
 
 /// Runs `ttt args...` in `dir` with `stdin` bytes.
 fn ttt_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ttt starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let output = child.wait_with_output().expect("ttt finishes");
-    let _ = writer.join();
-    output
+    finish(spawn(dir, args), stdin)
 }
 
 /// A scratch directory holding a good board file, a bad one and a `.ttt` file.
@@ -867,13 +866,8 @@ fn a_closed_standard_error_is_no_panic() {
         &["perft", "10"],
         &["unpack", "missing.ttt"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ttt starts");
+        let mut child = spawn(std::path::Path::new("."), args);
+        drop(child.stdin.take());
         drop(child.stdout.take());
         drop(child.stderr.take());
         let status = child.wait().expect("ttt finishes");
@@ -908,21 +902,10 @@ fn broken_pipes_end_quietly_everywhere() {
         ),
     ];
     for (args, stdin) in cases {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-            .args(*args)
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ttt starts");
+        let mut child = spawn(dir.path(), args);
         // The reader goes away before anything is written.
         drop(child.stdout.take());
-        let mut pipe = child.stdin.take().expect("stdin is piped");
-        let input = stdin.to_string();
-        let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-        let out = child.wait_with_output().expect("ttt finishes");
-        let _ = writer.join();
+        let out = finish(child, stdin.as_bytes());
         assert_eq!(out.status.code(), Some(0), "ttt {args:?}: {out:?}");
         assert!(
             out.stderr.is_empty(),
@@ -974,13 +957,7 @@ fn answers_stream_line_by_line_through_a_pipe() {
         &["encode"],
         &["decode", "-e", "rank"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("ttt starts");
+        let mut child = spawn(std::path::Path::new("."), args);
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let line = if args[0] == "decode" {
             "17\n"
