@@ -275,3 +275,106 @@ fn enumerate_counts_games() {
     assert_eq!(json["tree_nodes"], 549_946);
     assert_eq!(json["perft"][9], 127_872);
 }
+
+#[test]
+fn play_speaks_to_a_person() {
+    // Help, a bad word, undo, quit: a scripted session at the default level.
+    let output = ttt(&["play", "--seed", "4"], "h\nfoo\n1\nu\n4\nquit\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.starts_with("Tic-tac-toe: three in a row wins.\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("You are X, the computer (perfect) is O."),
+        "{text}"
+    );
+    assert!(text.contains("u to undo, h for help, q to quit"), "{text}");
+    assert!(text.contains("Seed 4 (ttt play --seed 4 replays"), "{text}");
+    assert!(
+        text.contains("  u, undo   take back your last move"),
+        "{text}"
+    );
+    assert!(text.contains("not a cell: \"foo\""), "{text}");
+    // After `u` the board is empty again, then 4 is played.
+    assert!(
+        text.contains("Your move (X), cell: u\n\n    0 | 1 | 2\n"),
+        "{text}"
+    );
+    assert!(text.contains("You played 4: best move"), "{text}");
+    assert!(
+        text.trim_end().ends_with("Game left unfinished. Bye."),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_names_the_outcome_marks_the_line_and_offers_another_game() {
+    // Against the easy level (random moves) with seed 1, X wins on the diagonal, then a second
+    // game is accepted and quit.
+    let output = ttt(
+        &["play", "--level", "easy", "--seed", "1"],
+        "4\n0\n8\ny\nq\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("the computer (easy) is O"), "{text}");
+    assert!(text.contains("You win!"), "{text}");
+    assert!(text.contains("   [X]| 1 | 2\n"), "{text}");
+    assert!(text.contains("Play again? (y/n): y"), "{text}");
+    let empty = "    0 | 1 | 2\n   ---+---+---\n    3 | 4 | 5\n   ---+---+---\n    6 | 7 | 8\n";
+    assert_eq!(
+        text.matches(empty).count(),
+        2,
+        "a second empty board: {text}"
+    );
+    // The same seed replays the same game.
+    let again = ttt(
+        &["play", "--level", "easy", "--seed", "1"],
+        "4\n0\n8\ny\nq\n",
+    );
+    assert_eq!(stdout(&again), text);
+    // Levels map to the engine players; a person can also move second.
+    let output = ttt(
+        &["play", "--o", "human", "--level", "hard", "--seed", "2"],
+        "q\n",
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("You are O, the computer (hard) is X."),
+        "{text}"
+    );
+    assert!(text.contains("The computer (hard) played"), "{text}");
+}
+
+#[test]
+fn play_counts_in_moves_and_survives_odd_bytes() {
+    // X plays 3, a mistake: O wins in 5 plies, which is 3 of O's moves.
+    let output = ttt(&["play", "--seed", "4"], "1\n3\n");
+    let text = stdout(&output);
+    assert!(
+        text.contains("You played 3: mistake; the computer wins in 3 moves with best play"),
+        "{text}"
+    );
+    assert!(!text.contains("plies"), "{text}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(["play", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(b"\xff\xfe\n4\n")
+        .expect("written");
+    let output = child.wait_with_output().expect("ttt finishes");
+    assert!(output.status.success());
+    assert!(
+        stdout(&output).contains("You played 4"),
+        "a bad byte does not end the game"
+    );
+}
