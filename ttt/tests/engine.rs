@@ -276,37 +276,34 @@ fn enumerate_counts_games() {
     assert_eq!(json["perft"][9], 127_872);
 }
 
+/// Asserts that `text` holds every one of `parts`.
+fn says(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part:?} missing in:\n{text}");
+    }
+}
+
 #[test]
 fn play_speaks_to_a_person() {
     // Help, a bad word, undo, quit: a scripted session at the default level.
     let output = ttt(&["play", "--seed", "4"], "h\nfoo\n1\nu\n4\nquit\n");
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
-    assert!(
-        text.starts_with("Tic-tac-toe: three in a row wins.\n"),
-        "{text}"
+    assert!(text.starts_with("Tic-tac-toe: three in a row wins.\n"));
+    says(
+        &text,
+        &[
+            "You are X, the computer (perfect) is O.",
+            "u to undo, h for help, q to quit",
+            "Seed 4 (ttt play --seed 4 replays",
+            "  u, undo   take back your last move",
+            "not a cell: \"foo\"",
+            // After `u` the board is empty again, then 4 is played.
+            "Your move (X), cell: u\n\n    0 | 1 | 2\n",
+            "You played 4: best move",
+        ],
     );
-    assert!(
-        text.contains("You are X, the computer (perfect) is O."),
-        "{text}"
-    );
-    assert!(text.contains("u to undo, h for help, q to quit"), "{text}");
-    assert!(text.contains("Seed 4 (ttt play --seed 4 replays"), "{text}");
-    assert!(
-        text.contains("  u, undo   take back your last move"),
-        "{text}"
-    );
-    assert!(text.contains("not a cell: \"foo\""), "{text}");
-    // After `u` the board is empty again, then 4 is played.
-    assert!(
-        text.contains("Your move (X), cell: u\n\n    0 | 1 | 2\n"),
-        "{text}"
-    );
-    assert!(text.contains("You played 4: best move"), "{text}");
-    assert!(
-        text.trim_end().ends_with("Game left unfinished. Bye."),
-        "{text}"
-    );
+    assert!(text.trim_end().ends_with("Game left unfinished. Bye."));
 }
 
 #[test]
@@ -319,10 +316,15 @@ fn play_names_the_outcome_marks_the_line_and_offers_another_game() {
     );
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
-    assert!(text.contains("the computer (easy) is O"), "{text}");
-    assert!(text.contains("You win!"), "{text}");
-    assert!(text.contains("   [X]| 1 | 2\n"), "{text}");
-    assert!(text.contains("Play again? (y/n): y"), "{text}");
+    says(
+        &text,
+        &[
+            "the computer (easy) is O",
+            "You win!",
+            "   [X]| 1 | 2\n",
+            "Play again? (y/n): y",
+        ],
+    );
     let empty = "    0 | 1 | 2\n   ---+---+---\n    3 | 4 | 5\n   ---+---+---\n    6 | 7 | 8\n";
     assert_eq!(
         text.matches(empty).count(),
