@@ -106,13 +106,65 @@ impl Serialize for Lines {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    input::answer_each_board(&args.boards, args.json, |board, out| {
-        if args.json {
-            input::json_line(out, &Report::of(board))
-        } else {
-            write_for_people(out, board)
+/// Answers computed one by one before the answers of every grid are made at once: a few boards
+/// do not pay for 19,683, a stream of them does.
+const PRECOMPUTE_AFTER: u32 = 2048;
+
+/// The answer to every grid, indexed by its base-3 code: the state space is small enough that a
+/// long stream is answered by copying bytes (the same bytes the answer is computed as).
+struct Answers {
+    bytes: Vec<u8>,
+    /// `starts[code]..starts[code + 1]` is the answer to the grid of base-3 code `code`.
+    starts: Vec<usize>,
+}
+
+impl Answers {
+    fn build(json: bool) -> anyhow::Result<Answers> {
+        let grids = Base3::COUNT;
+        let mut answers = Answers {
+            bytes: Vec::with_capacity(19_683 * if json { 300 } else { 400 }),
+            starts: Vec::with_capacity(19_683 + 1),
+        };
+        answers.starts.push(0);
+        for code in 0..grids {
+            let board = Base3::try_from_code(code)?.to_board();
+            answer(&mut answers.bytes, board, json)?;
+            answers.starts.push(answers.bytes.len());
         }
+        Ok(answers)
+    }
+
+    fn get(&self, board: Board) -> &[u8] {
+        let code = usize::from(Base3::from_board(board).code());
+        &self.bytes[self.starts[code]..self.starts[code + 1]]
+    }
+}
+
+/// Writes the answer to one board.
+fn answer(out: &mut impl Write, board: Board, json: bool) -> anyhow::Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, &Report::of(board)).map_err(std::io::Error::from)?;
+        out.write_all(b"\n")?;
+        Ok(())
+    } else {
+        write_for_people(out, board)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (mut computed, mut answers) = (0u32, None::<Answers>);
+    input::answer_each_board(&args.boards, args.json, |board, out: &mut Out| {
+        match &answers {
+            Some(answers) => out.write_all(answers.get(board))?,
+            None => {
+                answer(out, board, args.json)?;
+                computed += 1;
+                if computed == PRECOMPUTE_AFTER {
+                    answers = Some(Answers::build(args.json)?);
+                }
+            }
+        }
+        Ok(Outcome::Answered)
     })
 }
 
@@ -125,7 +177,7 @@ fn describe(position: Position) -> String {
     }
 }
 
-fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
+fn write_for_people(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
     writeln!(out, "{board}")?;
     writeln!(out, "{}", Drawing::with_lines(board).indented("  "))?;
     match Position::try_from(board) {
@@ -168,10 +220,10 @@ fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     writeln!(out, "{}", if any { "" } else { "none" })?;
     write_codes(out, board)?;
     writeln!(out)?;
-    Ok(Outcome::Answered)
+    Ok(())
 }
 
-fn write_codes(out: &mut Out, board: Board) -> anyhow::Result<()> {
+fn write_codes(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
     let codes = Codes::of(board);
     write!(
         out,
