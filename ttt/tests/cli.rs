@@ -1032,6 +1032,13 @@ fn smaller_defects_stay_fixed() {
     std::fs::write(dir.path().join("one.txt"), "X........\n").unwrap();
     let out = ttt_in(dir.path(), &["pack", "one.txt", "-o", "one.ttt"], b"");
     assert!(String::from_utf8_lossy(&out.stderr).contains("packed 1 position (mixed-radix)"));
+    // `--encoding` takes the same spellings in pack as in decode.
+    let out = ttt_in(
+        dir.path(),
+        &["pack", "-e", "count_rank", "good.txt", "-o", "cr.ttt"],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
     // An empty file has no bits per position.
     std::fs::write(dir.path().join("empty.txt"), "").unwrap();
     let out = ttt_in(dir.path(), &["pack", "empty.txt", "-o", "empty.ttt"], b"");

@@ -10,6 +10,7 @@ use tictactoe::file::{AtomicFile, Writer};
 use tictactoe::packed::Packing;
 use tictactoe::{Bitboard, Board};
 
+use crate::args;
 use crate::exit;
 use crate::input::{LineError, Lines};
 use crate::output::{self, errln};
@@ -41,7 +42,7 @@ pub struct Args {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// How positions are packed.
-    #[arg(short, long, value_name = "NAME", default_value = "mixed-radix")]
+    #[arg(short, long, value_name = "NAME", default_value = "mixed-radix", value_parser = args::packing)]
     encoding: Packing,
     /// Skip lines that are not boards the encoding holds, and report how many.
     #[arg(long)]
