@@ -68,7 +68,7 @@ fn sources(inputs: &[PathBuf], output: Option<&Path>) -> anyhow::Result<Vec<Sour
     if inputs.is_empty() {
         return Ok(vec![Source {
             name: "standard input".into(),
-            lines: Lines::new(Box::new(io::stdin().lock()), 1 << 20),
+            lines: Lines::new(Box::new(io::stdin()), 1 << 20),
         }]);
     }
     inputs
@@ -77,7 +77,7 @@ fn sources(inputs: &[PathBuf], output: Option<&Path>) -> anyhow::Result<Vec<Sour
             if path.as_os_str() == "-" {
                 return Ok(Source {
                     name: "standard input".into(),
-                    lines: Lines::new(Box::new(io::stdin().lock()), 1 << 20),
+                    lines: Lines::new(Box::new(io::stdin()), 1 << 20),
                 });
             }
             if let Some(output) = output.filter(|output| same_file(path, output)) {
