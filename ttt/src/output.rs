@@ -127,9 +127,52 @@ pub fn count(n: u64, singular: &str, plural: &str) -> String {
     }
 }
 
+/// Width of text output for people.
+pub const WIDTH: usize = 100;
+
+/// `text` (one line) wrapped at spaces to [`WIDTH`] columns, continuation lines starting with
+/// `indent`; a word longer than a line stays whole.
+#[must_use]
+pub fn wrap(text: &str, indent: &str) -> String {
+    let mut wrapped = String::with_capacity(text.len() + 16);
+    let mut column = 0;
+    for (i, word) in text.split(' ').enumerate() {
+        let width = word.chars().count();
+        if i > 0 && column + 1 + width > WIDTH && column > indent.len() {
+            wrapped.push('\n');
+            wrapped.push_str(indent);
+            column = indent.len();
+        } else if i > 0 {
+            wrapped.push(' ');
+            column += 1;
+        }
+        wrapped.push_str(word);
+        column += width;
+    }
+    wrapped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapping_keeps_lines_within_the_width() {
+        let long = format!("codes     {}", "word ".repeat(40).trim_end());
+        let wrapped = wrap(&long, "          ");
+        assert!(
+            wrapped.lines().all(|line| line.chars().count() <= WIDTH),
+            "{wrapped}"
+        );
+        assert!(
+            wrapped
+                .lines()
+                .skip(1)
+                .all(|line| line.starts_with("          word"))
+        );
+        assert_eq!(wrapped.replace("\n         ", ""), long);
+        assert_eq!(wrap("short line", "  "), "short line");
+    }
 
     #[test]
     fn counts_agree_with_their_nouns() {

@@ -184,7 +184,9 @@ fn encode_json_keys_in_order_and_ranks_from_the_library() {
 fn encode_for_people_gives_the_reason_for_each_dash() {
     let run = ttt(&["encode", "XXX...OOO", "OO......."], "");
     assert!(run.succeeded());
-    let lines: Vec<&str> = run.stdout.lines().collect();
+    // Rows longer than 100 columns are wrapped, continuation lines indented under the value.
+    let unwrapped = run.stdout.replace("\n                ", " ");
+    let lines: Vec<&str> = unwrapped.lines().collect();
     assert_eq!(lines[0], "XXX...OOO");
     assert_eq!(lines[1], "  base4       172053");
     assert_eq!(lines[4], "  count-rank  2749");
@@ -532,7 +534,8 @@ status    invalid: not a reachable position
 why       o-started: wrong turn order: O started
 why       continued-after-win: impossible board: game should have ended after the game was won
 lines     0-1-2 (O)
-codes     base4 42, base3 26, count-rank - (impossible piece counts: 0 X and 3 O, but X moves first so has as many marks as O or one more), rank -, canonical - (invalid board)
+codes     base4 42, base3 26, count-rank - (impossible piece counts: 0 X and 3 O, but X moves first
+          so has as many marks as O or one more), rank -, canonical - (invalid board)
 
 XXXOO....
   [X]|[X]|[X]
@@ -1141,6 +1144,32 @@ fn precomputed_answers_are_the_computed_ones() {
         assert!(
             forward == backward,
             "{args:?}: answers differ between the two ways"
+        );
+    }
+}
+
+#[test]
+fn text_output_fits_100_columns() {
+    let grids = all_grids().join("\n") + "\n";
+    for args in [&["analyze"][..], &["encode"]] {
+        let run = ttt(args, &grids);
+        let wide: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter(|line| line.chars().count() > 100)
+            .take(3)
+            .collect();
+        assert!(wide.is_empty(), "ttt {args:?}: {wide:?}");
+    }
+    for args in [
+        &["enumerate"][..],
+        &["perft", "9"],
+        &["game", "decode", "0", "255167"],
+    ] {
+        let run = ttt(args, "");
+        assert!(
+            run.stdout.lines().all(|line| line.chars().count() <= 100),
+            "{args:?}"
         );
     }
 }

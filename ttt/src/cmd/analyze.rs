@@ -13,7 +13,7 @@ use tictactoe::{Board, Line, Player, Position, Status, Violations, solver};
 use crate::codes::{Codes, CodesJson, Text, impossible_counts};
 use crate::draw::Drawing;
 use crate::input::{self, Outcome};
-use crate::output::Out;
+use crate::output::{self, Out};
 
 /// Analyze boards: validity (every rule broken), status, whose turn, complete lines and codes.
 ///
@@ -224,9 +224,12 @@ fn write_for_people(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
 }
 
 fn write_codes(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
+    use std::fmt::Write as _;
     let codes = Codes::of(board);
+    // One line, wrapped to the width of text output.
+    let mut line = String::with_capacity(128);
     write!(
-        out,
+        line,
         "codes     {} {}, {} {}, ",
         Base4::KIND.name(),
         codes.base4.code(),
@@ -234,27 +237,28 @@ fn write_codes(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
         codes.base3.code()
     )?;
     match codes.count_rank {
-        Some(code) => write!(out, "{} {}, ", CountRank::KIND.name(), code.code())?,
+        Some(code) => write!(line, "{} {}, ", CountRank::KIND.name(), code.code())?,
         None => write!(
-            out,
+            line,
             "{} - ({}), ",
             CountRank::KIND.name(),
             impossible_counts(board)
         )?,
     }
     match (codes.rank(), codes.canonical(), codes.symmetry()) {
-        (Some(rank), Some(canonical), Some(symmetry)) => writeln!(
-            out,
+        (Some(rank), Some(canonical), Some(symmetry)) => write!(
+            line,
             "{} {rank}, {} {canonical} (symmetry {symmetry})",
             Rank::KIND.name(),
             Canonical::KIND.name()
         )?,
-        _ => writeln!(
-            out,
+        _ => write!(
+            line,
             "{} -, {} - (invalid board)",
             Rank::KIND.name(),
             Canonical::KIND.name()
         )?,
     }
+    writeln!(out, "{}", output::wrap(&line, "          "))?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use tictactoe::encoding::{Base3, Base4, BitboardPair, Canonical, CountRank, Orie
 
 use crate::codes::{Codes, CodesJson, Ranks, Text, impossible_counts};
 use crate::input::{self, Outcome};
-use crate::output::Out;
+use crate::output::{self, Out};
 
 /// Print each board in every encoding that can hold it.
 ///
@@ -61,7 +61,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     let codes = Codes::of(board);
     let row = |out: &mut Out, name: &str, value: &dyn std::fmt::Display| {
-        writeln!(out, "  {name:<11} {value}")
+        let line = format!("  {name:<11} {value}");
+        writeln!(out, "{}", output::wrap(&line, "                "))
     };
     writeln!(out, "{board}")?;
     row(out, Base4::KIND.name(), &codes.base4.code())?;
