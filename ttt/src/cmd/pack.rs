@@ -208,7 +208,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let to_stdout = match &args.output {
         Some(path) => path.as_os_str() == "-",
         None if io::stdout().is_terminal() => {
-            bail!("refusing to write binary output to a terminal (use -o FILE, or -o - to insist)")
+            return exit::usage(
+                "refusing to write binary output to a terminal (use -o FILE, or -o - to insist)",
+            );
         }
         None => true,
     };
