@@ -3,7 +3,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
-use crate::{Cell, Line};
+use crate::Cell;
 
 /// A set of cells: bit `i` is cell `i`, so `0b111` is the top row.
 ///
@@ -28,8 +28,6 @@ impl Bitboard {
     pub const FULL: Bitboard = Bitboard(0x1ff);
     /// Number of distinct bitboards, `2^9`.
     pub const COUNT: usize = 512;
-    /// Bytes of static tables behind [`Bitboard::has_line`].
-    pub const HAS_LINE_TABLE_BYTES: usize = core::mem::size_of_val(&HAS_LINE);
 
     /// The set with these bits, or `None` if a bit above 8 is set.
     #[must_use]
@@ -105,50 +103,12 @@ impl Bitboard {
         }
     }
 
-    /// Whether the set contains all three cells of some line.
-    ///
-    /// One lookup in [`HAS_LINE`](crate::Bitboard::has_line): a 512-bit table, 64 bytes.
-    #[must_use]
-    pub const fn has_line(self) -> bool {
-        // `& 7` changes nothing (a set is 9 bits) but proves the index in bounds, so the
-        // lookup compiles without a bounds check.
-        HAS_LINE[(self.0 >> 6) as usize & 7] >> (self.0 & 63) & 1 != 0
-    }
-
-    /// The lines whose three cells are all in the set, as a mask over [`Line::ALL`] (bit `l` is
-    /// line `l`).
-    #[must_use]
-    pub const fn line_mask(self) -> u8 {
-        let mut mask = 0;
-        let mut l = 0;
-        while l < 8 {
-            if self.is_superset(Line::ALL[l].cells()) {
-                mask |= 1 << l;
-            }
-            l += 1;
-        }
-        mask
-    }
-
     /// The cells in ascending order.
     #[must_use]
     pub const fn iter(self) -> Cells {
         Cells(self.0)
     }
 }
-
-/// Bit `b` of word `w` says whether the 9-bit set `64 * w + b` contains a line.
-const HAS_LINE: [u64; 8] = {
-    let mut table = [0u64; 8];
-    let mut set = 0u16;
-    while set < 512 {
-        if Bitboard(set).line_mask() != 0 {
-            table[(set >> 6) as usize] |= 1 << (set & 63);
-        }
-        set += 1;
-    }
-    table
-};
 
 /// The cells of a [`Bitboard`], ascending.
 #[derive(Clone, Debug)]
@@ -254,6 +214,7 @@ mod tests {
 
     #[test]
     fn has_line_matches_the_line_loop_on_every_set() {
+        use crate::Line;
         for bits in 0..512u16 {
             let set = Bitboard(bits);
             let slow = Line::ALL.iter().any(|line| set.is_superset(line.cells()));

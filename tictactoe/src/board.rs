@@ -167,7 +167,7 @@ impl Board {
 
     /// All 19,683 grids, in increasing order of their base-3 code.
     pub fn all() -> impl ExactSizeIterator<Item = Board> + Clone {
-        (0..Board::COUNT as u16).map(crate::encoding::base3::board_of)
+        (0..Board::COUNT as u16).map(from_base3_code)
     }
 
     /// The board as nine characters without separators: `X.O..O.X.`.
@@ -243,6 +243,41 @@ impl fmt::Debug for Board {
         }
         f.write_str(")")
     }
+}
+
+/// `3^i` for `i` in `0..9`.
+const POW3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// The base-3 code of a board, digit by digit: the one board-to-base-3 conversion of the
+/// compile-time tables (the solver's, the packed arrays', the base-3 status table's).
+/// Run-time code uses `encoding::Base3::from_board`; a test holds the two equal on every grid.
+pub(crate) const fn base3_code(board: Board) -> u16 {
+    let (x, o) = (board.x().bits(), board.o().bits());
+    let (mut code, mut i) = (0, 0);
+    while i < 9 {
+        code += ((x >> i & 1) + 2 * (o >> i & 1)) * POW3[i];
+        i += 1;
+    }
+    code
+}
+
+/// The board of a base-3 code below `3^9`, digit by digit (digit 1 is X, 2 is O): the
+/// compile-time twin of [`Base3::to_board`], tested equal on every code.
+pub(crate) const fn from_base3_code(code: u16) -> Board {
+    let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
+    while i < 9 {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
+        i += 1;
+    }
+    Board::from_disjoint(
+        Bitboard::from_bits_truncate(x),
+        Bitboard::from_bits_truncate(o),
+    )
 }
 
 #[cfg(test)]

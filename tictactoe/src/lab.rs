@@ -9,44 +9,16 @@
 //! tool measure exactly the code the library runs.
 
 use crate::solver::{Solution, Value};
-use crate::status::Method;
 use crate::{Board, Player, Position, Status};
 
 pub use crate::status::base3_table::Base3Table;
+pub use crate::status::check::Check;
 pub use crate::status::masks::Masks;
 pub use crate::status::paper::Paper;
 pub use crate::status::shift::Shift;
 pub use crate::status::table::Table;
 pub use crate::status::table_bits::TableBits;
 pub use crate::status::traditional::Traditional;
-
-/// A status method: a representation of the board and a check on it.
-///
-/// `prepare` converts a [`Board`] into the method's representation and is *not* part of
-/// the check; whatever a method converts inside [`winner`](Check::winner) (as `paper` does)
-/// is.
-pub trait Check {
-    /// The method, as [`Method`] names it.
-    const METHOD: Method;
-    /// The representation the check reads.
-    type State: Copy;
-    /// Bytes per board of [`State`](Check::State).
-    const STATE_BYTES: usize = core::mem::size_of::<Self::State>();
-    /// Bytes of static tables the check reads.
-    const TABLE_BYTES: usize;
-
-    /// The board in this method's representation.
-    #[must_use]
-    fn prepare(board: Board) -> Self::State;
-
-    /// The player holding a line, if any.
-    #[must_use]
-    fn winner(state: Self::State) -> Option<Player>;
-
-    /// Ongoing, won or drawn, or `None` when the method (as published) only finds winners.
-    #[must_use]
-    fn status(state: Self::State) -> Option<Status>;
-}
 
 /// The paper's method as printed: its patterns, the defective one, and its array conversion.
 pub mod paper {
@@ -182,5 +154,5 @@ pub mod table_bytes {
     /// The symmetries' image tables.
     pub const SYMMETRY: usize = crate::Symmetry::TABLE_BYTES;
     /// [`Bitboard::has_line`](crate::Bitboard::has_line)'s 512-bit table.
-    pub const HAS_LINE: usize = crate::Bitboard::HAS_LINE_TABLE_BYTES;
+    pub const HAS_LINE: usize = crate::line::HAS_LINE_TABLE_BYTES;
 }

@@ -8,7 +8,7 @@ use clap::builder::PossibleValue;
 use tictactoe::encoding::Kind;
 use tictactoe::status::Method;
 
-/// One of the seven board encodings ([`Kind::BOARDS`]).
+/// One of the seven board encodings ([`Kind::ALL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Encoding(pub Kind);
 
@@ -16,7 +16,7 @@ const ENCODINGS: [Encoding; 7] = {
     let mut all = [Encoding(Kind::Base4); 7];
     let mut i = 0;
     while i < 7 {
-        all[i] = Encoding(Kind::BOARDS[i]);
+        all[i] = Encoding(Kind::ALL[i]);
         i += 1;
     }
     all
@@ -36,8 +36,6 @@ impl ValueEnum for Encoding {
             Kind::Rank => "exactly the 5,478 reachable positions",
             Kind::Canonical => "the 765 symmetry classes (decodes to the class representative)",
             Kind::Oriented => "a position as class * 8 + symmetry",
-            Kind::Game => "a complete game",
-            Kind::Prefix => "any game, finished or not",
         };
         let value = PossibleValue::new(self.0.name()).help(help);
         // The spelling of earlier versions stays accepted.
@@ -120,7 +118,7 @@ mod tests {
             let name = value.to_possible_value().unwrap().get_name().to_owned();
             assert_eq!(name.parse::<Method>(), Ok(value.0));
         }
-        assert_eq!(Encoding::value_variants().len(), Kind::BOARDS.len());
+        assert_eq!(Encoding::value_variants().len(), Kind::ALL.len());
         assert_eq!(StatusMethod::value_variants().len(), Method::ALL.len());
     }
 }

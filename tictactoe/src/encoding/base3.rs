@@ -19,7 +19,6 @@
     reason = "bit twiddling in const fns, where `From` cannot be called"
 )]
 
-use super::DecodeError;
 use crate::{Bitboard, Board, Cell, Player};
 
 /// A grid as a base-3 number: cell `i` is digit `i` (0 empty, 1 X, 2 O).
@@ -121,38 +120,6 @@ const _: () = {
     }
 };
 
-/// The base-3 code of a board, digit by digit: the one board-to-base-3 conversion of the
-/// compile-time tables (the solver's, the packed arrays', the base-3 status table's).
-/// Run-time code uses [`Base3::from_board`]; a test holds the two equal on every grid.
-pub(crate) const fn code_of(board: Board) -> u16 {
-    let (x, o) = (board.x().bits(), board.o().bits());
-    let (mut code, mut i) = (0, 0);
-    while i < 9 {
-        code += ((x >> i & 1) + 2 * (o >> i & 1)) * POW3[i];
-        i += 1;
-    }
-    code
-}
-
-/// The board of a base-3 code below `3^9`, digit by digit (digit 1 is X, 2 is O): the
-/// compile-time twin of [`Base3::to_board`], tested equal on every code.
-pub(crate) const fn board_of(code: u16) -> Board {
-    let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
-    while i < 9 {
-        match rest % 3 {
-            1 => x |= 1 << i,
-            2 => o |= 1 << i,
-            _ => {}
-        }
-        rest /= 3;
-        i += 1;
-    }
-    Board::from_disjoint(
-        Bitboard::from_bits_truncate(x),
-        Bitboard::from_bits_truncate(o),
-    )
-}
-
 const fn digit(mark: Option<Player>) -> u16 {
     match mark {
         None => 0,
@@ -187,28 +154,6 @@ impl Base3 {
             Bitboard::from_bits_truncate(x),
             Bitboard::from_bits_truncate(o),
         )
-    }
-
-    /// The integer, below `3^9`.
-    #[must_use]
-    pub const fn code(self) -> u16 {
-        self.0
-    }
-
-    /// Decodes, rejecting codes of `3^9` or more.
-    ///
-    /// # Errors
-    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of `3^9` or more.
-    pub const fn try_from_code(code: u32) -> Result<Base3, DecodeError> {
-        if code < Self::COUNT {
-            Ok(Base3(code as u16))
-        } else {
-            Err(DecodeError::out_of_range(
-                Self::KIND,
-                code as u64,
-                Self::COUNT as u64,
-            ))
-        }
     }
 
     /// The mark in `cell`, read from the code by one multiply and a shift.
@@ -265,6 +210,7 @@ pub(crate) mod divmod {
     }
 }
 
+super::impl_range_code!(Base3, "`3^9`");
 super::impl_encoding!(Base3, Base3, u16, total);
 
 #[cfg(test)]
@@ -274,9 +220,9 @@ mod tests {
     #[test]
     fn const_conversions_match_the_fast_ones_on_every_grid() {
         for code in 0..19_683u16 {
-            let board = board_of(code);
+            let board = crate::board::from_base3_code(code);
             assert_eq!(Base3::try_from(u32::from(code)).unwrap().to_board(), board);
-            assert_eq!(code_of(board), code);
+            assert_eq!(crate::board::base3_code(board), code);
             assert_eq!(Base3::from_board(board).code(), code);
         }
     }

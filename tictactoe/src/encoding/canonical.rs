@@ -30,7 +30,7 @@
     reason = "bit twiddling in const fns, where `From` cannot be called"
 )]
 
-use super::{DecodeError, DecodeReason, EncodeError, EncodeReason, Rank};
+use super::{DecodeError, DecodeReason, EncodeError, Rank};
 use crate::bits::popcount9;
 use crate::{Bitboard, Board, Position, Symmetry};
 
@@ -240,17 +240,9 @@ impl Canonical {
     /// The class of a board.
     ///
     /// # Errors
-    /// [`EncodeReason::Unreachable`] with every rule the board breaks.
+    /// [`EncodeReason::Unreachable`](super::EncodeReason::Unreachable) with every rule the board breaks.
     pub fn try_from_board(board: Board) -> Result<Canonical, EncodeError> {
-        Position::try_from(board)
-            .map(Canonical::from_position)
-            .map_err(|invalid| {
-                EncodeError::new(
-                    Self::KIND,
-                    board,
-                    EncodeReason::Unreachable(invalid.violations),
-                )
-            })
+        super::encode_position(Self::KIND, board, Canonical::from_position)
     }
 
     /// The board: the class representative.
@@ -270,28 +262,6 @@ impl Canonical {
         let r = rank.code() as usize;
         let below = IS_REPRESENTATIVE[r / WORD] as u16 & ((1 << (r % WORD)) - 1);
         Canonical(CLASSES_BEFORE[r / WORD] + popcount9(below) as u16)
-    }
-
-    /// The integer, below 765.
-    #[must_use]
-    pub const fn code(self) -> u16 {
-        self.0
-    }
-
-    /// Decodes, rejecting codes of 765 or more.
-    ///
-    /// # Errors
-    /// [`DecodeReason::OutOfRange`] for codes of 765 or more.
-    pub const fn try_from_code(code: u32) -> Result<Canonical, DecodeError> {
-        if code < Self::COUNT {
-            Ok(Canonical(code as u16))
-        } else {
-            Err(DecodeError::out_of_range(
-                Self::KIND,
-                code as u64,
-                Self::COUNT as u64,
-            ))
-        }
     }
 }
 
@@ -323,17 +293,9 @@ impl Oriented {
     /// The class and symmetry of a board.
     ///
     /// # Errors
-    /// [`EncodeReason::Unreachable`] with every rule the board breaks.
+    /// [`EncodeReason::Unreachable`](super::EncodeReason::Unreachable) with every rule the board breaks.
     pub fn try_from_board(board: Board) -> Result<Oriented, EncodeError> {
-        Position::try_from(board)
-            .map(Oriented::from_position)
-            .map_err(|invalid| {
-                EncodeError::new(
-                    Self::KIND,
-                    board,
-                    EncodeReason::Unreachable(invalid.violations),
-                )
-            })
+        super::encode_position(Self::KIND, board, Oriented::from_position)
     }
 
     /// The board: the position.
@@ -393,6 +355,7 @@ impl Oriented {
     }
 }
 
+super::impl_range_code!(Canonical, "765");
 super::impl_encoding!(Canonical, Canonical, u16, partial);
 super::impl_encoding!(Oriented, Oriented, u16, partial);
 

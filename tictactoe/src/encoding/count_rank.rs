@@ -23,7 +23,7 @@
     reason = "bit twiddling in const fns, where `From` cannot be called"
 )]
 
-use super::{DecodeError, EncodeError, EncodeReason};
+use super::{EncodeError, EncodeReason};
 use crate::bits::{BINOMIAL, Reciprocals, binomial, block_of, deposit9, popcount9};
 use crate::{Bitboard, Board};
 
@@ -232,30 +232,9 @@ impl CountRank {
             Bitboard::from_bits_truncate(o),
         )
     }
-
-    /// The integer, below 6,046.
-    #[must_use]
-    pub const fn code(self) -> u16 {
-        self.0
-    }
-
-    /// Decodes, rejecting codes of 6,046 or more.
-    ///
-    /// # Errors
-    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of 6,046 or more.
-    pub const fn try_from_code(code: u32) -> Result<CountRank, DecodeError> {
-        if code < Self::COUNT {
-            Ok(CountRank(code as u16))
-        } else {
-            Err(DecodeError::out_of_range(
-                Self::KIND,
-                code as u64,
-                Self::COUNT as u64,
-            ))
-        }
-    }
 }
 
+super::impl_range_code!(CountRank, "6,046");
 super::impl_encoding!(CountRank, CountRank, u16, partial);
 
 #[cfg(test)]

@@ -4,17 +4,18 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::{
-    Base3, Base4, BitboardPair, Canonical, CountRank, DecodeError, EncodeError, EncodeReason,
-    Encoding, Oriented, Rank,
+    Base3, Base4, BitboardPair, Canonical, CountRank, DecodeError, EncodeError, Encoding, Oriented,
+    Rank,
 };
 use crate::Board;
-use crate::game::{GameCode, PrefixCode};
 
-/// One of the library's encodings, chosen at run time (a command-line flag, a file header).
+/// One of the seven board encodings, chosen at run time (a command-line flag, a file header).
 ///
-/// The seven board encodings implement [`Encoding`]; the two game codes number move
-/// sequences ([`GameCode`], [`PrefixCode`]). [`Kind::encode`] and [`Kind::decode`] run any of
-/// them on a [`Board`] without naming its type.
+/// Each implements [`Encoding`]; [`Kind::encode`] and [`Kind::decode`] run any of them on a
+/// [`Board`] without naming its type. (The two game codes number move sequences, not boards:
+/// they are [`game::GameCode`](crate::game::GameCode) and
+/// [`game::PrefixCode`](crate::game::PrefixCode), named by
+/// [`game::CodeKind`](crate::game::CodeKind).)
 ///
 /// ```
 /// use tictactoe::{Board, encoding::Kind};
@@ -42,35 +43,18 @@ pub enum Kind {
     Canonical,
     /// [`Oriented`]: a position as (class, symmetry), 13 bits.
     Oriented,
-    /// [`GameCode`]: a complete game, 18 bits.
-    Game,
-    /// [`PrefixCode`]: any game, finished or not, 20 bits.
-    Prefix,
 }
 
 /// Text that names no encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown encoding: expected base4, base3, bitboards, count-rank, rank, canonical, oriented, game or prefix"
+    "unknown encoding: expected base4, base3, bitboards, count-rank, rank, canonical or oriented"
 )]
 pub struct ParseKindError;
 
 impl Kind {
     /// Every encoding, in the order of the module table.
-    pub const ALL: [Kind; 9] = [
-        Kind::Base4,
-        Kind::Base3,
-        Kind::BitboardPair,
-        Kind::CountRank,
-        Kind::Rank,
-        Kind::Canonical,
-        Kind::Oriented,
-        Kind::Game,
-        Kind::Prefix,
-    ];
-
-    /// The seven encodings of boards (those that implement [`Encoding`]).
-    pub const BOARDS: [Kind; 7] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Base4,
         Kind::Base3,
         Kind::BitboardPair,
@@ -91,8 +75,6 @@ impl Kind {
             Kind::Rank => "rank",
             Kind::Canonical => "canonical",
             Kind::Oriented => "oriented",
-            Kind::Game => "game",
-            Kind::Prefix => "prefix",
         }
     }
 
@@ -107,8 +89,6 @@ impl Kind {
             Kind::Rank => Rank::BITS,
             Kind::Canonical => Canonical::BITS,
             Kind::Oriented => Oriented::BITS,
-            Kind::Game => GameCode::BITS,
-            Kind::Prefix => PrefixCode::BITS,
         }
     }
 
@@ -123,8 +103,6 @@ impl Kind {
             Kind::Rank => Rank::LIMIT,
             Kind::Canonical => Canonical::LIMIT,
             Kind::Oriented => Oriented::LIMIT,
-            Kind::Game => GameCode::COUNT,
-            Kind::Prefix => PrefixCode::COUNT,
         }
     }
 
@@ -139,22 +117,14 @@ impl Kind {
             Kind::Rank => Rank::COUNT,
             Kind::Canonical => Canonical::COUNT,
             Kind::Oriented => Oriented::COUNT,
-            Kind::Game => GameCode::COUNT,
-            Kind::Prefix => PrefixCode::COUNT,
         }
-    }
-
-    /// Whether this encoding numbers games rather than boards.
-    #[must_use]
-    pub const fn is_game_code(self) -> bool {
-        matches!(self, Kind::Game | Kind::Prefix)
     }
 
     /// The code of `board`.
     ///
     /// # Errors
     /// An [`EncodeError`] when the encoding cannot hold the board (an unreachable board for
-    /// `rank`, say), and always for the game codes, which number games, not boards.
+    /// `rank`, say).
     pub fn encode(self, board: Board) -> Result<u32, EncodeError> {
         fn code<E: Encoding>(board: Board) -> Result<u32, EncodeError> {
             E::encode(board).map(|e| e.code().into())
@@ -167,11 +137,10 @@ impl Kind {
             Kind::Rank => code::<Rank>(board),
             Kind::Canonical => code::<Canonical>(board),
             Kind::Oriented => code::<Oriented>(board),
-            Kind::Game | Kind::Prefix => Err(EncodeError::new(self, board, EncodeReason::GameCode)),
         }
     }
 
-    /// The board of `code`: for a game code, the board the game ends on.
+    /// The board of `code` ([`Canonical`]: the class representative).
     ///
     /// # Errors
     /// A [`DecodeError`] naming this encoding, the code and why it does not decode.
@@ -187,8 +156,6 @@ impl Kind {
             Kind::Rank => board::<Rank>(code),
             Kind::Canonical => board::<Canonical>(code),
             Kind::Oriented => board::<Oriented>(code),
-            Kind::Game => GameCode::try_from(code).map(|g| g.to_game().position().board()),
-            Kind::Prefix => PrefixCode::try_from(code).map(|g| g.to_game().position().board()),
         }
     }
 }
@@ -226,7 +193,7 @@ mod tests {
 
     #[test]
     fn generic_encode_and_decode_round_trip_every_grid() {
-        for kind in Kind::BOARDS {
+        for kind in Kind::ALL {
             let mut held = 0;
             for board in Board::all() {
                 if let Ok(code) = kind.encode(board) {
@@ -249,10 +216,5 @@ mod tests {
                 assert_eq!(held, expected, "{kind}");
             }
         }
-        let board = Board::EMPTY;
-        assert_eq!(
-            Kind::Game.encode(board).unwrap_err().reason,
-            EncodeReason::GameCode
-        );
     }
 }

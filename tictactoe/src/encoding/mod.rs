@@ -9,17 +9,17 @@
 //! | [`Rank`] | `rank` | 13 | 5,478 | exactly the reachable positions |
 //! | [`Canonical`] | `canonical` | 10 | 765 | exactly the symmetry classes |
 //! | [`Oriented`] | `oriented` | 13 | 5,478 of 6,120 | a position as (class, symmetry) |
-//! | [`GameCode`](crate::game::GameCode) | `game` | 18 | 255,168 | a complete game (its moves, not a board) |
-//! | [`PrefixCode`](crate::game::PrefixCode) | `prefix` | 20 | 549,946 | any game, finished or not |
+//! | [`GameCode`](crate::game::GameCode) | `game` ([`CodeKind`](crate::game::CodeKind)) | 18 | 255,168 | a complete game (its moves, not a board) |
+//! | [`PrefixCode`](crate::game::PrefixCode) | `prefix` ([`CodeKind`](crate::game::CodeKind)) | 20 | 549,946 | any game, finished or not |
 //!
 //! Every board encoding implements [`Encoding`]: one code type ([`Encoding::Code`], the same
 //! type the inherent `code()` returns), a checked decoder (`TryFrom<u32>`, [`Encoding::decode`])
 //! that names the encoding and the reason a code is rejected, and a lossless round trip
 //! through [`Board`]. Total encodings (any grid) have `from_board` and `From<Board>`; partial
 //! ones have `try_from_board` returning an [`EncodeError`] that says why a board is refused.
-//! [`Kind`] names all nine encodings at run time, with their sizes and a generic
-//! encode and decode. The two game codes number move sequences rather than boards, so they
-//! live beside [`Game`](crate::Game) in [`game`](crate::game).
+//! [`Kind`] names the seven at run time, with their sizes and a generic encode and decode.
+//! The two game codes number move sequences rather than boards, so they live beside
+//! [`Game`](crate::Game) in [`game`](crate::game).
 
 pub mod base3;
 pub mod base4;
@@ -125,9 +125,6 @@ pub enum EncodeReason {
     /// The board is not a reachable position.
     #[error("not a reachable position ({0})")]
     Unreachable(Violations),
-    /// A game code numbers move sequences, not boards.
-    #[error("it numbers games, not boards (see tictactoe::game)")]
-    GameCode,
 }
 
 impl EncodeError {
@@ -138,6 +135,24 @@ impl EncodeError {
             reason,
         }
     }
+}
+
+/// The code of `board` by `encode` when it is a reachable position, else the error of
+/// `encoding` naming every rule it breaks: the `try_from_board` of the encodings of positions.
+pub(crate) fn encode_position<T>(
+    encoding: Kind,
+    board: Board,
+    encode: fn(crate::Position) -> T,
+) -> Result<T, EncodeError> {
+    crate::Position::try_from(board)
+        .map(encode)
+        .map_err(|invalid| {
+            EncodeError::new(
+                encoding,
+                board,
+                EncodeReason::Unreachable(invalid.violations),
+            )
+        })
 }
 
 /// What all board encodings share, for code that is generic over them (packing, the CLI).
@@ -245,3 +260,35 @@ macro_rules! impl_encoding {
     };
 }
 pub(crate) use impl_encoding;
+
+/// `code` and `try_from_code` of an encoding whose codes are exactly `0..LIMIT` in a `u16`
+/// newtype (base-3, count rank, rank, canonical): the only reason to reject a code is its range.
+macro_rules! impl_range_code {
+    ($ty:ident, $limit:literal) => {
+        impl $ty {
+            #[doc = concat!("The integer, below ", $limit, ".")]
+            #[must_use]
+            pub const fn code(self) -> u16 {
+                self.0
+            }
+
+            #[doc = concat!("Decodes, rejecting codes of ", $limit, " or more.")]
+            ///
+            /// # Errors
+            /// [`DecodeReason::OutOfRange`]($crate::encoding::DecodeReason::OutOfRange) past the
+            /// range.
+            pub const fn try_from_code(code: u32) -> Result<$ty, $crate::encoding::DecodeError> {
+                if code < Self::LIMIT {
+                    Ok($ty(code as u16))
+                } else {
+                    Err($crate::encoding::DecodeError::out_of_range(
+                        Self::KIND,
+                        code as u64,
+                        Self::LIMIT as u64,
+                    ))
+                }
+            }
+        }
+    };
+}
+pub(crate) use impl_range_code;

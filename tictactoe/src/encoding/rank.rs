@@ -50,7 +50,7 @@
     reason = "bit twiddling in const fns, where `From` cannot be called"
 )]
 
-use super::{DecodeError, EncodeError, EncodeReason};
+use super::EncodeError;
 use crate::bits::{Reciprocals, binomial, block_of, deposit9, extract9, popcount9};
 use crate::{Bitboard, Board, Position};
 
@@ -288,42 +288,12 @@ impl Rank {
         decode_board(self.0)
     }
 
-    /// The integer, below 5,478.
-    #[must_use]
-    pub const fn code(self) -> u16 {
-        self.0
-    }
-
-    /// Decodes, rejecting codes of 5,478 or more.
-    ///
-    /// # Errors
-    /// [`DecodeReason::OutOfRange`](super::DecodeReason::OutOfRange) for codes of 5,478 or more.
-    pub const fn try_from_code(code: u32) -> Result<Rank, DecodeError> {
-        if code < Self::COUNT {
-            Ok(Rank(code as u16))
-        } else {
-            Err(DecodeError::out_of_range(
-                Self::KIND,
-                code as u64,
-                Self::COUNT as u64,
-            ))
-        }
-    }
-
     /// The rank of a board.
     ///
     /// # Errors
-    /// [`EncodeReason::Unreachable`] with every rule the board breaks.
+    /// [`EncodeReason::Unreachable`](super::EncodeReason::Unreachable) with every rule the board breaks.
     pub fn try_from_board(board: Board) -> Result<Rank, EncodeError> {
-        Position::try_from(board)
-            .map(Rank::from_position)
-            .map_err(|invalid| {
-                EncodeError::new(
-                    Self::KIND,
-                    board,
-                    EncodeReason::Unreachable(invalid.violations),
-                )
-            })
+        super::encode_position(Self::KIND, board, Rank::from_position)
     }
 }
 
@@ -339,6 +309,7 @@ impl From<Rank> for Position {
     }
 }
 
+super::impl_range_code!(Rank, "5,478");
 super::impl_encoding!(Rank, Rank, u16, partial);
 
 /// Every position by rank with its base-3 code, and the rank of every base-3 code: what a
@@ -364,7 +335,7 @@ impl RankIndex {
         let mut rank = 0;
         while rank < Rank::COUNT as usize {
             let board = decode_board(rank as u16);
-            let code = super::base3::code_of(board);
+            let code = crate::board::base3_code(board);
             index.boards[rank] = board;
             index.base3[rank] = code;
             index.rank_by_base3[code as usize] = rank as u16;

@@ -33,9 +33,67 @@
 //! Cost: at most 9 moves x 8 smaller siblings, each a move, a [`Rank`] and a lookup.
 
 use super::Game;
+use crate::encoding::Rank;
 use crate::encoding::rank::RankIndex;
-use crate::encoding::{DecodeError, Kind, Rank};
 use crate::{Cell, Position};
+
+/// Which game code: [`GameCode`] or [`PrefixCode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CodeKind {
+    /// [`GameCode`]: a complete game, 18 bits.
+    Game,
+    /// [`PrefixCode`]: any game, finished or not, 20 bits.
+    Prefix,
+}
+
+impl CodeKind {
+    /// Both, in the order of the module table.
+    pub const ALL: [CodeKind; 2] = [CodeKind::Game, CodeKind::Prefix];
+
+    /// The name on the command line and in errors.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            CodeKind::Game => "game",
+            CodeKind::Prefix => "prefix",
+        }
+    }
+
+    /// Codes lie in `0..count()`, and every one of them decodes.
+    #[must_use]
+    pub const fn count(self) -> u32 {
+        match self {
+            CodeKind::Game => GameCode::COUNT,
+            CodeKind::Prefix => PrefixCode::COUNT,
+        }
+    }
+
+    /// Bits needed to store any code.
+    #[must_use]
+    pub const fn bits(self) -> u32 {
+        match self {
+            CodeKind::Game => GameCode::BITS,
+            CodeKind::Prefix => PrefixCode::BITS,
+        }
+    }
+}
+
+impl core::fmt::Display for CodeKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An integer that is not a game code: every code below the count decodes, so the only
+/// reason is the range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind} code {code} is invalid: out of range (codes are 0 to {})", kind.count() - 1)]
+pub struct CodeError {
+    /// Which game code.
+    pub kind: CodeKind,
+    /// The rejected code.
+    pub code: u32,
+}
 
 /// A complete game as its index among all 255,168 complete games.
 ///
@@ -164,7 +222,7 @@ fn descend(position: Position, mut code: u32, size: fn(Position) -> u32) -> Opti
 
 impl GameCode {
     /// Which encoding this is.
-    pub const KIND: Kind = Kind::Game;
+    pub const KIND: CodeKind = CodeKind::Game;
     /// `2^17 < 255,168 <= 2^18`.
     pub const BITS: u32 = 18;
     /// Complete games, counted by the table.
@@ -198,23 +256,22 @@ impl GameCode {
 }
 
 impl TryFrom<u32> for GameCode {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<GameCode, DecodeError> {
+    type Error = CodeError;
+    fn try_from(code: u32) -> Result<GameCode, CodeError> {
         if code < GameCode::COUNT {
             Ok(GameCode(code))
         } else {
-            Err(DecodeError::out_of_range(
-                GameCode::KIND,
-                code.into(),
-                GameCode::COUNT.into(),
-            ))
+            Err(CodeError {
+                kind: GameCode::KIND,
+                code,
+            })
         }
     }
 }
 
 impl PrefixCode {
     /// Which encoding this is.
-    pub const KIND: Kind = Kind::Prefix;
+    pub const KIND: CodeKind = CodeKind::Prefix;
     /// `2^19 < 549,946 <= 2^20`.
     pub const BITS: u32 = 20;
     /// Games of any length, the empty game included, counted by the table.
@@ -250,16 +307,15 @@ impl PrefixCode {
 }
 
 impl TryFrom<u32> for PrefixCode {
-    type Error = DecodeError;
-    fn try_from(code: u32) -> Result<PrefixCode, DecodeError> {
+    type Error = CodeError;
+    fn try_from(code: u32) -> Result<PrefixCode, CodeError> {
         if code < PrefixCode::COUNT {
             Ok(PrefixCode(code))
         } else {
-            Err(DecodeError::out_of_range(
-                PrefixCode::KIND,
-                code.into(),
-                PrefixCode::COUNT.into(),
-            ))
+            Err(CodeError {
+                kind: PrefixCode::KIND,
+                code,
+            })
         }
     }
 }

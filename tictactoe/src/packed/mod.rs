@@ -24,7 +24,7 @@
 //!
 //! Get and set touch one or two words; bulk packing and unpacking work on whole chunks (64
 //! positions or one word) and turn boards into codes and back with one table read each way
-//! ([`lab::table_bytes::PACKED`](crate::lab::table_bytes::PACKED)). Medians: docs/benchmarks.md (`cargo bench -p tictactoe-kit --bench packed`).
+//! (`lab::table_bytes::PACKED`). Medians: docs/benchmarks.md (`cargo bench -p tictactoe-kit --bench packed`).
 //!
 //! Needs the `alloc` feature (on with `std`).
 //!

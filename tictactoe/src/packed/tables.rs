@@ -51,7 +51,7 @@ static SET3: [u16; 512] = {
 };
 
 const fn grid_index_const(board: Board) -> usize {
-    crate::encoding::base3::code_of(board) as usize
+    crate::board::base3_code(board) as usize
 }
 
 /// The base-3 code of a board (`sum d_i 3^i`), used as the index of the grid tables.
@@ -62,7 +62,7 @@ pub(crate) fn grid_index(board: Board) -> usize {
 
 /// The board of a grid index (digit 1 is X, 2 is O).
 const fn grid_board(index: usize) -> Board {
-    crate::encoding::base3::board_of(index as u16)
+    crate::board::from_base3_code(index as u16)
 }
 
 /// `GRID_CELLS[i]`: the board of grid index `i`, X cells in bits 0..9 and O cells in 16..25.

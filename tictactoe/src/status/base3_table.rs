@@ -34,7 +34,7 @@ static STATUS: [u64; GRIDS.div_ceil(32)] = {
 /// 0 X won, 1 O won, 2 ongoing, 3 draw, for the grid with base-3 code `code`. The first three
 /// are the order of `Option<Player>`: `Some(X)`, `Some(O)`, `None`.
 const fn status_code(code: usize) -> u8 {
-    let board = crate::encoding::base3::board_of(code as u16);
+    let board = crate::board::from_base3_code(code as u16);
     let (x, o) = (board.x().bits(), board.o().bits());
     let (mut x_line, mut o_line, mut l) = (false, false, 0);
     while l < 8 {

@@ -44,6 +44,7 @@
 
 pub(crate) mod base3_table;
 pub mod batch;
+pub(crate) mod check;
 pub(crate) mod masks;
 mod method;
 pub(crate) mod paper;
@@ -62,8 +63,8 @@ pub(crate) use table::Table;
 pub(crate) use table_bits::TableBits;
 pub(crate) use traditional::Traditional;
 
-pub(crate) use crate::lab::Check;
 use crate::{Board, Line, Player, Status};
+pub(crate) use check::Check;
 
 /// A board as one word: X's cells in bits 0..9, O's in bits 16..25.
 ///

@@ -111,7 +111,7 @@ pub fn check(array: Array) -> i8 {
 
 /// Whether `board` is one the printed method answers wrongly: some player's only line is the
 /// top row, that player does not hold cell 3, and the opponent holds no line (else naming the
-/// opponent is a right answer, see [`agrees`](crate::lab::agrees)). Written from the geometry, not
+/// opponent is a right answer, see `lab::agrees`). Written from the geometry, not
 /// from the method, so the tests can compare the two.
 #[must_use]
 pub fn misses(board: Board) -> bool {

@@ -9,7 +9,7 @@
 //! [`Table`](super::Table) spends a byte per set instead.
 
 use super::{Check, Method};
-use crate::{Bitboard, Board, Player, Status};
+use crate::{Board, Player, Status};
 
 /// The 64-byte table method.
 ///
@@ -26,7 +26,7 @@ pub struct TableBits;
 impl Check for TableBits {
     const METHOD: Method = Method::TableBits;
     type State = Board;
-    const TABLE_BYTES: usize = Bitboard::HAS_LINE_TABLE_BYTES;
+    const TABLE_BYTES: usize = crate::line::HAS_LINE_TABLE_BYTES;
 
     #[inline]
     fn prepare(board: Board) -> Board {

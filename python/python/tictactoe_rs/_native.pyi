@@ -1,0 +1,182 @@
+"""Type stubs of the native module (hand-written, checked by ``mypy.stubtest``)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+ENCODINGS: tuple[str, ...]
+SYMMETRIES: tuple[str, ...]
+__all__ = [
+    "ENCODINGS",
+    "EnvKernel",
+    "SYMMETRIES",
+    "apply_symmetry",
+    "apply_symmetry_to_masks",
+    "apply_symmetry_to_moves",
+    "apply_symmetry_to_planes",
+    "best_moves",
+    "boards_to_planes",
+    "canonical",
+    "cells_to_masks",
+    "convert",
+    "decode",
+    "decode_games",
+    "distance",
+    "encode",
+    "encode_games",
+    "is_position",
+    "is_valid",
+    "legal_moves",
+    "masks_to_cells",
+    "planes_to_boards",
+    "play_move",
+    "selfplay",
+    "status",
+    "symmetry_inverses",
+    "symmetry_of",
+    "symmetry_permutations",
+    "to_move",
+    "value",
+    "violations",
+    "winner",
+]
+
+_Ints = npt.ArrayLike
+_Symmetry = int | npt.ArrayLike
+
+def encode(
+    boards: npt.ArrayLike, encoding: str, *, out: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.int32]: ...
+def decode(
+    codes: _Ints, encoding: str, *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def convert(
+    codes: _Ints,
+    from_encoding: str,
+    to_encoding: str,
+    *,
+    out: npt.NDArray[np.int32] | None = None,
+) -> npt.NDArray[np.int32]: ...
+def is_valid(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]: ...
+def is_position(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]: ...
+def violations(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.uint8] | None = None
+) -> npt.NDArray[np.uint8]: ...
+def status(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def to_move(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def winner(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def legal_moves(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.uint16] | None = None
+) -> npt.NDArray[np.uint16]: ...
+def value(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def distance(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def best_moves(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.uint16] | None = None
+) -> npt.NDArray[np.uint16]: ...
+def canonical(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.int32]: ...
+def symmetry_of(
+    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def apply_symmetry(
+    boards: npt.ArrayLike, symmetry: _Symmetry, *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def apply_symmetry_to_moves(
+    moves: _Ints, symmetry: _Symmetry, *, out: npt.NDArray[np.int8] | None = None
+) -> npt.NDArray[np.int8]: ...
+def apply_symmetry_to_masks(
+    masks: npt.ArrayLike, symmetry: _Symmetry, *, out: npt.NDArray[Any] | None = None
+) -> npt.NDArray[Any]: ...
+def apply_symmetry_to_planes(
+    planes: npt.ArrayLike,
+    symmetry: _Symmetry,
+    layout: str = "pettingzoo",
+    *,
+    out: npt.NDArray[Any] | None = None,
+) -> npt.NDArray[Any]: ...
+def symmetry_permutations() -> npt.NDArray[np.int8]: ...
+def symmetry_inverses() -> npt.NDArray[np.int8]: ...
+def boards_to_planes(
+    boards: npt.ArrayLike,
+    layout: str = "pettingzoo",
+    perspective: _Symmetry | None = None,
+    *,
+    out: npt.NDArray[Any] | None = None,
+) -> npt.NDArray[Any]: ...
+def planes_to_boards(
+    planes: npt.ArrayLike,
+    layout: str = "pettingzoo",
+    perspective: _Symmetry | None = None,
+    *,
+    out: npt.NDArray[np.int8] | None = None,
+) -> npt.NDArray[np.int8]: ...
+def masks_to_cells(
+    masks: npt.ArrayLike, *, out: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]: ...
+def cells_to_masks(
+    cells: npt.ArrayLike, *, out: npt.NDArray[np.uint16] | None = None
+) -> npt.NDArray[np.uint16]: ...
+def encode_games(
+    moves: npt.ArrayLike, encoding: str = "game", *, out: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.int32]: ...
+def decode_games(
+    codes: _Ints, encoding: str = "game"
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]: ...
+def selfplay(
+    n: int, seed: int = 0
+) -> tuple[
+    npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int32]
+]: ...
+
+# Environment kernels (python/src/env.rs): their stubs go below, kept with env.rs.
+
+from typing import final
+
+@final
+class EnvKernel:
+    """``n`` games stepped together in place (see ``tictactoe_rs.envs``)."""
+
+    def __new__(
+        cls,
+        n: int,
+        convention: str,
+        autoreset: str = "same_step",
+        seat: str = "random",
+        opponent: str = "random",
+        illegal_reward: float = ...,
+        seed: int = 0,
+    ) -> EnvKernel: ...
+    def __len__(self) -> int: ...
+    def reset(
+        self,
+        seeds: npt.NDArray[np.uint64] | None = None,
+        mask: npt.NDArray[np.bool_] | None = None,
+    ) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> None: ...
+    def sample_actions(self, out: npt.NDArray[np.int64]) -> None: ...
+    def pending(self) -> npt.NDArray[np.bool_]: ...
+    def finish(self, actions: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> None: ...
+    def bits(self) -> npt.NDArray[np.uint16]: ...
+    def first(self) -> npt.NDArray[np.int32]: ...
+    def set_first(self, first: npt.NDArray[np.int32], mask: npt.NDArray[np.bool_]) -> None: ...
+    @property
+    def buffer(self) -> npt.NDArray[np.uint8]: ...
+    def fields(self) -> list[tuple[str, int, str, list[int]]]: ...
+
+def play_move(x: int, o: int, cell: int) -> tuple[int, int, int]: ...

@@ -1,0 +1,346 @@
+"""Environment steps per second against batch size, for ours and for the peers installed.
+
+``python -m tictactoe_rs.bench`` steps ``N`` games together with uniformly random legal actions
+and auto-reset, for each batch size ``N`` and each environment, interleaved: every round runs
+one trial of every (batch, environment) pair in turn, and the table shows the median trial of
+the rounds. One env-step is one move in one game. By default the process is pinned to one CPU
+(``--cpus`` to change) and trials are timed by the CPU time of the process (``--clock wall``
+for wall time), so the figures are per core, peers included (XLA then runs one thread), and
+other programs on a busy machine do not count against them.
+
+Environments (the peers are skipped when not installed):
+
+- ``ours``: :class:`tictactoe_rs.envs.batched.BatchedEnv` (pgx convention), actions drawn by
+  its native ``sample_actions``.
+- ``ours-gym`` (only with ``--envs``): :class:`~tictactoe_rs.envs.gymnasium.TicTacToeVectorEnv`
+  against the random opponent, ``copy=False``; one env-step is the agent's move and the
+  opponent's answer, with the Gymnasium return values (infos included) built every step.
+- ``pgx``: ``pgx.make("tic_tac_toe")`` on CPU, ``jax.jit(jax.vmap(auto_reset(step, init)))``
+  with the actions drawn in the same jitted function (``jax.random.categorical`` over the
+  mask), one Python call per batched step.
+- ``envpool``: ``envpool.make("TicTacToe-v1", env_type="gymnasium", num_threads=1)``, actions
+  drawn with numpy from its ``legal_action_mask``.
+- ``pettingzoo`` (``tictactoe_v3.env()``) and ``pyspiel`` (``tic_tac_toe``): one Python object
+  per game, stepped in a loop; their rate does not depend on the batch, so they run only up to
+  ``--loop-max`` games.
+
+>>> from tictactoe_rs import bench
+>>> rows = bench.run(batches=[1, 64], envs=["ours"], rounds=1, seconds=0.01)
+>>> sorted(rows["ours"])
+[1, 64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+BATCHES = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536]
+QUICK_BATCHES = [1, 64, 4096]
+ENVS = ["ours", "pgx", "envpool", "pettingzoo", "pyspiel"]
+#: Also measured on request (``--envs``): ours through the Gymnasium vector env.
+EXTRA_ENVS = ["ours-gym"]
+
+Runner = Callable[[int], None]
+
+
+def _ours(n: int) -> Runner:
+    from tictactoe_rs.envs.batched import BatchedEnv
+
+    env = BatchedEnv(n, convention="pgx", seed=0)
+    actions = np.zeros(n, dtype=np.int64)
+    sample, step = env.sample_actions, env.step
+
+    def run(steps: int) -> None:
+        for _ in range(steps):
+            sample(actions)
+            step(actions)
+
+    return run
+
+
+def _ours_gym(n: int) -> Runner:
+    from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+
+    env = TicTacToeVectorEnv(n, opponent="random", agent="random", copy=False)
+    env.reset(seed=0)
+    actions = np.zeros(n, dtype=np.int64)
+
+    def run(steps: int) -> None:
+        for _ in range(steps):
+            env.sample_actions(actions)
+            env.step(actions)
+
+    return run
+
+
+def _pgx(n: int) -> Runner:
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    jax.config.update("jax_platforms", "cpu")
+    env = pgx.make("tic_tac_toe")
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    @jax.jit
+    def play(state: Any, key: Any) -> Any:
+        key, k1, k2 = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        actions = jax.random.categorical(k1, logits, axis=-1)
+        return step(state, actions, jax.random.split(k2, n)), key
+
+    key = jax.random.PRNGKey(0)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, n))
+    holder = [state, key]
+    jax.block_until_ready(play(state, key))  # compile outside the timing
+
+    def run(steps: int) -> None:
+        state, key = holder
+        for _ in range(steps):
+            state, key = play(state, key)
+        jax.block_until_ready(state)
+        holder[:] = [state, key]
+
+    return run
+
+
+def _envpool(n: int) -> Runner:
+    import envpool
+
+    env = envpool.make(
+        "TicTacToe-v1", env_type="gymnasium", num_envs=n, batch_size=n, seed=0, num_threads=1
+    )
+    _, info = env.reset()
+    rng = np.random.default_rng(0)
+    holder = [info["legal_action_mask"]]
+
+    def run(steps: int) -> None:
+        mask = holder[0]
+        for _ in range(steps):
+            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+            *_, info = env.step(actions)
+            mask = info["legal_action_mask"]
+        holder[0] = mask
+
+    return run
+
+
+def _pettingzoo(n: int) -> Runner:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pettingzoo.classic.tictactoe import tictactoe
+
+    envs = [tictactoe.env() for _ in range(n)]
+    for env in envs:
+        env.reset()
+    rng = np.random.default_rng(0)
+
+    def run(steps: int) -> None:
+        for _ in range(steps):
+            for env in envs:
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.reset()
+                    obs, *_ = env.last()
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+
+    return run
+
+
+def _pyspiel(n: int) -> Runner:
+    import random
+
+    import pyspiel
+
+    game = pyspiel.load_game("tic_tac_toe")
+    states = [game.new_initial_state() for _ in range(n)]
+    rng = random.Random(0)
+
+    def run(steps: int) -> None:
+        for _ in range(steps):
+            for i, state in enumerate(states):
+                if state.is_terminal():
+                    state = states[i] = game.new_initial_state()
+                state.apply_action(rng.choice(state.legal_actions()))
+
+    return run
+
+
+MAKERS: dict[str, Callable[[int], Runner]] = {
+    "ours": _ours,
+    "ours-gym": _ours_gym,
+    "pgx": _pgx,
+    "envpool": _envpool,
+    "pettingzoo": _pettingzoo,
+    "pyspiel": _pyspiel,
+}
+#: Environments stepped game by game in Python.
+LOOPS = {"pettingzoo", "pyspiel"}
+
+
+def _available(name: str) -> bool:
+    module = {"ours": "tictactoe_rs", "ours-gym": "gymnasium"}.get(name, name)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            __import__(module)
+    except Exception:  # noqa: BLE001 (a peer that fails to import is not installed here)
+        return False
+    return True
+
+
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def _trial(run: Runner, n: int, seconds: float, clock: Callable[[], float]) -> float:
+    """Env-steps per second of one trial lasting at least ``seconds`` of ``clock``."""
+    steps = 1
+    while True:
+        start = clock()
+        run(steps)
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return steps * n / elapsed
+        steps = max(steps * 2, int(steps * seconds / max(elapsed, 1e-9) * 1.2))
+
+
+def run(
+    batches: list[int] = BATCHES,
+    envs: list[str] = ENVS,
+    rounds: int = 5,
+    seconds: float = 0.2,
+    loop_max: int = 1024,
+    log: Callable[[str], None] | None = None,
+    clock: str = "cpu",
+) -> dict[str, dict[int, float]]:
+    """``{env: {batch: median env-steps/s}}`` over ``rounds`` interleaved rounds."""
+    runners: dict[tuple[str, int], Runner] = {}
+    for name in envs:
+        if not _available(name):
+            if log:
+                log(f"{name}: not installed, skipped")
+            continue
+        for n in batches:
+            if name in LOOPS and n > loop_max:
+                continue
+            runners[name, n] = MAKERS[name](n)
+            runners[name, n](1)  # warm up
+    trials: dict[tuple[str, int], list[float]] = {key: [] for key in runners}
+    for r in range(rounds):
+        for key, runner in runners.items():
+            trials[key].append(_trial(runner, key[1], seconds, CLOCKS[clock]))
+        if log:
+            log(f"round {r + 1}/{rounds} done")
+    table: dict[str, dict[int, float]] = {}
+    for (name, n), values in trials.items():
+        table.setdefault(name, {})[n] = statistics.median(values)
+    return table
+
+
+def _si(rate: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if rate >= scale:
+            return f"{rate / scale:.3g}{unit}"
+    return f"{rate:.3g}"
+
+
+def report(table: dict[str, dict[int, float]], batches: list[int]) -> str:
+    """The table of rates, ours over each peer per batch, and best against best."""
+    names = [name for name in ENVS + EXTRA_ENVS if name in table]
+    lines = ["env-steps/s (median of rounds; one env-step = one move in one game)", ""]
+    lines.append("| batch | " + " | ".join(names) + " | " +
+                 " | ".join(f"ours/{p}" for p in names if p != "ours") + " |")
+    lines.append("|" + "---|" * (1 + 2 * len(names) - ("ours" in names)))
+    for n in batches:
+        rates = [table[name].get(n) for name in names]
+        cells = [_si(r) if r else "-" for r in rates]
+        ours = table.get("ours", {}).get(n)
+        ratios = []
+        for name in names:
+            if name == "ours":
+                continue
+            peer = table[name].get(n)
+            ratios.append(f"{ours / peer:.3g}x" if ours and peer else "-")
+        lines.append(f"| {n} | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")
+    if "ours" in table:
+        best_n, best = max(table["ours"].items(), key=lambda kv: kv[1])
+        lines.append("")
+        lines.append(f"ours at its best batch ({best_n}): {_si(best)}/s")
+        for name in names:
+            if name == "ours":
+                continue
+            peer_n, peer = max(table[name].items(), key=lambda kv: kv[1])
+            lines.append(
+                f"{name} at its best batch ({peer_n}): {_si(peer)}/s; ours best / {name} best "
+                f"= {best / peer:.3g}x"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: see ``python -m tictactoe_rs.bench --help``."""
+    parser = argparse.ArgumentParser(prog="python -m tictactoe_rs.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help=f"batches {QUICK_BATCHES}, 3 rounds of 0.1 s")
+    parser.add_argument("--batches", type=lambda s: [int(v) for v in s.split(",")], default=None)
+    parser.add_argument("--envs", type=lambda s: s.split(","), default=ENVS, help=",".join(ENVS + EXTRA_ENVS))
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=None, help="minimum length of a trial")
+    parser.add_argument("--loop-max", type=int, default=1024)
+    parser.add_argument("--cpus", type=lambda s: {int(v) for v in s.split(",")}, default=None,
+                        help="CPUs to run on (default: the first allowed one)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="time trials by process CPU time (default) or wall time")
+    parser.add_argument("--json", help="also write the table to this file")
+    args = parser.parse_args(argv)
+    batches = args.batches or (QUICK_BATCHES if args.quick else BATCHES)
+    rounds = args.rounds or (3 if args.quick else 5)
+    seconds = args.seconds or (0.1 if args.quick else 0.2)
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else None
+    cpus = (args.cpus or {min(allowed)}) if allowed else None
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    try:
+        _main(args, argv, batches, rounds, seconds, cpus)
+    finally:
+        if allowed:
+            os.sched_setaffinity(0, allowed)
+    return 0
+
+
+def _main(
+    args: argparse.Namespace,
+    argv: list[str] | None,
+    batches: list[int],
+    rounds: int,
+    seconds: float,
+    cpus: set[int] | None,
+) -> None:
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    table = run(batches, args.envs, rounds, seconds, args.loop_max, log, args.clock)
+    print(f"python -m tictactoe_rs.bench {' '.join(argv if argv is not None else sys.argv[1:])}")
+    print(f"{platform.processor() or platform.machine()}, CPUs {sorted(cpus) if cpus else 'all'}, "
+          f"{rounds} rounds, trials of at least {seconds} s of {args.clock} time")
+    print(report(table, batches))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({name: {str(n): r for n, r in rows.items()} for name, rows in table.items()}, f, indent=1)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,14 @@
+"""Reinforcement-learning environments over the native kernel.
+
+Each framework lives in its own submodule and imports that framework only when the submodule
+is imported, so ``import tictactoe_rs`` needs numpy alone:
+
+- :mod:`tictactoe_rs.envs.batched`: :class:`~tictactoe_rs.envs.batched.BatchedEnv`, ``N``
+  games stepped together in place (pgx or PettingZoo conventions); numpy only.
+- :mod:`tictactoe_rs.envs.pettingzoo`: an AEC environment with the semantics of
+  ``pettingzoo.classic.tictactoe_v3``.
+- :mod:`tictactoe_rs.envs.gymnasium`: a single-agent ``Env`` and a ``VectorEnv`` against a
+  built-in opponent, registered as ``tictactoe_rs/TicTacToe-v0``.
+- :mod:`tictactoe_rs.envs.openspiel`: the observation tensor and action numbering of
+  OpenSpiel's ``tic_tac_toe``; numpy only.
+"""

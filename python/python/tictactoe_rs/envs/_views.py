@@ -1,0 +1,17 @@
+"""Numpy views of the fields of a native ``EnvKernel`` (one buffer, rewritten in place)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def views(kernel: Any) -> dict[str, np.ndarray]:
+    """``{name: array}`` for every field of ``kernel.fields()``, each a view of its buffer."""
+    buffer = kernel.buffer
+    fields = {}
+    for name, offset, dtype, shape in kernel.fields():
+        size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        fields[name] = buffer[offset : offset + size].view(dtype).reshape(shape)
+    return fields

@@ -1,0 +1,306 @@
+"""Gymnasium environments: the agent plays one side against a built-in opponent.
+
+:class:`TicTacToeEnv` is a single-agent ``gymnasium.Env`` and :class:`TicTacToeVectorEnv` a
+``gymnasium.vector.VectorEnv`` of ``num_envs`` of them in the native kernel (all three
+``AutoresetMode``\\ s); the vector env returns what ``SyncVectorEnv`` over ``num_envs``
+:class:`TicTacToeEnv`\\ s returns, seeds included (game ``i`` of ``reset(seed=s)`` is seeded
+with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacToe-v0`` for
+``gym.make`` and ``gym.make_vec``.
+
+- Observation: int8 ``(3, 3, 2)`` planes seen by the agent (its marks, then the opponent's),
+  cell ``c`` at ``[c // 3, c % 3]``; action: ``Discrete(9)``, the cell to mark.
+- ``info["action_mask"]`` (int8) and :meth:`TicTacToeEnv.action_masks` (bool, for masked
+  policies such as sb3-contrib's ``MaskablePPO``) give the empty cells; all ones once the game
+  is over (any action is then ignored).
+- Reward: +1 win, -1 loss, 0 draw or game going on; an illegal move ends the game with
+  ``illegal_reward`` (default -1).
+- ``opponent``: ``"random"``, ``"heuristic"`` (win, block, fork, block a fork, centre, opposite
+  corner, corner, side), ``"perfect"`` (the solver's best moves), ``"eps:E"`` (perfect, random
+  with probability ``E``), each choosing uniformly among its candidate moves, or a callable
+  ``opponent(observation, action_mask) -> int`` given the opponent's own view.
+- ``agent``: ``"x"`` (moves first), ``"o"`` (the opponent opens) or ``"random"`` (drawn each
+  game).
+
+>>> import gymnasium as gym
+>>> import tictactoe_rs.envs.gymnasium
+>>> env = gym.make("tictactoe_rs/TicTacToe-v0", opponent="perfect", agent="x")
+>>> obs, info = env.reset(seed=0)
+>>> info["action_mask"].tolist()
+[1, 1, 1, 1, 1, 1, 1, 1, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from tictactoe_rs import _native
+from tictactoe_rs.envs import _render
+from tictactoe_rs.envs._views import views
+
+__all__ = ["TicTacToeEnv", "TicTacToeVectorEnv", "ENV_ID"]
+
+ENV_ID = "tictactoe_rs/TicTacToe-v0"
+
+Opponent = str | Callable[[np.ndarray, np.ndarray], int]
+
+_SEATS = {"x": "0", "o": "1", "random": "random"}
+_BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
+_AUTORESET = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
+
+
+def _kernel(
+    num_envs: int, opponent: Opponent, agent: str, illegal_reward: float, autoreset: str
+) -> Any:
+    if agent not in _SEATS:
+        raise ValueError(f"agent: expected 'x', 'o' or 'random', got {agent!r}")
+    name = "external" if callable(opponent) else opponent
+    if not isinstance(name, str) or (name == "external" and not callable(opponent)):
+        raise ValueError("opponent: expected random, heuristic, perfect, eps:E or a callable")
+    return _native.EnvKernel(
+        num_envs,
+        "gym",
+        autoreset=autoreset,
+        seat=_SEATS[agent],
+        opponent=name,
+        illegal_reward=illegal_reward,
+    )
+
+
+def _play_external(kernel: Any, opponent: Callable[[np.ndarray, np.ndarray], int]) -> None:
+    """Asks the callable opponent for a move in every game that waits for one."""
+    # A game that ends in the opponent's move may restart with the opponent to open: twice.
+    for _ in range(2):
+        pending = np.flatnonzero(kernel.pending())
+        if len(pending) == 0:
+            return
+        _play_pending(kernel, opponent, pending)
+
+
+def _play_pending(
+    kernel: Any, opponent: Callable[[np.ndarray, np.ndarray], int], pending: np.ndarray
+) -> None:
+    bits, first = kernel.bits(), kernel.first()
+    actions = np.zeros(len(kernel), dtype=np.int64)
+    for i in pending:
+        x, o = int(bits[i, 0]), int(bits[i, 1])
+        # The opponent is id 1: it plays X when first == 1.
+        mine, theirs = (x, o) if first[i] == 1 else (o, x)
+        observation = np.stack([_BYTES[mine], _BYTES[theirs]], axis=-1).reshape(3, 3, 2)
+        actions[i] = int(opponent(observation, _BYTES[~(x | o) & 0x1FF].copy()))
+    kernel.finish(actions)
+
+
+class TicTacToeEnv(gym.Env):
+    """One game against a built-in opponent (see the module docs for every argument)."""
+
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponent: Opponent = "heuristic",
+        agent: str = "x",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']}")
+        self.observation_space = spaces.Box(0, 1, (3, 3, 2), np.int8)
+        self.action_space = spaces.Discrete(9)
+        self.render_mode = render_mode
+        self.opponent = opponent
+        self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled")
+        self._fields = views(self._kernel)
+        self._obs = self._fields["obs"].view(np.int8)
+        self._mask = self._fields["mask"].view(np.int8)
+        self._seeded = False
+
+    def _settle(self) -> None:
+        if callable(self.opponent):
+            _play_external(self._kernel, self.opponent)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game; with ``seed``, the seat draws and the opponent's choices restart from it."""
+        super().reset(seed=seed)
+        seeds = None
+        if seed is not None:
+            seeds = np.array([seed], dtype=np.uint64)
+        elif not self._seeded:
+            seeds = np.array([self.np_random.integers(2**63)], dtype=np.uint64)
+        self._seeded = True
+        self._kernel.reset(seeds)
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs[0].copy(), {"action_mask": self._mask[0].copy()}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The agent marks cell ``action``, then the opponent answers."""
+        self._kernel.step(np.array([action], dtype=np.int64))
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+        return (
+            self._obs[0].copy(),
+            float(self._fields["rewards"][0, 0]),
+            bool(self._fields["terminated"][0]),
+            False,
+            {"action_mask": self._mask[0].copy()},
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """The cells the agent may mark now (bool, ``(9,)``)."""
+        return self._mask[0].astype(bool)
+
+    def render(self) -> np.ndarray | str | None:
+        """The board: text (``ansi``; ``human`` prints it, and does so after every ``reset``
+        and ``step``) or a picture (``rgb_array``)."""
+        if self.render_mode is None:
+            gym.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        x, o = (int(v) for v in self._kernel.bits()[0])
+        if self.render_mode == "rgb_array":
+            return _render.rgb(x, o)
+        text = _render.ansi(x, o)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class TicTacToeVectorEnv(VectorEnv):
+    """``num_envs`` games against the opponent, stepped together by the native kernel.
+
+    ``autoreset_mode`` is a ``gymnasium.vector.AutoresetMode`` (or its value); ``copy=False``
+    returns the kernel's own buffers, rewritten by the next step, instead of copies.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: Opponent = "heuristic",
+        agent: str = "x",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+    ) -> None:
+        mode = AutoresetMode(autoreset_mode)
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(0, 1, (3, 3, 2), np.int8)
+        self.single_action_space = spaces.Discrete(9)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.opponent = opponent
+        self.copy = copy
+        self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode])
+        self._fields = views(self._kernel)
+        self._obs = self._fields["obs"].view(np.int8)
+        self._mask = self._fields["mask"].view(np.int8)
+        self._final = self._fields["final_obs"].view(np.int8)
+        self._mode = mode
+        self._seeded = False
+
+    def _settle(self) -> None:
+        if callable(self.opponent):
+            _play_external(self._kernel, self.opponent)
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Resets every game, or those of ``options["reset_mask"]``; an int ``seed`` seeds
+        game ``i`` with ``seed + i``, a list seeds game ``i`` with ``seed[i]``."""
+        n = self.num_envs
+        mask = None
+        if options is not None and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (n,) or mask.dtype != np.bool_ or not mask.any():
+                raise ValueError(f"options['reset_mask']: expected a bool array of shape ({n},) with a True")
+        seeds = None
+        if isinstance(seed, int):
+            seeds = np.arange(n, dtype=np.uint64) + np.uint64(seed)
+        elif seed is not None:
+            if len(seed) != n:
+                raise ValueError(f"seed: expected {n} seeds, got {len(seed)}")
+            fresh = np.random.default_rng().integers(2**63, size=n)
+            seeds = np.array([fresh[i] if s is None else s for i, s in enumerate(seed)], np.uint64)
+        elif not self._seeded:
+            seeds = np.random.default_rng().integers(2**63, size=n).astype(np.uint64)
+        self._seeded = True
+        self._kernel.reset(seeds, mask)
+        self._settle()
+        rows = np.ones(n, bool) if mask is None else mask.copy()
+        infos: dict[str, Any] = {}
+        if rows.any():
+            masks = np.zeros((n, 9), np.int8)
+            masks[rows] = self._mask[rows]
+            infos = {"action_mask": masks, "_action_mask": rows}
+        return self._out(self._obs), infos
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One move of the agent and one of the opponent in every game."""
+        self._kernel.step(np.asarray(actions, dtype=np.int64))
+        self._settle()
+        n = self.num_envs
+        terminated = self._fields["terminated"].copy()
+        infos: dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "_action_mask": np.ones(n, bool),
+        }
+        if self._mode == AutoresetMode.SAME_STEP and terminated.any():
+            final_obs = np.full(n, None, dtype=object)
+            final_masks = np.zeros((n, 9), np.int8)
+            for i in np.flatnonzero(terminated):
+                final_obs[i] = self._final[i].copy()
+                final_masks[i] = 1
+            infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
+            infos["final_info"] = {"action_mask": final_masks, "_action_mask": terminated.copy()}
+            infos["_final_info"] = terminated.copy()
+        return (
+            self._out(self._obs),
+            self._fields["rewards"][:, 0].astype(np.float64),
+            terminated,
+            np.zeros(n, bool),
+            infos,
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """The cells each agent may mark now (bool, ``(num_envs, 9)``)."""
+        return self._mask.astype(bool)
+
+    def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per game (int64), drawn natively from each game's
+        own stream, into ``out`` when given."""
+        if out is None:
+            out = np.empty(self.num_envs, dtype=np.int64)
+        self._kernel.sample_actions(out)
+        return out
+
+
+def _register() -> None:
+    if ENV_ID not in gym.registry:
+        gym.register(
+            id=ENV_ID,
+            entry_point=TicTacToeEnv,
+            vector_entry_point=TicTacToeVectorEnv,
+        )
+
+
+_register()

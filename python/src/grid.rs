@@ -1,0 +1,169 @@
+//! Inputs (boards or codes of any encoding) turned into grid indices, a chunk at a time, and the
+//! loop that feeds those chunks to a per-function kernel.
+
+use numpy::{PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::arrays::{Code, IntSlice, Ints, typed, with_int_slice};
+use crate::tables::{INVALID, Kind, Tables, tables};
+
+/// Items per chunk: the grid indices of one chunk stay in the L1 cache.
+const CHUNK: usize = 2048;
+
+/// The name of the pseudo-encoding for `(..., 9)` int8 boards.
+pub const BOARDS: &str = "boards";
+
+/// The encoding named by argument `arg`, or a `ValueError` listing the valid names.
+pub fn kind(arg: &str, name: &str) -> PyResult<Kind> {
+    name.parse::<Kind>().ok().ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "argument `{arg}` must be one of {}, got {name:?}",
+            Kind::ALL.map(|k| format!("{:?}", k.name())).join(", ")
+        ))
+    })
+}
+
+/// A borrowed input: boards or codes.
+pub enum Input<'py> {
+    Boards(PyReadonlyArrayDyn<'py, i8>),
+    Codes(Kind, Ints<'py>),
+}
+
+/// The data of an [`Input`], free of the GIL.
+#[derive(Clone, Copy)]
+pub enum Source<'a> {
+    Boards(&'a [i8]),
+    Codes(Kind, IntSlice<'a>),
+}
+
+impl<'py> Input<'py> {
+    /// Reads `x` as boards (`encoding == "boards"`: int8 of shape `(..., 9)`) or as codes of
+    /// the named encoding (any integer dtype, any shape).
+    pub fn read(arg: &str, x: &Bound<'py, PyAny>, encoding: &str) -> PyResult<Input<'py>> {
+        if encoding == BOARDS {
+            return Ok(Input::Boards(typed::<i8>(arg, x, "int8", &[9])?));
+        }
+        let kind = kind("encoding", encoding).map_err(|_| {
+            PyValueError::new_err(format!(
+                "argument `encoding` must be one of \"boards\", {}, got {encoding:?}",
+                Kind::ALL.map(|k| format!("{:?}", k.name())).join(", ")
+            ))
+        })?;
+        Ok(Input::Codes(kind, Ints::read(arg, x)?))
+    }
+
+    /// The shape of the items: the array's shape, without the last axis for boards.
+    pub fn items(&self) -> Vec<usize> {
+        match self {
+            Input::Boards(boards) => boards.shape()[..boards.ndim() - 1].to_vec(),
+            Input::Codes(_, codes) => codes.shape(),
+        }
+    }
+
+    /// The data.
+    pub fn source(&self) -> PyResult<Source<'_>> {
+        Ok(match self {
+            Input::Boards(boards) => Source::Boards(boards.as_slice()?),
+            Input::Codes(kind, codes) => Source::Codes(*kind, codes.slice()?),
+        })
+    }
+}
+
+impl Source<'_> {
+    fn len(self) -> usize {
+        match self {
+            Source::Boards(cells) => cells.len() / 9,
+            Source::Codes(_, codes) => with_int_slice!(codes, |s| s.len()),
+        }
+    }
+
+    /// The grid indices of items `start..start + dst.len()`.
+    fn grids(self, t: &Tables, start: usize, dst: &mut [u32]) {
+        let end = start + dst.len();
+        match self {
+            Source::Boards(cells) => {
+                let rows = cells[start * 9..end * 9].chunks_exact(9);
+                for (g, row) in dst.iter_mut().zip(rows) {
+                    *g = grid_of_cells(row);
+                }
+            }
+            Source::Codes(kind, codes) => {
+                with_int_slice!(codes, |s| decode(t, kind, &s[start..end], dst))
+            }
+        }
+    }
+}
+
+/// Low bit of each byte of a `u64`.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+/// The low byte of each 16-bit lane, and the low half of each 32-bit lane.
+const BYTE_LANES: u64 = 0x00ff_00ff_00ff_00ff;
+const HALF_LANES: u64 = 0x0000_ffff_0000_ffff;
+
+/// The grid index (base-3 code) of 9 cells (0 empty, 1 X, 2 O), [`INVALID`] if a cell is
+/// anything else. Cells 0-7 are read as one little-endian `u64` and their digits combined in
+/// place, pairs of lanes at a time (`d0 + 3 d1` in 16-bit lanes, then `+ 9 *` the next pair
+/// in 32-bit lanes, then `+ 81 *` the upper half): no table, no loop over cells.
+#[inline]
+fn grid_of_cells(row: &[i8]) -> u32 {
+    let mut bytes = [0u8; 8];
+    for (b, &c) in bytes.iter_mut().zip(&row[..8]) {
+        *b = c as u8;
+    }
+    let head = u64::from_le_bytes(bytes);
+    let last = row[8] as u8;
+    // A byte is a cell when it is 0, 1 or 2: no bit above the lowest two, not both of them.
+    let bad = head & !(LOW_BITS * 3) != 0 || head & head >> 1 & LOW_BITS != 0 || last > 2;
+    let pairs = (head & BYTE_LANES) + 3 * (head >> 8 & BYTE_LANES);
+    let quads = (pairs & HALF_LANES) + 9 * (pairs >> 16 & HALF_LANES);
+    let eight = (quads & 0xffff_ffff) + 81 * (quads >> 32);
+    let grid = eight as u32 + 6561 * u32::from(last);
+    if bad { INVALID } else { grid }
+}
+
+/// The grid indices of codes of one encoding: the code itself for `base3`, one lookup in a
+/// code-indexed table for the others.
+fn decode<C: Code>(t: &Tables, kind: Kind, codes: &[C], dst: &mut [u32]) {
+    let pairs = dst.iter_mut().zip(codes);
+    if kind == Kind::Base3 {
+        pairs.for_each(|(g, c)| *g = c.to_code().min(INVALID));
+    } else {
+        let table = &*t.grid_of_code[kind as usize];
+        let limit = kind.limit();
+        pairs.for_each(|(g, c)| *g = u32::from(table[c.to_code().min(limit) as usize]));
+    }
+}
+
+/// Runs `emit(grids, out)` over the input a chunk at a time; `out` has `width` entries per
+/// item.
+pub fn run<O: Send>(src: Source<'_>, out: &mut [O], width: usize, emit: impl Fn(&[u32], &mut [O])) {
+    let t = tables();
+    let mut grids = [0u32; CHUNK];
+    let n = src.len();
+    let mut start = 0;
+    while start < n {
+        let m = CHUNK.min(n - start);
+        src.grids(t, start, &mut grids[..m]);
+        emit(&grids[..m], &mut out[start * width..(start + m) * width]);
+        start += m;
+    }
+}
+
+/// One table entry per item.
+#[inline]
+pub fn lookup<O: Copy>(table: &[O; crate::tables::ENTRIES], grids: &[u32], out: &mut [O]) {
+    for (o, &g) in out.iter_mut().zip(grids) {
+        *o = table[g as usize];
+    }
+}
+
+/// Boards of grid indices (rows of -1 for [`INVALID`]): one `u64` and one byte per row.
+pub fn boards_of_grids(t: &Tables, grids: &[u32], rows: &mut [i8]) {
+    for (row, &g) in rows.chunks_exact_mut(9).zip(grids) {
+        for (cell, byte) in row.iter_mut().zip(t.head[g as usize].to_le_bytes()) {
+            *cell = byte as i8;
+        }
+        row[8] = t.last[g as usize];
+    }
+}

@@ -1,0 +1,49 @@
+"""The Python examples of docs/environments.md run, and the module docstrings' examples pass."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_doc_example_runs(index):
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert len(blocks) == 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(blocks[index], f"environments.md block {index}", "exec"), {})
+
+
+@pytest.mark.parametrize("name", ["batched", "pettingzoo", "gymnasium", "openspiel"])
+def test_module_docstring_examples(name):
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import importlib
+
+    module = importlib.import_module(f"tictactoe_rs.envs.{name}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_core_import_pulls_in_no_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, tictactoe_rs, tictactoe_rs.envs, tictactoe_rs.envs.batched, "
+            "tictactoe_rs.envs.openspiel\n"
+            "heavy = {'gymnasium', 'pettingzoo', 'pyspiel', 'jax', 'pgx', 'pygame'}\n"
+            "print(sorted(heavy & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
