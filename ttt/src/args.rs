@@ -82,9 +82,31 @@ impl ValueEnum for StatusMethod {
     }
 }
 
+/// A `.ttt` packing by name, in the spellings `--encoding` takes everywhere: the library's
+/// names, and `count_rank` beside `count-rank` as `decode` accepts it.
+///
+/// # Errors
+/// The library's message for an unknown name.
+pub fn packing(text: &str) -> Result<tictactoe::packed::Packing, String> {
+    let name = if text == "count_rank" {
+        "count-rank"
+    } else {
+        text
+    };
+    name.parse()
+        .map_err(|error: <tictactoe::packed::Packing as std::str::FromStr>::Err| error.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packings_take_the_spellings_of_encodings() {
+        assert_eq!(packing("count_rank"), packing("count-rank"));
+        assert!(packing("count_rank").is_ok());
+        assert!(packing("bogus").is_err());
+    }
 
     #[test]
     fn the_names_are_the_librarys() {

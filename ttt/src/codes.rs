@@ -82,3 +82,35 @@ pub fn impossible_counts(board: Board) -> String {
         board.count(Player::O)
     )
 }
+
+/// Every code of a board as JSON, the same object in `encode` (flattened beside `board`) and in
+/// `analyze` (its `codes`): null where the board cannot have the code.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CodesJson {
+    pub base4: u32,
+    pub base3: u16,
+    pub bitboards: u32,
+    pub count_rank: Option<u16>,
+    pub rank: Option<u16>,
+    pub canonical: Option<u16>,
+    pub symmetry: Option<&'static str>,
+    pub oriented: Option<u16>,
+}
+
+impl CodesJson {
+    /// The codes of `board`.
+    #[must_use]
+    pub fn of(board: Board) -> CodesJson {
+        let codes = Codes::of(board);
+        CodesJson {
+            base4: codes.base4.code(),
+            base3: codes.base3.code(),
+            bitboards: codes.bitboards.code(),
+            count_rank: codes.count_rank.map(CountRank::code),
+            rank: codes.rank(),
+            canonical: codes.canonical(),
+            symmetry: codes.symmetry(),
+            oriented: codes.ranks.ok().map(|r| r.oriented.code()),
+        }
+    }
+}

@@ -8,13 +8,16 @@ mod bench;
 mod cmd;
 mod codes;
 mod draw;
+mod exit;
 mod input;
+mod number;
+mod output;
 mod progress;
 mod util;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 // Counts heap bytes so `ttt bench` can report allocations inside its timed loops.
 #[global_allocator]
@@ -22,8 +25,19 @@ static ALLOCATOR: alloc_count::Counting = alloc_count::Counting;
 
 /// Compact tic-tac-toe encodings, exhaustive validation and fast game-status analysis.
 #[derive(Parser)]
-#[command(name = "ttt", version, about, propagate_version = true)]
+#[command(
+    name = "ttt",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Exit status: 0 success, 1 bad input, 2 usage error, 3 damaged data partly \
+recovered, 4 I/O error."
+)]
 struct Cli {
+    /// Write each answer as soon as it is complete (the default when standard input or
+    /// standard output is a terminal).
+    #[arg(long, global = true)]
+    line_buffered: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -44,10 +58,13 @@ enum Command {
     Match(cmd::matches::Args),
     Game(cmd::game::Args),
     Selfplay(cmd::selfplay::Args),
+    Completions(cmd::completions::Args),
+    Man(cmd::man::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::set_line_buffered(cli.line_buffered);
     let result = match cli.command {
         Command::Enumerate(args) => cmd::enumerate::run(args),
         Command::Encode(args) => cmd::encode::run(args),
@@ -62,19 +79,11 @@ fn main() -> ExitCode {
         Command::Match(args) => cmd::matches::run(args),
         Command::Game(args) => cmd::game::run(args),
         Command::Selfplay(args) => cmd::selfplay::run(args),
+        Command::Completions(args) => cmd::completions::run(&args, Cli::command()),
+        Command::Man(args) => cmd::man::run(&args, Cli::command()),
     };
     match result {
         Ok(code) => code,
-        Err(error) => {
-            // Broken pipes (`ttt ... | head`) end the run quietly.
-            if error.chain().any(|e| {
-                e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("ttt: error: {error:#}");
-            ExitCode::FAILURE
-        }
+        Err(error) => exit::report(&error),
     }
 }

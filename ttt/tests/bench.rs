@@ -38,7 +38,7 @@ const KEYS: [&str; 12] = [
 ];
 
 #[test]
-fn json_has_one_record_per_scenario_and_method_then_the_machine() {
+fn json_has_one_kind_of_record_per_scenario_and_method_with_the_machine() {
     let lines = json_lines(&[
         "bench",
         "--json",
@@ -51,10 +51,13 @@ fn json_has_one_record_per_scenario_and_method_then_the_machine() {
         "--scenario",
         "all-positions",
     ]);
-    let (machine, records) = lines.split_last().expect("output");
-    assert!(machine["machine"].is_string() && machine["cores"].as_u64() >= Some(1));
-    let kernel = machine["batch_kernel"].as_str().expect("the batch kernel");
-    assert!(["portable", "avx2", "avx512"].contains(&kernel), "{kernel}");
+    // One kind of object only: the machine is in every record, not a line of its own.
+    let records = &lines[..];
+    for machine in records {
+        assert!(machine["machine"].is_string() && machine["cores"].as_u64() >= Some(1));
+        let kernel = machine["batch_kernel"].as_str().expect("the batch kernel");
+        assert!(["portable", "avx2", "avx512"].contains(&kernel), "{kernel}");
+    }
     let methods = [
         "traditional",
         "paper",
@@ -205,4 +208,45 @@ fn bad_numbers_are_rejected() {
         assert!(!output.status.success(), "{args:?}");
         assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
     }
+}
+
+#[test]
+fn no_chart_unless_asked_and_an_unwritable_chart_fails_before_the_run() {
+    let dir = std::env::temp_dir().join(format!("ttt-bench-nochart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args([
+            "bench",
+            "--iterations=5",
+            "--trials=1",
+            "--scenario=row-win",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("ttt runs");
+    assert!(output.status.success(), "{output:?}");
+    let left: Vec<_> = std::fs::read_dir(&dir).expect("readable").collect();
+    assert!(left.is_empty(), "bench wrote {left:?} without --chart");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+
+    // A chart that cannot be written: an I/O error (4) before anything is measured.
+    let started = std::time::Instant::now();
+    let output = ttt(&["bench", "--chart", "/proc/no/such/dir/chart.svg"]); // unwritable
+    assert_eq!(output.status.code(), Some(4), "{output:?}");
+    assert!(output.stdout.is_empty(), "nothing measured");
+    assert!(started.elapsed().as_secs() < 5);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("/proc/no/such/dir"));
+}
+
+#[test]
+fn text_report_fits_100_columns_unless_wide() {
+    let args = ["bench", "--iterations", "5", "--trials", "1"];
+    let narrow = String::from_utf8(ttt(&args).stdout).expect("utf-8");
+    let wide_lines = |text: &str| text.lines().filter(|l| l.chars().count() > 100).count();
+    assert_eq!(wide_lines(&narrow), 0, "{narrow}");
+    let mut wide_args = args.to_vec();
+    wide_args.push("--wide");
+    let wide = String::from_utf8(ttt(&wide_args).stdout).expect("utf-8");
+    assert!(wide_lines(&wide) > 0, "--wide shows the full table");
+    assert!(wide.contains("s/100k checks"));
 }

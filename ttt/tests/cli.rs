@@ -35,23 +35,35 @@ impl Run {
 
 /// Runs `ttt args...` with `stdin` fed from a thread, so large inputs cannot deadlock.
 fn ttt(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ttt starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let output = child.wait_with_output().expect("ttt finishes");
-    writer.join().unwrap().expect("stdin is written");
+    let output = ttt_in(std::path::Path::new("."), args, stdin.as_bytes());
     Run {
         status: output.status,
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// `ttt args...` started in `dir`, every stream piped.
+fn spawn(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt starts")
+}
+
+/// Feeds `stdin` from a thread and waits for the end.
+fn finish(mut child: std::process::Child, stdin: &[u8]) -> std::process::Output {
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let output = child.wait_with_output().expect("ttt finishes");
+    // A run that stops reading early (an error, a closed pipe) may leave the writer failing.
+    let _ = writer.join();
+    output
 }
 
 fn all_grids() -> Vec<String> {
@@ -72,11 +84,11 @@ fn enumerate_json_has_every_count_in_order() {
         run.stdout,
         concat!(
             r#"{"grids":19683,"count_valid":6046,"reachable":5478,"ongoing":4520,"#,
-            r#""x_won":626,"o_won":316,"draw":16,"canonical":765,"canonical_finished":138,"#,
+            r#""x_won":626,"o_won":316,"draw":16,"classes":765,"classes_finished":138,"#,
             r#""per_marks":[1,9,72,252,756,1260,1520,1140,390,78],"#,
-            r#""per_marks_canonical":[1,3,12,38,108,174,204,153,57,15],"#,
-            r#""games":255168,"games_x":131184,"games_o":77904,"games_draw":46080,"#,
-            r#""games_canonical":26830,"tree_nodes":549946,"#,
+            r#""classes_per_marks":[1,3,12,38,108,174,204,153,57,15],"#,
+            r#""games":255168,"x_wins":131184,"o_wins":77904,"draws":46080,"#,
+            r#""game_classes":26830,"tree_nodes":549946,"#,
             r#""perft":[1,9,72,504,3024,15120,54720,148176,200448,127872]}"#,
             "\n"
         )
@@ -172,7 +184,9 @@ fn encode_json_keys_in_order_and_ranks_from_the_library() {
 fn encode_for_people_gives_the_reason_for_each_dash() {
     let run = ttt(&["encode", "XXX...OOO", "OO......."], "");
     assert!(run.succeeded());
-    let lines: Vec<&str> = run.stdout.lines().collect();
+    // Rows longer than 100 columns are wrapped, continuation lines indented under the value.
+    let unwrapped = run.stdout.replace("\n                ", " ");
+    let lines: Vec<&str> = unwrapped.lines().collect();
     assert_eq!(lines[0], "XXX...OOO");
     assert_eq!(lines[1], "  base4       172053");
     assert_eq!(lines[4], "  count-rank  2749");
@@ -198,11 +212,11 @@ fn encode_rejects_bad_boards_and_answers_the_rest() {
     assert_eq!(out[0]["base3"], 2692);
     assert_eq!(
         out[1],
-        json!({"input": "X.O..O.Z.", "error": "bad character 'Z' at index 7: expected X, O or . (and `/` between rows)"})
+        json!({"input": "X.O..O.Z.", "line": 2, "error": "bad character 'Z' at index 7: expected X, O or . (and `/` between rows)"})
     );
     assert_eq!(
         out[2],
-        json!({"input": "X.O", "error": "wrong length: 3 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
+        json!({"input": "X.O", "line": 3, "error": "wrong length: 3 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
     );
     assert_eq!(out[3]["base4"], 0);
     assert_eq!(run.stderr, "ttt: error: 2 of 4 inputs rejected\n");
@@ -261,24 +275,31 @@ fn decode_rejects_bad_codes_with_the_library_message_and_goes_on() {
     let input = "5478\nabc\n-1\n\n17\n99999999999999999999999\n0x\n";
     let run = ttt(&["decode", "--encoding", "rank", "--json"], input);
     assert!(run.rejected_inputs());
+    // Error objects carry the input line (blank lines counted), and nothing else but the input.
     let error =
-        |input: &str, error: &str| json!({"encoding": "rank", "input": input, "error": error});
+        |input: &str, line: u64, error: &str| json!({"input": input, "line": line, "error": error});
     let range = "out of range (codes are 0 to 5477)";
     assert_eq!(
         run.json(),
         [
-            error("5478", &format!("rank code 5478 is invalid: {range}")),
+            error("5478", 1, &format!("rank code 5478 is invalid: {range}")),
             error(
                 "abc",
+                2,
                 "rank code \"abc\" is not a number: bad character 'a' at index 0 (expected decimal digits, or a 0x or 0b prefix)"
             ),
-            error("-1", &format!("rank code -1 is invalid: negative, {range}")),
+            error(
+                "-1",
+                3,
+                &format!("rank code -1 is invalid: negative, {range}")
+            ),
             json!({"encoding": "rank", "code": 17, "board": Rank::try_from(17).unwrap().to_board().to_string()}),
             error(
                 "99999999999999999999999",
+                6,
                 &format!("rank code 99999999999999999999999 is invalid: {range}")
             ),
-            error("0x", "rank code \"0x\" is not a number: no digits"),
+            error("0x", 7, "rank code \"0x\" is not a number: no digits"),
         ]
     );
     assert_eq!(run.stderr, "ttt: error: 5 of 6 inputs rejected\n");
@@ -400,13 +421,14 @@ fn analyze_json_keys_in_order() {
         concat!(
             r#"{{"board":"X.O..O.X.","valid":true,"errors":[],"status":"ongoing","to_move":"X","#,
             r#""winner":null,"lines":[],"value":"x-wins","distance":3,"best_moves":[8],"#,
-            r#""codes":{{"base4":18465,"base3":2692,"count_rank":523,"#,
-            r#""rank":{},"canonical":{},"symmetry":"{}"}}}}"#,
+            r#""codes":{{"base4":18465,"base3":2692,"bitboards":18561,"count_rank":523,"#,
+            r#""rank":{},"canonical":{},"symmetry":"{}","oriented":{}}}}}"#,
             "\n"
         ),
         Rank::from_position(position).code(),
         oriented.class().code(),
         oriented.symmetry().name(),
+        oriented.code(),
     );
     assert_eq!(run.stdout, expected);
 }
@@ -450,7 +472,7 @@ fn analyze_json_for_won_invalid_and_drawn_boards() {
     );
     assert_eq!(
         out[0]["codes"],
-        json!({"base4": 172053, "base3": 18967, "count_rank": 2749, "rank": null, "canonical": null, "symmetry": null})
+        json!({"base4": 172053, "base3": 18967, "bitboards": 229383, "count_rank": 2749, "rank": null, "canonical": null, "symmetry": null, "oriented": null})
     );
     assert_eq!(
         fields(&out[1]),
@@ -484,13 +506,13 @@ fn analyze_streams_stdin_with_good_and_bad_lines() {
     assert_eq!(out[0]["board"], "X.O..O.X.");
     assert_eq!(
         out[1],
-        json!({"input": "XXZ......", "error": "bad character 'Z' at index 2: expected X, O or . (and `/` between rows)"})
+        json!({"input": "XXZ......", "line": 3, "error": "bad character 'Z' at index 2: expected X, O or . (and `/` between rows)"})
     );
     assert_eq!(out[2]["board"], "XXX...OOO");
     assert_eq!(out[3]["board"], "X.O..O.X.", "lowercase and slashes read");
     assert_eq!(
         out[4],
-        json!({"input": "........", "error": "wrong length: 8 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
+        json!({"input": "........", "line": 6, "error": "wrong length: 8 cells, expected 9 (X, O or . each, `/` allowed between rows)"})
     );
     assert_eq!(out[5]["errors"], json!(["x-went-twice"]));
     assert_eq!(out[6]["status"], "draw", "a last line without newline");
@@ -512,7 +534,8 @@ status    invalid: not a reachable position
 why       o-started: wrong turn order: O started
 why       continued-after-win: impossible board: game should have ended after the game was won
 lines     0-1-2 (O)
-codes     base4 42, base3 26, count-rank - (impossible piece counts: 0 X and 3 O, but X moves first so has as many marks as O or one more), rank -, canonical - (invalid board)
+codes     base4 42, base3 26, count-rank - (impossible piece counts: 0 X and 3 O, but X moves first
+          so has as many marks as O or one more), rank -, canonical - (invalid board)
 
 XXXOO....
   [X]|[X]|[X]
@@ -757,5 +780,396 @@ fn every_subcommand_help_shows_examples() {
     let run = ttt(&["--help"], "");
     for subcommand in ["encode", "decode", "analyze", "enumerate"] {
         assert!(run.stdout.contains(subcommand), "{subcommand}");
+    }
+}
+
+// ---------------------------------------------------------------- the command-line contract
+
+/// Runs `ttt args...` in `dir` with `stdin` bytes.
+fn ttt_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    finish(spawn(dir, args), stdin)
+}
+
+/// A scratch directory holding a good board file, a bad one and a `.ttt` file.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("good.txt"), "X.O..O.X.\nXXXOO....\n").unwrap();
+    std::fs::write(dir.path().join("bad.txt"), "X.O..O.X.\nXX.......\n").unwrap();
+    std::fs::write(dir.path().join("not.ttt"), "X.O/..O/.X.\n").unwrap();
+    let out = ttt_in(dir.path(), &["pack", "good.txt", "-o", "good.ttt"], b"");
+    assert!(out.status.success(), "{out:?}");
+    dir
+}
+
+#[test]
+fn one_exit_status_table_in_every_subcommand() {
+    let dir = scratch();
+    // (status, arguments, standard input): 0 success, 1 bad input, 2 usage error,
+    // 3 damaged data partly recovered (tests/storage.rs), 4 I/O error.
+    let cases: &[(i32, &[&str], &str)] = &[
+        (0, &["encode", "X.O..O.X."], ""),
+        (1, &["encode", "ZZZ"], ""),
+        (2, &["encode", "--bogus"], ""),
+        (0, &["decode", "-e", "rank", "17"], ""),
+        (1, &["decode", "-e", "rank", "99999"], ""),
+        (2, &["decode", "-e", "base5", "1"], ""),
+        (0, &["analyze", "--json"], "X.O..O.X.\n"),
+        (1, &["analyze", "--json"], "ZZZ\n"),
+        (2, &["analyze", "--bogus"], ""),
+        (0, &["enumerate", "--json"], ""),
+        (2, &["enumerate", "--bogus"], ""),
+        (0, &["perft", "3"], ""),
+        (2, &["perft", "10"], ""),
+        (0, &["game", "encode", "40"], ""),
+        (1, &["game", "encode", "44"], ""),
+        (1, &["game", "decode", "999999999"], ""),
+        (2, &["game", "bogus"], ""),
+        (
+            0,
+            &["match", "--x", "random", "--o", "random", "--games", "3"],
+            "",
+        ),
+        (2, &["match", "--x", "human", "--o", "random"], ""),
+        (0, &["selfplay", "--threads", "1", "--games", "10"], ""),
+        (2, &["selfplay", "--threads", "0"], ""),
+        (2, &["selfplay", "--threads", "5000"], ""),
+        (2, &["bench", "--method", "boolean"], ""),
+        (0, &["play", "--seed", "1"], "q\n"),
+        (2, &["play", "--level", "impossible"], ""),
+        (0, &["pack", "good.txt", "-o", "out.ttt"], ""),
+        (1, &["pack", "bad.txt", "-o", "out.ttt"], ""),
+        (2, &["pack", "good.txt", "-o", "good.txt"], ""),
+        (4, &["pack", "missing.txt", "-o", "out.ttt"], ""),
+        (
+            4,
+            &["pack", "good.txt", "-o", "/proc/no/such/dir/out.ttt"],
+            "",
+        ),
+        (0, &["unpack", "good.ttt"], ""),
+        (1, &["unpack", "not.ttt"], ""),
+        (4, &["unpack", "missing.ttt"], ""),
+        (0, &["info", "good.ttt"], ""),
+        (1, &["info", "not.ttt"], ""),
+        (4, &["info", "missing.ttt"], ""),
+        (0, &["completions", "bash"], ""),
+        (2, &["completions", "nosuchshell"], ""),
+        (0, &["man"], ""),
+    ];
+    for (status, args, stdin) in cases {
+        let out = ttt_in(dir.path(), args, stdin.as_bytes());
+        assert_eq!(out.status.code(), Some(*status), "ttt {args:?}: {out:?}");
+    }
+}
+
+#[test]
+fn a_closed_standard_error_is_no_panic() {
+    // `ttt encode ZZZ 2>&1 | true`: both streams go to a pipe nobody reads.
+    for args in [
+        &["encode", "ZZZ"][..],
+        &["perft", "10"],
+        &["unpack", "missing.ttt"],
+    ] {
+        let mut child = spawn(std::path::Path::new("."), args);
+        drop(child.stdin.take());
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let status = child.wait().expect("ttt finishes");
+        assert_ne!(status.code(), Some(101), "ttt {args:?} panicked");
+        assert!(
+            status.code().is_some_and(|c| (1..=4).contains(&c)),
+            "{args:?}: {status}"
+        );
+    }
+}
+
+#[test]
+fn broken_pipes_end_quietly_everywhere() {
+    let dir = scratch();
+    let boards = "X.O..O.X.\n".repeat(200_000);
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--json"], &boards),
+        (&["analyze"], &boards),
+        (&["encode"], &boards),
+        (&["pack", "-o", "-"], &boards),
+        (&["decode", "-e", "rank"], &"17\n".repeat(200_000)),
+        (&["game", "encode"], &"40\n".repeat(200_000)),
+        (&["enumerate"], ""),
+        (&["perft", "9"], ""),
+        (&["unpack", "good.ttt"], ""),
+        (&["info", "good.ttt"], ""),
+        (&["completions", "bash"], ""),
+        (&["man"], ""),
+        (
+            &["match", "--x", "random", "--o", "random", "--games", "10"],
+            "",
+        ),
+    ];
+    for (args, stdin) in cases {
+        let mut child = spawn(dir.path(), args);
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let out = finish(child, stdin.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "ttt {args:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "ttt {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn lines_are_bounded_in_every_reader() {
+    // A 20 MB line without a newline: one short error, not the line echoed back.
+    let long = vec![0u8; 20 << 20];
+    let dir = scratch();
+    for args in [
+        &["pack", "-o", "out.ttt"][..],
+        &["analyze", "--json"],
+        &["game", "encode"],
+    ] {
+        let out = ttt_in(dir.path(), args, &long);
+        assert_eq!(out.status.code(), Some(1), "ttt {args:?}");
+        // At most the first 4096 bytes come back (escaped in JSON), not 20 MB.
+        assert!(
+            out.stderr.len() + out.stdout.len() < 40_000,
+            "ttt {args:?} echoed the line"
+        );
+        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains("line too long: more than 4096 bytes"),
+            "{text}"
+        );
+    }
+    let out = ttt_in(dir.path(), &["play", "--seed", "1"], &long);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout.len() < 10_000,
+        "play echoed the line: {} bytes",
+        out.stdout.len()
+    );
+}
+
+#[test]
+fn answers_stream_line_by_line_through_a_pipe() {
+    use std::io::{BufRead, BufReader};
+    // `(echo X........; sleep 3; echo .X.......) | ttt analyze --json`: the first answer comes
+    // before the second line is sent.
+    for args in [
+        &["analyze", "--json"][..],
+        &["encode"],
+        &["decode", "-e", "rank"],
+    ] {
+        let mut child = spawn(std::path::Path::new("."), args);
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let line = if args[0] == "decode" {
+            "17\n"
+        } else {
+            "X........\n"
+        };
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut first = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut first);
+            let _ = send.send(first);
+        });
+        let first = receive.recv_timeout(std::time::Duration::from_secs(10));
+        drop(stdin);
+        let _ = child.wait();
+        let first = first.unwrap_or_else(|_| panic!("ttt {args:?} held its answer back"));
+        assert!(!first.is_empty(), "ttt {args:?}");
+    }
+}
+
+#[test]
+fn json_errors_carry_the_input_line_with_blank_lines_counted() {
+    let run = ttt(&["analyze", "--json"], "X........\n\n\nZZZ\n");
+    let out = run.json();
+    assert_eq!(out[1]["line"], 4);
+    assert_eq!(out[1]["input"], "ZZZ");
+    let run = ttt(&["encode", "--json", "X........", "ZZZ"], "");
+    assert_eq!(run.json()[1]["argument"], 2);
+    let run = ttt(&["game", "decode", "--json"], "0\n\nxyz\n");
+    assert_eq!(run.json()[1]["line"], 3);
+}
+
+#[test]
+fn smaller_defects_stay_fixed() {
+    let dir = scratch();
+    // A non-UTF-8 byte is named as a byte.
+    let out = ttt_in(dir.path(), &["analyze"], b"X\xff.......\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not UTF-8 text: byte 0xff at index 1"),
+        "{err}"
+    );
+    // game decode reads hexadecimal like decode.
+    let out = ttt_in(dir.path(), &["game", "decode", "0x10"], b"");
+    assert!(out.status.success(), "{out:?}");
+    // `-` is standard input in pack and info.
+    let good = std::fs::read(dir.path().join("good.txt")).unwrap();
+    let out = ttt_in(dir.path(), &["pack", "-", "-o", "stdin.ttt"], &good);
+    assert!(out.status.success(), "{out:?}");
+    let packed = std::fs::read(dir.path().join("stdin.ttt")).unwrap();
+    let out = ttt_in(dir.path(), &["info", "-"], &packed);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("records           2"),
+        "{out:?}"
+    );
+    // A file is not packed into itself.
+    let out = ttt_in(dir.path(), &["pack", "good.txt", "-o", "good.txt"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to pack good.txt into itself"));
+    assert_eq!(std::fs::read(dir.path().join("good.txt")).unwrap(), good);
+    // A file name given as a board gets a hint.
+    let out = ttt_in(dir.path(), &["analyze", "good.txt"], b"");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("< good.txt"),
+        "{out:?}"
+    );
+    // Plurals agree.
+    let out = ttt_in(dir.path(), &["encode", "ZZZ"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).ends_with("1 of 1 input rejected\n"));
+    std::fs::write(dir.path().join("one.txt"), "X........\n").unwrap();
+    let out = ttt_in(dir.path(), &["pack", "one.txt", "-o", "one.ttt"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("packed 1 position (mixed-radix)"));
+    // `--encoding` takes the same spellings in pack as in decode.
+    let out = ttt_in(
+        dir.path(),
+        &["pack", "-e", "count_rank", "good.txt", "-o", "cr.ttt"],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    // An empty file has no bits per position.
+    std::fs::write(dir.path().join("empty.txt"), "").unwrap();
+    let out = ttt_in(dir.path(), &["pack", "empty.txt", "-o", "empty.ttt"], b"");
+    assert!(out.status.success());
+    let out = ttt_in(dir.path(), &["info", "empty.ttt"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("384.000") && !text.contains("4800.0%"),
+        "{text}"
+    );
+    assert!(text.contains("bits/position     - (no records"), "{text}");
+    // bench --help does not point into a source tree an installed binary lacks.
+    let out = ttt_in(dir.path(), &["bench", "--help"], b"");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("docs/"));
+    // Thread counts are capped with a clear message, and short runs have honest rates.
+    let out = ttt_in(dir.path(), &["selfplay", "--threads", "5000"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 256"));
+    let out = ttt_in(
+        dir.path(),
+        &["selfplay", "--threads", "1", "--games", "10"],
+        b"",
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("0.0 M"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn every_subcommand_shows_examples_in_its_help() {
+    let subcommands: &[&[&str]] = &[
+        &["enumerate"],
+        &["encode"],
+        &["decode"],
+        &["analyze"],
+        &["bench"],
+        &["pack"],
+        &["unpack"],
+        &["info"],
+        &["play"],
+        &["perft"],
+        &["match"],
+        &["game"],
+        &["game", "encode"],
+        &["game", "decode"],
+        &["selfplay"],
+        &["completions"],
+        &["man"],
+    ];
+    for args in subcommands {
+        let mut args = args.to_vec();
+        args.push("--help");
+        let run = ttt(&args, "");
+        assert!(
+            run.stdout.contains("Examples:"),
+            "ttt {args:?}: {}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn completions_and_the_man_page_are_generated() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let run = ttt(&["completions", shell], "");
+        assert!(run.succeeded());
+        assert!(run.stdout.contains("analyze"), "{shell}");
+    }
+    let run = ttt(&["man"], "");
+    assert!(
+        run.stdout.starts_with(".ie") || run.stdout.contains(".TH ttt"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("analyze"));
+}
+
+#[test]
+fn precomputed_answers_are_the_computed_ones() {
+    // `analyze` computes its first answers and then copies precomputed ones: in forward and in
+    // reverse order, each grid is answered both ways, and the answers must agree byte for byte.
+    let mut grids = all_grids();
+    for args in [&["analyze", "--json"][..], &["analyze"]] {
+        let forward = ttt(args, &(grids.join("\n") + "\n"));
+        grids.reverse();
+        let backward = ttt(args, &(grids.join("\n") + "\n"));
+        grids.reverse();
+        assert!(forward.succeeded() && backward.succeeded());
+        // One answer per grid: a line in JSON, a block ending in a blank line for people.
+        let split = |text: &str| -> Vec<String> {
+            if args.len() == 2 {
+                text.lines().map(str::to_owned).collect()
+            } else {
+                text.split_inclusive("\n\n").map(str::to_owned).collect()
+            }
+        };
+        let (mut forward, backward) = (split(&forward.stdout), split(&backward.stdout));
+        forward.reverse();
+        assert_eq!(forward.len(), 19_683);
+        assert!(
+            forward == backward,
+            "{args:?}: answers differ between the two ways"
+        );
+    }
+}
+
+#[test]
+fn text_output_fits_100_columns() {
+    let grids = all_grids().join("\n") + "\n";
+    for args in [&["analyze"][..], &["encode"]] {
+        let run = ttt(args, &grids);
+        let wide: Vec<&str> = run
+            .stdout
+            .lines()
+            .filter(|line| line.chars().count() > 100)
+            .take(3)
+            .collect();
+        assert!(wide.is_empty(), "ttt {args:?}: {wide:?}");
+    }
+    for args in [
+        &["enumerate"][..],
+        &["perft", "9"],
+        &["game", "decode", "0", "255167"],
+    ] {
+        let run = ttt(args, "");
+        assert!(
+            run.stdout.lines().all(|line| line.chars().count() <= 100),
+            "{args:?}"
+        );
     }
 }

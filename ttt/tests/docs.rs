@@ -212,3 +212,252 @@ fn console_examples_in_the_docs_match_the_binary() {
          (run scripts/regen-docs to regenerate them, then review the diff):\n\n{failures}"
     );
 }
+
+/// One object type of `docs/json.md`: its keys in order, each with its type and whether it may
+/// be left out.
+struct ObjectType {
+    name: String,
+    keys: Vec<(String, String, bool)>,
+}
+
+/// The object types of `docs/json.md`: each `### \`name\`` heading and the table under it.
+fn json_vocabulary() -> Vec<ObjectType> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/json.md");
+    let text = std::fs::read_to_string(path).expect("docs/json.md");
+    let mut types: Vec<ObjectType> = Vec::new();
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("### `") {
+            types.push(ObjectType {
+                name: name.trim_end_matches('`').to_owned(),
+                keys: Vec::new(),
+            });
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(current), [_, key, kind, _meaning, _]) = (types.last_mut(), cells.as_slice())
+        else {
+            continue;
+        };
+        let Some(key) = key.strip_prefix('`').and_then(|k| k.strip_suffix('`')) else {
+            continue;
+        };
+        let optional = kind.ends_with(", optional");
+        let kind = kind.trim_end_matches(", optional").to_owned();
+        current.keys.push((key.to_owned(), kind, optional));
+    }
+    types
+}
+
+/// Whether `value` has the documented `kind` (`integer`, `string or null`...).
+fn has_type(value: &serde_json::Value, kind: &str) -> bool {
+    use serde_json::Value;
+    let (base, nullable) = match kind.strip_suffix(" or null") {
+        Some(base) => (base, true),
+        None => (kind, false),
+    };
+    match value {
+        Value::Null => nullable,
+        Value::Bool(_) => base == "boolean",
+        Value::Number(n) => base == "number" || (base == "integer" && (n.is_u64() || n.is_i64())),
+        Value::String(_) => base == "string",
+        Value::Array(_) => base == "array",
+        Value::Object(_) => base == "object",
+    }
+}
+
+/// The members of the outermost object of a JSON text, in the order written (serde_json's map
+/// sorts them): each key with the raw text of its value.
+fn members_in_order(json: &str) -> Vec<(String, &str)> {
+    let (mut members, mut depth, mut in_string, mut escaped) = (Vec::new(), 0, false, false);
+    let (mut current, mut last_string, mut start) = (String::new(), None, None);
+    let mut key = None;
+    for (i, ch) in json.char_indices() {
+        if in_string {
+            match (escaped, ch) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => {
+                    in_string = false;
+                    last_string = Some(std::mem::take(&mut current));
+                    continue;
+                }
+                _ => {}
+            }
+            current.push(ch);
+            continue;
+        }
+        match ch {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            ':' if depth == 1 => {
+                key = last_string.take();
+                start = Some(i + 1);
+            }
+            ',' | '}' if depth == 1 => {
+                if let (Some(key), Some(start)) = (key.take(), start.take()) {
+                    members.push((key, json[start..i].trim()));
+                }
+                if ch == '}' {
+                    depth -= 1;
+                }
+            }
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    members
+}
+
+/// Checks one object against its documented type: keys in order, types, nested objects.
+fn check_object(types: &[ObjectType], name: &str, raw: &str, context: &str) {
+    let value: serde_json::Value = serde_json::from_str(raw).expect("a JSON object");
+    let object = value.as_object().expect("an object");
+    let ty = types
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("docs/json.md has no object type `{name}`"));
+    let expected: Vec<&str> = ty
+        .keys
+        .iter()
+        .filter(|(key, _, optional)| !optional || object.contains_key(key))
+        .map(|(key, _, _)| key.as_str())
+        .collect();
+    let members = members_in_order(raw);
+    let actual: Vec<&str> = members.iter().map(|(key, _)| key.as_str()).collect();
+    assert_eq!(
+        actual, expected,
+        "{context}: keys of `{name}` against docs/json.md"
+    );
+    for (key, kind, _) in &ty.keys {
+        let Some(value) = object.get(key) else {
+            continue;
+        };
+        assert!(
+            has_type(value, kind),
+            "{context}: `{name}.{key}` = {value} is not {kind}"
+        );
+        if value.is_object() {
+            let inner = members
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, raw)| *raw)
+                .expect("the member's text");
+            check_object(types, key, inner, context);
+        }
+    }
+}
+
+#[test]
+fn every_json_object_is_in_the_vocabulary() {
+    let types = json_vocabulary();
+    assert!(types.len() >= 11, "docs/json.md lists the object types");
+    // Every subcommand with --json, with answers and rejected inputs, from arguments and lines.
+    let runs: &[(&[&str], &str, &[&str])] = &[
+        (
+            &["encode", "--json", "X.O..O.X.", "XXX...OOO", "ZZZ"],
+            "",
+            &["encode", "input-error"],
+        ),
+        (
+            &["encode", "--json"],
+            "X.O..O.X.\n\nZZZ\n",
+            &["encode", "input-error"],
+        ),
+        (
+            &["analyze", "--json", "X.O..O.X.", "XXX...OOO", "OXOXOXXOX"],
+            "",
+            &["analyze"],
+        ),
+        (
+            &["analyze", "--json"],
+            "X........\n\nZZZ\n",
+            &["analyze", "input-error"],
+        ),
+        (
+            &["decode", "-e", "rank", "--json", "17", "99999"],
+            "",
+            &["decode", "input-error"],
+        ),
+        (
+            &["decode", "-e", "base4", "--json"],
+            "0x4821\nabc\n",
+            &["decode", "input-error"],
+        ),
+        (
+            &["game", "encode", "--json", "03142", "40", "44"],
+            "",
+            &["game", "input-error"],
+        ),
+        (
+            &["game", "decode", "--json", "7316", "0x10", "x"],
+            "",
+            &["game", "input-error"],
+        ),
+        (
+            &["game", "decode", "--prefix", "--json"],
+            "16067\n",
+            &["game"],
+        ),
+        (&["enumerate", "--json"], "", &["enumerate"]),
+        (&["perft", "4", "--json"], "", &["perft"]),
+        (
+            &[
+                "match", "--x", "random", "--o", "perfect", "--games", "5", "--json",
+            ],
+            "",
+            &["match"],
+        ),
+        (
+            &["selfplay", "--threads", "1", "--games", "100", "--json"],
+            "",
+            &["selfplay"],
+        ),
+        (
+            &[
+                "bench",
+                "--json",
+                "--iterations",
+                "2",
+                "--trials",
+                "1",
+                "--scenario",
+                "row-win",
+            ],
+            "",
+            &["bench"],
+        ),
+    ];
+    for (args, stdin, kinds) in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+            .args(*args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ttt runs");
+        std::io::Write::write_all(&mut child.stdin.take().expect("piped"), stdin.as_bytes())
+            .expect("stdin written");
+        let output = child.wait_with_output().expect("ttt finishes");
+        let text = String::from_utf8(output.stdout).expect("UTF-8");
+        let mut seen = Vec::new();
+        for line in text.lines() {
+            let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let object = value.as_object().expect("an object per line");
+            // An error object is told apart by its `error` key; every other line is the kind
+            // the subcommand answers with.
+            let kind = if object.contains_key("error") {
+                "input-error"
+            } else {
+                kinds[0]
+            };
+            check_object(&types, kind, line, &format!("ttt {args:?}"));
+            seen.push(kind);
+        }
+        for kind in *kinds {
+            assert!(
+                seen.contains(kind),
+                "ttt {args:?} printed no `{kind}`: {text}"
+            );
+        }
+    }
+}

@@ -40,12 +40,12 @@ fn json_lines(output: &Output) -> Vec<serde_json::Value> {
 fn scripted_play_reprompts_on_bad_moves_and_ends_at_end_of_input() {
     let output = ttt(
         &["play", "--x", "human", "--o", "perfect", "--seed", "1"],
-        "0\nq\n0\n9\n8\n",
+        "0\nzz\n0\n9\n8\n",
     );
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
-        text.contains("not a cell: \"q\"; type a number from 0 to 8"),
+        text.contains("not a cell: \"zz\"; type a number from 0 to 8 (h for help)"),
         "{text}"
     );
     assert!(
@@ -54,7 +54,7 @@ fn scripted_play_reprompts_on_bad_moves_and_ends_at_end_of_input() {
     );
     assert!(text.contains("no such cell 9: cells are 0 to 8"), "{text}");
     assert!(
-        text.contains("O (perfect) plays 4: best move, eval draw"),
+        text.contains("The computer (perfect) played 4: best move; a draw with best play"),
         "{text}"
     );
     assert!(
@@ -74,15 +74,22 @@ fn a_human_who_blunders_loses_to_the_solver() {
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
-        text.contains("X plays 3: mistake, eval O wins in 5"),
+        text.contains("You played 3: mistake; the computer wins in 3 moves with best play"),
         "{text}"
     );
-    assert!(text.trim_end().ends_with("O wins"), "{text}");
+    assert!(
+        text.contains("You lose: the computer has three in a row."),
+        "{text}"
+    );
     let output = ttt(
         &["play", "--x", "perfect", "--o", "perfect", "--seed", "4"],
         "",
     );
-    assert!(stdout(&output).trim_end().ends_with("draw"));
+    assert!(
+        stdout(&output)
+            .trim_end()
+            .ends_with("Draw: nobody has three in a row.")
+    );
 }
 
 #[test]
@@ -90,11 +97,10 @@ fn human_against_human_announces_the_winner() {
     let output = ttt(&["play", "--o", "human"], "0\n3\n1\n4\n2\n");
     let text = stdout(&output);
     assert!(output.status.success());
-    assert!(text.trim_end().ends_with("X wins"), "{text}");
-    assert!(
-        text.contains("X plays 2: best move, eval X has won"),
-        "{text}"
-    );
+    assert!(text.contains("X wins."), "{text}");
+    assert!(text.contains("X played 2: best move; X won"), "{text}");
+    // The winning line is marked.
+    assert!(text.contains("   [X]|[X]|[X]\n"), "{text}");
 }
 
 #[test]
@@ -120,8 +126,13 @@ fn perft_prints_each_depth_and_rejects_deep_ones() {
     assert_eq!(counts[5], "5 15120");
     assert_eq!(counts[9], "9 127872");
     let output = ttt(&["perft", "10"], "");
-    assert!(!output.status.success());
-    assert!(stderr(&output).starts_with("ttt: error: depth 10 is too deep"));
+    // A usage error, as clap reports them (status 2).
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("depth 10 is too deep"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -256,10 +267,116 @@ fn enumerate_counts_games() {
     let output = ttt(&["enumerate", "--json"], "");
     let json = &json_lines(&output)[0];
     assert_eq!(json["games"], 255_168);
-    assert_eq!(json["games_x"], 131_184);
-    assert_eq!(json["games_o"], 77_904);
-    assert_eq!(json["games_draw"], 46_080);
-    assert_eq!(json["games_canonical"], 26_830);
+    // The same game-tally keys as `match` and `selfplay`.
+    assert_eq!(json["x_wins"], 131_184);
+    assert_eq!(json["o_wins"], 77_904);
+    assert_eq!(json["draws"], 46_080);
+    assert_eq!(json["game_classes"], 26_830);
     assert_eq!(json["tree_nodes"], 549_946);
     assert_eq!(json["perft"][9], 127_872);
+}
+
+/// Asserts that `text` holds every one of `parts`.
+fn says(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part:?} missing in:\n{text}");
+    }
+}
+
+#[test]
+fn play_speaks_to_a_person() {
+    // Help, a bad word, undo, quit: a scripted session at the default level.
+    let output = ttt(&["play", "--seed", "4"], "h\nfoo\n1\nu\n4\nquit\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.starts_with("Tic-tac-toe: three in a row wins.\n"));
+    says(
+        &text,
+        &[
+            "You are X, the computer (perfect) is O.",
+            "u to undo, h for help, q to quit",
+            "Seed 4 (ttt play --seed 4 replays",
+            "  u, undo   take back your last move",
+            "not a cell: \"foo\"",
+            // After `u` the board is empty again, then 4 is played.
+            "Your move (X), cell: u\n\n    0 | 1 | 2\n",
+            "You played 4: best move",
+        ],
+    );
+    assert!(text.trim_end().ends_with("Game left unfinished. Bye."));
+}
+
+#[test]
+fn play_names_the_outcome_marks_the_line_and_offers_another_game() {
+    // Against the easy level (random moves) with seed 1, X wins on the diagonal, then a second
+    // game is accepted and quit.
+    let output = ttt(
+        &["play", "--level", "easy", "--seed", "1"],
+        "4\n0\n8\ny\nq\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    says(
+        &text,
+        &[
+            "the computer (easy) is O",
+            "You win!",
+            "   [X]| 1 | 2\n",
+            "Play again? (y/n): y",
+        ],
+    );
+    let empty = "    0 | 1 | 2\n   ---+---+---\n    3 | 4 | 5\n   ---+---+---\n    6 | 7 | 8\n";
+    assert_eq!(
+        text.matches(empty).count(),
+        2,
+        "a second empty board: {text}"
+    );
+    // The same seed replays the same game.
+    let again = ttt(
+        &["play", "--level", "easy", "--seed", "1"],
+        "4\n0\n8\ny\nq\n",
+    );
+    assert_eq!(stdout(&again), text);
+    // Levels map to the engine players; a person can also move second.
+    let output = ttt(
+        &["play", "--o", "human", "--level", "hard", "--seed", "2"],
+        "q\n",
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("You are O, the computer (hard) is X."),
+        "{text}"
+    );
+    assert!(text.contains("The computer (hard) played"), "{text}");
+}
+
+#[test]
+fn play_counts_in_moves_and_survives_odd_bytes() {
+    // X plays 3, a mistake: O wins in 5 plies, which is 3 of O's moves.
+    let output = ttt(&["play", "--seed", "4"], "1\n3\n");
+    let text = stdout(&output);
+    assert!(
+        text.contains("You played 3: mistake; the computer wins in 3 moves with best play"),
+        "{text}"
+    );
+    assert!(!text.contains("plies"), "{text}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        .args(["play", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(b"\xff\xfe\n4\n")
+        .expect("written");
+    let output = child.wait_with_output().expect("ttt finishes");
+    assert!(output.status.success());
+    assert!(
+        stdout(&output).contains("You played 4"),
+        "a bad byte does not end the game"
+    );
 }

@@ -10,9 +10,10 @@ use serde::{Serialize, Serializer};
 use tictactoe::encoding::{Base3, Base4, Canonical, CountRank, Rank};
 use tictactoe::{Board, Line, Player, Position, Status, Violations, solver};
 
-use crate::codes::{Codes, Text, impossible_counts};
+use crate::codes::{Codes, CodesJson, Text, impossible_counts};
 use crate::draw::Drawing;
-use crate::input::{self, Out, Outcome};
+use crate::input::{self, Outcome};
+use crate::output::{self, Out};
 
 /// Analyze boards: validity (every rule broken), status, whose turn, complete lines and codes.
 ///
@@ -57,25 +58,13 @@ struct Report {
     /// Every move that keeps the value and the distance, ascending; empty when finished or
     /// invalid.
     best_moves: Vec<usize>,
-    codes: ReportCodes,
-}
-
-/// The `codes` object: null where the board cannot have the code.
-#[derive(Serialize)]
-struct ReportCodes {
-    base4: u32,
-    base3: u16,
-    count_rank: Option<u16>,
-    rank: Option<u16>,
-    canonical: Option<u16>,
-    symmetry: Option<&'static str>,
+    codes: CodesJson,
 }
 
 impl Report {
     fn of(board: Board) -> Report {
         let position = Position::try_from(board).ok();
         let status = position.map(Position::status);
-        let codes = Codes::of(board);
         let solution = position.map(solver::solve);
         Report {
             board: Text(board),
@@ -90,14 +79,7 @@ impl Report {
             best_moves: solution.map_or_else(Vec::new, |s| {
                 s.best_moves.iter().map(tictactoe::Cell::index).collect()
             }),
-            codes: ReportCodes {
-                base4: codes.base4.code(),
-                base3: codes.base3.code(),
-                count_rank: codes.count_rank.map(CountRank::code),
-                rank: codes.rank(),
-                canonical: codes.canonical(),
-                symmetry: codes.symmetry(),
-            },
+            codes: CodesJson::of(board),
         }
     }
 }
@@ -124,13 +106,65 @@ impl Serialize for Lines {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    input::answer_each_board(&args.boards, args.json, |board, out| {
-        if args.json {
-            input::json_line(out, &Report::of(board))
-        } else {
-            write_for_people(out, board)
+/// Answers computed one by one before the answers of every grid are made at once: a few boards
+/// do not pay for 19,683, a stream of them does.
+const PRECOMPUTE_AFTER: u32 = 2048;
+
+/// The answer to every grid, indexed by its base-3 code: the state space is small enough that a
+/// long stream is answered by copying bytes (the same bytes the answer is computed as).
+struct Answers {
+    bytes: Vec<u8>,
+    /// `starts[code]..starts[code + 1]` is the answer to the grid of base-3 code `code`.
+    starts: Vec<usize>,
+}
+
+impl Answers {
+    fn build(json: bool) -> anyhow::Result<Answers> {
+        let grids = Base3::COUNT;
+        let mut answers = Answers {
+            bytes: Vec::with_capacity(19_683 * if json { 300 } else { 400 }),
+            starts: Vec::with_capacity(19_683 + 1),
+        };
+        answers.starts.push(0);
+        for code in 0..grids {
+            let board = Base3::try_from_code(code)?.to_board();
+            answer(&mut answers.bytes, board, json)?;
+            answers.starts.push(answers.bytes.len());
         }
+        Ok(answers)
+    }
+
+    fn get(&self, board: Board) -> &[u8] {
+        let code = usize::from(Base3::from_board(board).code());
+        &self.bytes[self.starts[code]..self.starts[code + 1]]
+    }
+}
+
+/// Writes the answer to one board.
+fn answer(out: &mut impl Write, board: Board, json: bool) -> anyhow::Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, &Report::of(board)).map_err(std::io::Error::from)?;
+        out.write_all(b"\n")?;
+        Ok(())
+    } else {
+        write_for_people(out, board)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (mut computed, mut answers) = (0u32, None::<Answers>);
+    input::answer_each_board(&args.boards, args.json, |board, out: &mut Out| {
+        match &answers {
+            Some(answers) => out.write_all(answers.get(board))?,
+            None => {
+                answer(out, board, args.json)?;
+                computed += 1;
+                if computed == PRECOMPUTE_AFTER {
+                    answers = Some(Answers::build(args.json)?);
+                }
+            }
+        }
+        Ok(Outcome::Answered)
     })
 }
 
@@ -143,7 +177,7 @@ fn describe(position: Position) -> String {
     }
 }
 
-fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
+fn write_for_people(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
     writeln!(out, "{board}")?;
     writeln!(out, "{}", Drawing::with_lines(board).indented("  "))?;
     match Position::try_from(board) {
@@ -186,13 +220,16 @@ fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     writeln!(out, "{}", if any { "" } else { "none" })?;
     write_codes(out, board)?;
     writeln!(out)?;
-    Ok(Outcome::Answered)
+    Ok(())
 }
 
-fn write_codes(out: &mut Out, board: Board) -> anyhow::Result<()> {
+fn write_codes(out: &mut impl Write, board: Board) -> anyhow::Result<()> {
+    use std::fmt::Write as _;
     let codes = Codes::of(board);
+    // One line, wrapped to the width of text output.
+    let mut line = String::with_capacity(128);
     write!(
-        out,
+        line,
         "codes     {} {}, {} {}, ",
         Base4::KIND.name(),
         codes.base4.code(),
@@ -200,27 +237,28 @@ fn write_codes(out: &mut Out, board: Board) -> anyhow::Result<()> {
         codes.base3.code()
     )?;
     match codes.count_rank {
-        Some(code) => write!(out, "{} {}, ", CountRank::KIND.name(), code.code())?,
+        Some(code) => write!(line, "{} {}, ", CountRank::KIND.name(), code.code())?,
         None => write!(
-            out,
+            line,
             "{} - ({}), ",
             CountRank::KIND.name(),
             impossible_counts(board)
         )?,
     }
     match (codes.rank(), codes.canonical(), codes.symmetry()) {
-        (Some(rank), Some(canonical), Some(symmetry)) => writeln!(
-            out,
+        (Some(rank), Some(canonical), Some(symmetry)) => write!(
+            line,
             "{} {rank}, {} {canonical} (symmetry {symmetry})",
             Rank::KIND.name(),
             Canonical::KIND.name()
         )?,
-        _ => writeln!(
-            out,
+        _ => write!(
+            line,
             "{} -, {} - (invalid board)",
             Rank::KIND.name(),
             Canonical::KIND.name()
         )?,
     }
+    writeln!(out, "{}", output::wrap(&line, "          "))?;
     Ok(())
 }

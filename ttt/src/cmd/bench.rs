@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use serde::Serialize;
 use tictactoe::lab::{paper, traditional::Array};
 use tictactoe::status::Method;
@@ -12,6 +13,7 @@ use tictactoe::{Board, Position};
 
 use crate::args::StatusMethod;
 use crate::bench::{self, Measurement, Scenario, chart, published};
+use crate::output::errln;
 use crate::progress::Progress;
 
 /// Time the status methods on the paper's five scenarios and on every position and grid.
@@ -23,14 +25,15 @@ use crate::progress::Progress;
 #[command(after_help = "Examples:\n  \
     ttt bench\n  \
     ttt bench --scenario row-win --method traditional --method paper\n  \
-    ttt bench --trials 51 --chart docs/bench.svg\n  \
+    ttt bench --trials 51 --chart bench.svg\n  \
+    ttt bench --wide\n  \
     ttt bench --json --iterations 1000\n\n\
     Scenarios: row-win XXX/OO./..., column-win XO./XO./X.., diagonal-win XOO/OXX/XOX,\n\
     full-board-draw XOX/XOO/OXX, early-game X../.O./..., all-positions, all-grids.\n\
     Methods: traditional, paper, masks, table, table-bits, base3, batch, batch-portable by\n\
-    default; shift and batch-packed on request (each loses to a default method: see\n\
-    docs/benchmarks.md). batch runs on the widest kernel the CPU has (avx512, avx2 or\n\
-    portable, named in the report); batch-portable always on the portable one.")]
+    default; shift and batch-packed on request (each loses to a default method). batch\n\
+    runs on the widest kernel the CPU has (avx512, avx2 or portable, named in the report);\n\
+    batch-portable always on the portable one.")]
 pub struct Args {
     /// Iterations per trial; in all-positions and all-grids one iteration checks every board
     /// once [default: 100,000 for one board, else enough passes for 100,000 checks]
@@ -45,14 +48,19 @@ pub struct Args {
     /// Method to time (repeatable) [default: all but shift and batch-packed].
     #[arg(long = "method", value_name = "NAME", value_enum)]
     methods: Vec<StatusMethod>,
-    /// One JSON object per line per (scenario, method), then one for the machine.
+    /// One JSON object per line per (scenario, method), the machine in each.
     #[arg(long)]
     json: bool,
-    /// Write the SVG chart here [default: target/bench.svg; in --json mode only when given].
+    /// The full tables (every timing column, the paper's standard deviations and memory), wider
+    /// than 100 columns.
+    #[arg(long)]
+    wide: bool,
+    /// Write an SVG chart here (checked writable before anything is measured); no chart
+    /// without it.
     #[arg(long, value_name = "PATH")]
     chart: Option<PathBuf>,
-    /// Do not write the chart.
-    #[arg(long, conflicts_with = "chart")]
+    /// No chart (the default; kept for scripts written for earlier versions).
+    #[arg(long, conflicts_with = "chart", hide = true)]
     no_chart: bool,
 }
 
@@ -74,10 +82,7 @@ struct Record {
     table_bytes: usize,
     heap_bytes: u64,
     wrong_positions: usize,
-}
-
-#[derive(Serialize)]
-struct MachineRecord {
+    /// The CPU model, from `/proc/cpuinfo`.
     machine: String,
     cores: usize,
     /// The batch kernel `batch` ran on: `portable`, `avx2` or `avx512`.
@@ -131,13 +136,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         select(&asked, &Method::ALL)
     };
     let wrong: Vec<usize> = methods.iter().map(|&m| bench::wrong_positions(m)).collect();
+    // The chart's file is created now, so an unwritable place fails before the run, not after.
+    if let Some(path) = &args.chart {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::File::create(path)
+            .with_context(|| format!("cannot write the chart to {}", path.display()))?;
+    }
 
     let with_split = methods.contains(&Method::Paper);
     let (runs, splits) = measure_all(&args, &scenarios, &methods, with_split);
 
-    let records = records(&runs, &wrong, args.trials);
+    let (cpu, cores) = bench::machine();
+    let records = records(&runs, &wrong, args.trials, &cpu, cores);
     for r in records.iter().filter(|r| r.ns_per_check < bench::FLOOR_NS) {
-        eprintln!(
+        errln!(
             "ttt: warning: {} {} measured {:.4} ns/check, below {} ns: the work was optimised away",
             r.scenario,
             r.method,
@@ -145,35 +160,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             bench::FLOOR_NS
         );
     }
-    let (cpu, cores) = bench::machine();
-    let chart_path = match (&args.chart, args.no_chart, args.json) {
-        (Some(path), _, _) => Some(path.clone()),
-        (None, false, false) => Some(PathBuf::from("target/bench.svg")),
-        _ => None,
-    };
     let mut out = std::io::stdout().lock();
     if args.json {
         for record in &records {
             writeln!(out, "{}", serde_json::to_string(record)?)?;
         }
-        let machine = MachineRecord {
-            machine: cpu.clone(),
-            cores,
-            batch_kernel: Kernel::best().name(),
-        };
-        writeln!(out, "{}", serde_json::to_string(&machine)?)?;
     } else {
-        print_table(&mut out, &records, &cpu, cores, args.trials, &runs)?;
+        print_table(
+            &mut out,
+            &records,
+            &cpu,
+            cores,
+            args.trials,
+            &runs,
+            args.wide,
+        )?;
         if with_split {
             print_defect(&mut out)?;
             print_split(&mut out, &runs, &splits)?;
         }
-        print_published(&mut out, &runs)?;
+        print_published(&mut out, &runs, args.wide)?;
     }
-    if let Some(path) = chart_path {
-        write_chart(&path, &records, &cpu)?;
+    if let Some(path) = &args.chart {
+        write_chart(path, &records, &cpu)?;
         if args.json {
-            eprintln!("chart: {}", path.display());
+            errln!("chart: {}", path.display());
         } else {
             writeln!(out, "\nchart: {}", path.display())?;
         }
@@ -235,7 +246,13 @@ fn write_chart(path: &std::path::Path, records: &[Record], cpu: &str) -> anyhow:
     chart::write(path, &bars, &format!("ttt bench: ns per check, {cpu}"))
 }
 
-fn records(runs: &[ScenarioRun], wrong: &[usize], trials: u32) -> Vec<Record> {
+fn records(
+    runs: &[ScenarioRun],
+    wrong: &[usize],
+    trials: u32,
+    cpu: &str,
+    cores: usize,
+) -> Vec<Record> {
     let mut records = Vec::new();
     for run in runs {
         let base = run.ns(Method::Traditional);
@@ -258,6 +275,9 @@ fn records(runs: &[ScenarioRun], wrong: &[usize], trials: u32) -> Vec<Record> {
                 table_bytes,
                 heap_bytes: m.heap_bytes,
                 wrong_positions: wrong[i],
+                machine: cpu.to_owned(),
+                cores,
+                batch_kernel: Kernel::best().name(),
             });
         }
     }
@@ -271,10 +291,17 @@ fn print_table(
     cores: usize,
     trials: u32,
     runs: &[ScenarioRun],
+    wide: bool,
 ) -> io::Result<()> {
+    // The CPU name is the one part of unknown length: cut so the line fits 100 columns.
+    let cpu: String = if wide {
+        cpu.to_owned()
+    } else {
+        cpu.chars().take(60).collect()
+    };
     writeln!(
         out,
-        "ttt bench: {trials} trials per scenario and method; machine: {cpu}, {cores} cores; \
+        "ttt bench: {trials} trials per scenario and method\nmachine: {cpu}, {cores} cores; \
          batch kernel: {}",
         Kernel::best().name()
     )?;
@@ -288,20 +315,28 @@ fn print_table(
             run.boards.len() as u64 * run.iterations
         )?;
     }
-    writeln!(
-        out,
-        "\n{:<16} {:<14} {:>14} {:>12} {:>9} {:>10} {:>6} {:>6} {:>6} {:>6}",
-        "scenario",
-        "method",
-        "s/100k checks",
-        "std",
-        "ns/check",
-        "vs trad.",
-        "state",
-        "table",
-        "heap",
-        "wrong"
-    )?;
+    if wide {
+        writeln!(
+            out,
+            "\n{:<16} {:<14} {:>14} {:>12} {:>9} {:>10} {:>6} {:>6} {:>6} {:>6}",
+            "scenario",
+            "method",
+            "s/100k checks",
+            "std",
+            "ns/check",
+            "vs trad.",
+            "state",
+            "table",
+            "heap",
+            "wrong"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "\n{:<16} {:<14} {:>9} {:>10} {:>6} {:>6}",
+            "scenario", "method", "ns/check", "vs trad.", "heap", "wrong"
+        )?;
+    }
     let mut last = "";
     for r in records {
         if r.scenario != last && !last.is_empty() {
@@ -312,28 +347,45 @@ fn print_table(
         let improvement = r
             .improvement_pct
             .map_or_else(|| "-".to_owned(), |p| format!("{p:+.1}%"));
+        if wide {
+            writeln!(
+                out,
+                "{:<16} {:<14} {:>14.8} {:>12.8} {:>9.3} {:>10} {:>6} {:>6} {:>6} {:>6}",
+                r.scenario,
+                r.method,
+                r.mean_s * scale,
+                r.std_s * scale,
+                r.ns_per_check,
+                improvement,
+                r.state_bytes,
+                r.table_bytes,
+                r.heap_bytes,
+                r.wrong_positions
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{:<16} {:<14} {:>9.3} {:>10} {:>6} {:>6}",
+                r.scenario, r.method, r.ns_per_check, improvement, r.heap_bytes, r.wrong_positions
+            )?;
+        }
+    }
+    if wide {
         writeln!(
             out,
-            "{:<16} {:<14} {:>14.8} {:>12.8} {:>9.3} {:>10} {:>6} {:>6} {:>6} {:>6}",
-            r.scenario,
-            r.method,
-            r.mean_s * scale,
-            r.std_s * scale,
-            r.ns_per_check,
-            improvement,
-            r.state_bytes,
-            r.table_bytes,
-            r.heap_bytes,
-            r.wrong_positions
+            "\nstate = bytes per board of the method's representation, table = bytes of static \
+             tables,\nheap = bytes allocated inside the timed loops (counting allocator), wrong = how many \
+             of the 5,478 positions answered wrongly.\ns/100k checks and std: mean and standard \
+             deviation of the trials, as in the paper; ns/check and vs trad.: the median trial."
+        )?;
+    } else {
+        writeln!(
+            out,
+            "\nns/check and vs trad.: the median trial; heap = bytes allocated inside the timed loops;\n\
+             wrong = how many of the 5,478 positions the method answers wrongly. --wide adds the\n\
+             paper's columns (mean and std per 100,000 checks, state and table bytes), --json all."
         )?;
     }
-    writeln!(
-        out,
-        "\nstate = bytes per board of the method's representation, table = bytes of static \
-         tables,\nheap = bytes allocated inside the timed loops (counting allocator), wrong = how many \
-         of the 5,478 positions answered wrongly.\ns/100k checks and std: mean and standard \
-         deviation of the trials, as in the paper; ns/check and vs trad.: the median trial."
-    )?;
     Ok(())
 }
 
@@ -372,8 +424,8 @@ fn print_defect(out: &mut impl Write) -> io::Result<()> {
             .collect();
         writeln!(
             out,
-            "  pattern {label} = {pattern:#011b} covers {} cells ({}) with bit i = cell i as its \
-             board_to_bitboard sets them: not a line.",
+            "  pattern {label} = {pattern:#011b} covers {} cells ({}) with bit i = cell i\n  \
+             (as its board_to_bitboard sets them): not a line.",
             cells.len(),
             cells.join(", ")
         )?;
@@ -385,7 +437,7 @@ fn print_defect(out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
         "  A top-row win is missed unless the winner also holds cell 3: the printed method \
-         answers wrongly on\n  {} of {} positions and {} of {} grids (every other method: 0).",
+         answers\n  wrongly on {} of {} positions and {} of {} grids (every other method: 0).",
         thousands(wrong_positions.len()),
         thousands(Position::all().count()),
         thousands(wrong_grids.len()),
@@ -408,8 +460,8 @@ fn print_defect(out: &mut impl Write) -> io::Result<()> {
     if Method::Paper.winner(row_win).is_none() {
         writeln!(
             out,
-            "  The paper's own row-win scenario {row_win_text} is one of them: the method it times \
-             there answers \"no winner\"."
+            "  The paper's own row-win scenario {row_win_text} is one of them: the method it \
+             times there\n  answers \"no winner\"."
         )?;
     }
     Ok(())
@@ -450,7 +502,7 @@ fn print_split(out: &mut impl Write, runs: &[ScenarioRun], splits: &[Split]) -> 
 }
 
 /// The paper's published figures next to ours.
-fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()> {
+fn print_published(out: &mut impl Write, runs: &[ScenarioRun], wide: bool) -> io::Result<()> {
     let paper_runs: Vec<&ScenarioRun> = runs
         .iter()
         .filter(|r| published::for_scenario(r.name).is_some())
@@ -465,6 +517,10 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
          Language, hardware and method all differ, so a ratio measures the three together.\n  \
          (* median trial, seconds per 100,000 checks)"
     )?;
+    if !wide {
+        print_published_narrow(out, &paper_runs)?;
+        return print_ratios(out, &paper_runs);
+    }
     writeln!(
         out,
         "  {:<16} {:>20} {:>20} {:>8} {:>11} | {:>10} {:>10} {:>8} {:>6}",
@@ -480,29 +536,12 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
     )?;
     for run in &paper_runs {
         let p = published::for_scenario(run.name).expect("filtered above");
-        let ours = |method: Method| {
-            run.results
-                .iter()
-                .find(|(m, _)| *m == method)
-                .map(|(_, m)| m)
-        };
-        let (trad, paper) = (ours(Method::Traditional), ours(Method::Paper));
-        let s = |m: Option<&Measurement>| {
-            m.map_or_else(
-                || "-".to_owned(),
-                |m| format!("{:.7}", m.per_100k(m.median_s())),
-            )
-        };
-        let improvement = match (trad, paper) {
-            (Some(t), Some(b)) => format!(
-                "{:+.1}",
-                (t.median_s()
-                    - b.median_s() * t.checks_per_trial as f64 / b.checks_per_trial as f64)
-                    / t.median_s()
-                    * 100.0
-            ),
-            _ => "-".to_owned(),
-        };
+        let Ours {
+            trad,
+            paper,
+            improvement,
+        } = Ours::of(run);
+        let s = Ours::seconds;
         let heap = trad
             .iter()
             .chain(paper.iter())
@@ -528,6 +567,75 @@ fn print_published(out: &mut impl Write, runs: &[ScenarioRun]) -> io::Result<()>
     print_ratios(out, &paper_runs)
 }
 
+/// Our traditional and paper timings of one scenario, and the gain of the paper's method.
+struct Ours<'a> {
+    trad: Option<&'a Measurement>,
+    paper: Option<&'a Measurement>,
+    improvement: String,
+}
+
+impl<'a> Ours<'a> {
+    fn of(run: &'a ScenarioRun) -> Ours<'a> {
+        let ours = |method: Method| {
+            run.results
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, m)| m)
+        };
+        let (trad, paper) = (ours(Method::Traditional), ours(Method::Paper));
+        let improvement = match (trad, paper) {
+            (Some(t), Some(b)) => format!(
+                "{:+.1}",
+                (t.median_s()
+                    - b.median_s() * t.checks_per_trial as f64 / b.checks_per_trial as f64)
+                    / t.median_s()
+                    * 100.0
+            ),
+            _ => "-".to_owned(),
+        };
+        Ours {
+            trad,
+            paper,
+            improvement,
+        }
+    }
+
+    /// The median trial in seconds per 100,000 checks, or `-`.
+    fn seconds(m: Option<&Measurement>) -> String {
+        m.map_or_else(
+            || "-".to_owned(),
+            |m| format!("{:.7}", m.per_100k(m.median_s())),
+        )
+    }
+}
+
+/// The published figures against ours in 100 columns (the deviations and memory with --wide).
+fn print_published_narrow(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result<()> {
+    writeln!(
+        out,
+        "  {:<16} {:>10} {:>12} {:>8} | {:>10} {:>10} {:>8}",
+        "scenario", "pub. trad.", "pub. Boolean", "pub. +%", "our trad.*", "our paper*", "our +%"
+    )?;
+    for run in paper_runs {
+        let (p, ours) = (
+            published::for_scenario(run.name).expect("only the paper's scenarios"),
+            Ours::of(run),
+        );
+        writeln!(
+            out,
+            "  {:<16} {:>10.6} {:>12.6} {:>8.1} | {:>10} {:>10} {:>8}",
+            run.name,
+            p.traditional_s,
+            p.boolean_s,
+            p.improvement_pct,
+            Ours::seconds(ours.trad),
+            Ours::seconds(ours.paper),
+            ours.improvement
+        )?;
+    }
+    Ok(())
+}
+
 /// How many times faster per check than the paper's Python each method is, per scenario.
 fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result<()> {
     let methods: Vec<&str> = paper_runs[0]
@@ -537,18 +645,21 @@ fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result
         .collect();
     writeln!(
         out,
-        "\n  Times faster per check than the paper's Python (traditional vs its traditional, paper \
-         vs its Boolean,\n  every other method vs the faster of the two):"
+        "\n  Times faster per check than the paper's Python (traditional vs its traditional, \
+         paper vs\n  its Boolean, every other method vs the faster of the two):"
     )?;
-    write!(out, "  {:<16}", "scenario")?;
-    for m in &methods {
-        write!(out, " {m:>14}")?;
+    write!(out, "  {:<14}", "method")?;
+    for run in paper_runs {
+        write!(out, " {:>15}", run.name)?;
     }
     writeln!(out)?;
-    for run in paper_runs {
-        let p = published::for_scenario(run.name).expect("only the paper's scenarios");
-        write!(out, "  {:<16}", run.name)?;
-        for (method, m) in &run.results {
+    for (i, name) in methods.iter().enumerate() {
+        write!(out, "  {name:<14}")?;
+        for run in paper_runs {
+            let p = published::for_scenario(run.name).expect("only the paper's scenarios");
+            let Some((method, m)) = run.results.get(i) else {
+                continue;
+            };
             // Ours against the paper's own method; the faster methods against its best.
             let counterpart = match *method {
                 Method::Traditional => p.traditional_s,
@@ -562,7 +673,7 @@ fn print_ratios(out: &mut impl Write, paper_runs: &[&ScenarioRun]) -> io::Result
                 | Method::BatchPortable
                 | Method::BatchPacked => p.traditional_s.min(p.boolean_s),
             };
-            write!(out, " {:>13.0}x", counterpart / m.per_100k(m.median_s()))?;
+            write!(out, " {:>14.0}x", counterpart / m.per_100k(m.median_s()))?;
         }
         writeln!(out)?;
     }

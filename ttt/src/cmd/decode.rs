@@ -10,7 +10,9 @@ use tictactoe::encoding::{DecodeError, DecodeReason, Kind};
 use crate::args;
 use crate::codes::Text;
 use crate::draw::Drawing;
-use crate::input::{self, Out, Outcome};
+use crate::input::{self, Outcome};
+use crate::number::{NumberError, parse_number};
+use crate::output::Out;
 
 /// Print the board behind each code, drawn and as nine characters.
 ///
@@ -87,83 +89,12 @@ impl Codec {
     }
 }
 
-/// Text that is not a non-negative integer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-enum NumberError {
-    #[error("no digits")]
-    NoDigits,
-    #[error("bad character {ch:?} at index {index} (expected {expected})")]
-    BadChar {
-        index: usize,
-        ch: char,
-        expected: &'static str,
-    },
-    #[error("negative")]
-    Negative,
-    #[error("too large")]
-    TooLarge,
-}
-
-/// Reads a decimal number, or hexadecimal after `0x`, or binary after `0b` (prefixes in either
-/// case). A minus sign before a number is recognized, to be reported as such.
-fn parse_number(text: &str) -> Result<u64, NumberError> {
-    let Some(magnitude) = text.strip_prefix('-') else {
-        return parse_unsigned(text);
-    };
-    match parse_unsigned(magnitude) {
-        Ok(0) => Ok(0),
-        Ok(_) | Err(NumberError::TooLarge) => Err(NumberError::Negative),
-        Err(NumberError::BadChar {
-            index,
-            ch,
-            expected,
-        }) => Err(NumberError::BadChar {
-            index: index + 1,
-            ch,
-            expected,
-        }),
-        Err(error) => Err(error),
-    }
-}
-
-fn parse_unsigned(text: &str) -> Result<u64, NumberError> {
-    let (radix, skip, expected) = match text.get(..2) {
-        Some("0x" | "0X") => (16, 2, "hexadecimal digits after 0x"),
-        Some("0b" | "0B") => (2, 2, "binary digits after 0b"),
-        _ => (10, 0, "decimal digits, or a 0x or 0b prefix"),
-    };
-    if text.len() == skip {
-        return Err(NumberError::NoDigits);
-    }
-    let mut value = 0u64;
-    for (index, ch) in text.chars().enumerate().skip(skip) {
-        let digit = ch.to_digit(radix).ok_or(NumberError::BadChar {
-            index,
-            ch,
-            expected,
-        })?;
-        value = value
-            .checked_mul(u64::from(radix))
-            .and_then(|v| v.checked_add(u64::from(digit)))
-            .ok_or(NumberError::TooLarge)?;
-    }
-    Ok(value)
-}
-
 /// One line of `decode --json` for a good code.
 #[derive(Serialize)]
 struct Decoded {
     encoding: &'static str,
     code: u32,
     board: Text,
-}
-
-/// One line of `decode --json` for a bad code.
-#[derive(Serialize)]
-struct Rejected<'a> {
-    encoding: &'static str,
-    input: &'a str,
-    error: String,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -183,14 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 },
             ),
             (Ok((code, board)), false) => write_for_people(out, codec, code, board),
-            (Err(error), true) => input::reject_json(
-                out,
-                &Rejected {
-                    encoding: codec.kind.name(),
-                    input: item.text,
-                    error,
-                },
-            ),
+            (Err(error), true) => input::reject_json(out, &input::InputError::new(&item, error)),
             (Err(error), false) => input::reject(out, item.origin, error),
         }
     })
@@ -217,76 +141,6 @@ fn write_for_people(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_in_three_bases() {
-        assert_eq!(parse_number("0"), Ok(0));
-        assert_eq!(parse_number("18465"), Ok(18_465));
-        assert_eq!(parse_number("0x4821"), Ok(0x4821));
-        assert_eq!(parse_number("0XfF"), Ok(255));
-        assert_eq!(parse_number("0b101"), Ok(5));
-        assert_eq!(parse_number("-0"), Ok(0));
-        assert_eq!(parse_number("18446744073709551615"), Ok(u64::MAX));
-    }
-
-    #[test]
-    fn bad_numbers_say_why() {
-        use NumberError::*;
-        assert_eq!(parse_number(""), Err(NoDigits));
-        assert_eq!(parse_number("0x"), Err(NoDigits));
-        assert_eq!(parse_number("-"), Err(NoDigits));
-        assert_eq!(parse_number("-5"), Err(Negative));
-        assert_eq!(parse_number("-99999999999999999999999"), Err(Negative));
-        assert!(matches!(
-            parse_number("-5a"),
-            Err(BadChar {
-                index: 2,
-                ch: 'a',
-                ..
-            })
-        ));
-        assert!(matches!(
-            parse_number("--5"),
-            Err(BadChar {
-                index: 1,
-                ch: '-',
-                ..
-            })
-        ));
-        assert_eq!(parse_number("18446744073709551616"), Err(TooLarge));
-        assert!(matches!(
-            parse_number("12a"),
-            Err(BadChar {
-                index: 2,
-                ch: 'a',
-                ..
-            })
-        ));
-        assert!(matches!(
-            parse_number("0b102"),
-            Err(BadChar {
-                index: 4,
-                ch: '2',
-                ..
-            })
-        ));
-        assert!(matches!(
-            parse_number("5-"),
-            Err(BadChar {
-                index: 1,
-                ch: '-',
-                ..
-            })
-        ));
-        assert!(matches!(
-            parse_number("0x-5"),
-            Err(BadChar {
-                index: 2,
-                ch: '-',
-                ..
-            })
-        ));
-    }
 
     #[test]
     fn every_code_of_every_encoding_reads_as_the_library_decodes_it() {

@@ -7,8 +7,9 @@ use serde::Serialize;
 use tictactoe::Board;
 use tictactoe::encoding::{Base3, Base4, BitboardPair, Canonical, CountRank, Oriented, Rank};
 
-use crate::codes::{Codes, Ranks, Text, impossible_counts};
-use crate::input::{self, Out, Outcome};
+use crate::codes::{Codes, CodesJson, Ranks, Text, impossible_counts};
+use crate::input::{self, Outcome};
+use crate::output::{self, Out};
 
 /// Print each board in every encoding that can hold it.
 ///
@@ -30,33 +31,19 @@ pub struct Args {
     json: bool,
 }
 
-/// One line of `encode --json`.
+/// One line of `encode --json`: the board, then its codes.
 #[derive(Serialize)]
 struct Record {
     board: Text,
-    base4: u32,
-    base3: u16,
-    bitboards: u32,
-    count_rank: Option<u16>,
-    rank: Option<u16>,
-    canonical: Option<u16>,
-    symmetry: Option<&'static str>,
-    oriented: Option<u16>,
+    #[serde(flatten)]
+    codes: CodesJson,
 }
 
 impl Record {
     fn of(board: Board) -> Record {
-        let codes = Codes::of(board);
         Record {
             board: Text(board),
-            base4: codes.base4.code(),
-            base3: codes.base3.code(),
-            bitboards: codes.bitboards.code(),
-            count_rank: codes.count_rank.map(CountRank::code),
-            rank: codes.rank(),
-            canonical: codes.canonical(),
-            symmetry: codes.symmetry(),
-            oriented: codes.ranks.ok().map(|r| r.oriented.code()),
+            codes: CodesJson::of(board),
         }
     }
 }
@@ -74,7 +61,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn write_for_people(out: &mut Out, board: Board) -> anyhow::Result<Outcome> {
     let codes = Codes::of(board);
     let row = |out: &mut Out, name: &str, value: &dyn std::fmt::Display| {
-        writeln!(out, "  {name:<11} {value}")
+        let line = format!("  {name:<11} {value}");
+        writeln!(out, "{}", output::wrap(&line, "                "))
     };
     writeln!(out, "{board}")?;
     row(out, Base4::KIND.name(), &codes.base4.code())?;

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use crate::output::outln;
 use serde::Serialize;
 use tictactoe::game::{TreeCounts, canonical_games};
 use tictactoe::{Board, Position, Status, encoding::Canonical};
@@ -25,14 +26,21 @@ struct Counts {
     x_won: usize,
     o_won: usize,
     draw: usize,
+    #[serde(rename = "classes")]
     canonical: usize,
+    #[serde(rename = "classes_finished")]
     canonical_finished: usize,
     per_marks: [usize; 10],
+    #[serde(rename = "classes_per_marks")]
     per_marks_canonical: [usize; 10],
     games: u64,
+    #[serde(rename = "x_wins")]
     games_x: u64,
+    #[serde(rename = "o_wins")]
     games_o: u64,
+    #[serde(rename = "draws")]
     games_draw: u64,
+    #[serde(rename = "game_classes")]
     games_canonical: u64,
     tree_nodes: u64,
     perft: [u64; 10],
@@ -85,7 +93,7 @@ fn count() -> Counts {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let counts = count();
     if args.json {
-        println!("{}", serde_json::to_string(&counts)?);
+        outln!("{}", serde_json::to_string(&counts)?);
         return Ok(ExitCode::SUCCESS);
     }
     let join = |a: &[usize]| {
@@ -100,29 +108,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!("grids                      {:>7}", counts.grids);
-    println!("possible piece counts      {:>7}", counts.count_valid);
-    println!("reachable positions        {:>7}", counts.reachable);
-    println!("  ongoing                  {:>7}", counts.ongoing);
-    println!("  X won                    {:>7}", counts.x_won);
-    println!("  O won                    {:>7}", counts.o_won);
-    println!("  draw                     {:>7}", counts.draw);
-    println!("symmetry classes           {:>7}", counts.canonical);
-    println!(
+    outln!("grids                      {:>7}", counts.grids);
+    outln!("possible piece counts      {:>7}", counts.count_valid);
+    outln!("reachable positions        {:>7}", counts.reachable);
+    outln!("  ongoing                  {:>7}", counts.ongoing);
+    outln!("  X won                    {:>7}", counts.x_won);
+    outln!("  O won                    {:>7}", counts.o_won);
+    outln!("  draw                     {:>7}", counts.draw);
+    outln!("symmetry classes           {:>7}", counts.canonical);
+    outln!(
         "  finished                 {:>7}",
         counts.canonical_finished
     );
-    println!("positions by marks 0..9    {}", join(&counts.per_marks));
-    println!(
+    outln!("positions by marks 0..9    {}", join(&counts.per_marks));
+    outln!(
         "classes by marks 0..9      {}",
         join(&counts.per_marks_canonical)
     );
-    println!("complete games             {:>7}", counts.games);
-    println!("  X wins                   {:>7}", counts.games_x);
-    println!("  O wins                   {:>7}", counts.games_o);
-    println!("  draws                    {:>7}", counts.games_draw);
-    println!("games up to symmetry       {:>7}", counts.games_canonical);
-    println!("game-tree nodes            {:>7}", counts.tree_nodes);
-    println!("perft depths 0..9          {}", join64(&counts.perft));
+    outln!("complete games             {:>7}", counts.games);
+    outln!("  X wins                   {:>7}", counts.games_x);
+    outln!("  O wins                   {:>7}", counts.games_o);
+    outln!("  draws                    {:>7}", counts.games_draw);
+    outln!("games up to symmetry       {:>7}", counts.games_canonical);
+    outln!("game-tree nodes            {:>7}", counts.tree_nodes);
+    outln!("perft depths 0..9          {}", join64(&counts.perft));
     Ok(ExitCode::SUCCESS)
 }

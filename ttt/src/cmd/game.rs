@@ -8,6 +8,7 @@ use tictactoe::Game;
 use tictactoe::game::{GameCode, PrefixCode};
 
 use crate::input;
+use crate::number::parse_number;
 
 /// Encode games as exact integer codes, or decode them.
 ///
@@ -27,6 +28,11 @@ pub struct Args {
 #[derive(clap::Subcommand)]
 enum Command {
     /// Move strings to codes (arguments, or one per line on standard input).
+    /// The codes of games given as move digits (`031425` or `""` for the empty game).
+    #[command(
+        after_help = "Examples:\n  ttt game encode 40 408 03142\n  ttt game encode --json \
+03142\n  printf '40\\n12\\n' | ttt game encode --json"
+    )]
     Encode {
         /// Games as move digits; standard input when none.
         moves: Vec<String>,
@@ -35,6 +41,11 @@ enum Command {
         json: bool,
     },
     /// Codes to move strings (arguments, or one per line on standard input).
+    /// The game behind each code: decimal, or hexadecimal after `0x`, or binary after `0b`.
+    #[command(
+        after_help = "Examples:\n  ttt game decode 7316\n  ttt game decode --prefix --json \
+16067\n  ttt game decode 0x1c94"
+    )]
     Decode {
         /// Codes; standard input when none.
         #[arg(allow_negative_numbers = true)]
@@ -67,14 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Ok(input::Outcome::Answered)
             }
             Err(error) if json => {
-                let error = format!("{error:#}");
-                input::reject_json(
-                    out,
-                    &input::InputError {
-                        input: item.text,
-                        error,
-                    },
-                )
+                input::reject_json(out, &input::InputError::new(&item, format!("{error:#}")))
             }
             Err(error) => input::reject(out, item.origin, format_args!("{error:#}")),
         }
@@ -88,13 +92,7 @@ fn encode(text: &str, json: bool) -> anyhow::Result<String> {
     let prefix = PrefixCode::from_game(&game).code();
     let code = GameCode::from_game(&game).map(GameCode::code);
     Ok(if json {
-        serde_json::json!({
-            "moves": game.to_string(),
-            "status": game.status().as_str(),
-            "prefix_code": prefix,
-            "game_code": code,
-        })
-        .to_string()
+        serde_json::to_string(&GameJson::of(&game))?
     } else {
         let code = code.map_or("-".to_owned(), |c| c.to_string());
         format!(
@@ -106,21 +104,19 @@ fn encode(text: &str, json: bool) -> anyhow::Result<String> {
 }
 
 fn decode(text: &str, prefix: bool, json: bool) -> anyhow::Result<String> {
-    let code: u32 = text
-        .parse()
-        .with_context(|| format!("{text:?} is not a code (a non-negative integer)"))?;
+    let code = parse_number(text)
+        .ok()
+        .and_then(|code| u32::try_from(code).ok())
+        .with_context(|| {
+            format!("{text:?} is not a code (a non-negative integer: decimal, 0x hex or 0b binary)")
+        })?;
     let game = if prefix {
         PrefixCode::try_from(code)?.to_game()
     } else {
         GameCode::try_from(code)?.to_game()
     };
     Ok(if json {
-        serde_json::json!({
-            "code": code,
-            "moves": game.to_string(),
-            "status": game.status().as_str(),
-        })
-        .to_string()
+        serde_json::to_string(&GameJson::of(&game))?
     } else {
         format!("{code:>6}  {:<9}  {}", shown(&game), game.status())
     })
@@ -132,5 +128,26 @@ fn shown(game: &Game) -> String {
         "-".to_owned()
     } else {
         game.to_string()
+    }
+}
+
+/// The one JSON object of a game, from `game encode` and `game decode` alike.
+#[derive(serde::Serialize)]
+struct GameJson {
+    moves: String,
+    status: &'static str,
+    prefix_code: u32,
+    /// Null for a game that is not complete.
+    game_code: Option<u32>,
+}
+
+impl GameJson {
+    fn of(game: &Game) -> GameJson {
+        GameJson {
+            moves: game.to_string(),
+            status: game.status().as_str(),
+            prefix_code: PrefixCode::from_game(game).code(),
+            game_code: GameCode::from_game(game).map(GameCode::code),
+        }
     }
 }

@@ -1,10 +1,11 @@
 //! `ttt info`: what a `.ttt` file holds and how compact it is.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::output::outln;
 use anyhow::Context;
 use tictactoe::file::{Header, Reader, trailer_count};
 
@@ -23,24 +24,50 @@ The information limit is log2 of the number of boards the encoding can hold: log
 12.42 bits for the reachable-only encodings (rank, mixed-radix), log2(6046) = 12.56 for
 count-rank, log2(19683) = 14.27 for the any-grid encodings (base3, base4).")]
 pub struct Args {
-    /// The `.ttt` file.
+    /// The `.ttt` file (`-` for standard input).
     file: PathBuf,
     /// Also read every block and check its checksum.
     #[arg(long)]
     verify: bool,
 }
 
+/// A file, or standard input held in memory.
+trait Source: Read + Seek {}
+impl<T: Read + Seek> Source for T {}
+
 fn percent(part: f64, whole: f64) -> String {
     format!("{:.1}%", 100.0 * part / whole)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let name = args.file.display().to_string();
-    let open = || File::open(&args.file).with_context(|| format!("cannot open {name}"));
+    // Standard input (`-`) is read once into memory (a `.ttt` file is compact), as the checks
+    // below read the file more than once.
+    let stdin: Option<std::sync::Arc<[u8]>> = if args.file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        Some(bytes.into())
+    } else {
+        None
+    };
+    let name = match stdin {
+        Some(_) => "standard input".to_owned(),
+        None => args.file.display().to_string(),
+    };
+    let open = || -> anyhow::Result<Box<dyn Source>> {
+        Ok(match &stdin {
+            Some(bytes) => Box::new(io::Cursor::new(std::sync::Arc::clone(bytes))),
+            None => {
+                Box::new(File::open(&args.file).with_context(|| format!("cannot open {name}"))?)
+            }
+        })
+    };
     let reader =
         Reader::new(BufReader::new(open()?)).with_context(|| format!("cannot read {name}"))?;
     let header: Header = *reader.header();
-    let size = open()?.metadata()?.len();
+    let size = open()?.seek(SeekFrom::End(0))?;
     let (count, from) = match header.count {
         Some(count) => (count, "header"),
         None => {
@@ -53,19 +80,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (bits, per) = packing.bits_per_position();
     let packed_bits = f64::from(bits) / f64::from(per);
     let expected = header.file_bytes(count);
-    let records = count.max(1) as f64;
+    let records = count as f64;
     let limit = f64::from(packing.holds()).log2();
     let text = count.saturating_mul(TEXT_BYTES_PER_LINE);
     let limit_bytes = (count as f64 * limit / 8.0).ceil();
-    println!("file              {name}");
-    println!("format            .ttt version {}", header.version);
-    println!(
+    outln!("file              {name}");
+    outln!("format            .ttt version {}", header.version);
+    outln!(
         "encoding          {packing} ({} of {}; {packed_bits:.2} bits each)",
         packing.description(),
         packing.holds()
     );
-    println!("records           {count} (from the {from})");
-    println!(
+    outln!("records           {count} (from the {from})");
+    outln!(
         "blocks            {} of up to {} records",
         header.blocks_for(count),
         header.records_per_block
@@ -75,20 +102,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         "LAYOUT EXPECTS A DIFFERENT SIZE"
     };
-    println!("file size         {size} bytes ({layout}: {expected})");
-    println!(
-        "bits/position     {:.3} in the file, headers and checksums included",
-        size as f64 * 8.0 / records
-    );
-    println!(
-        "text form         {text} bytes at {TEXT_BYTES_PER_LINE} bytes/line: the file is {} of it",
-        percent(size as f64, text.max(1) as f64)
-    );
-    println!(
-        "information limit log2({}) = {limit:.3} bits/position = {limit_bytes} bytes: the file is {} of it",
-        packing.holds(),
-        percent(size as f64, limit_bytes.max(1.0))
-    );
+    outln!("file size         {size} bytes ({layout}: {expected})");
+    if count == 0 {
+        outln!("bits/position     - (no records: the file is headers and checksums only)");
+    } else {
+        outln!(
+            "bits/position     {:.3} in the file, headers and checksums included",
+            size as f64 * 8.0 / records
+        );
+        outln!(
+            "text form         {text} bytes at {TEXT_BYTES_PER_LINE} bytes/line: the file is {} of it",
+            percent(size as f64, text as f64)
+        );
+        outln!(
+            "information limit log2({}) = {limit:.3} bits/position = {limit_bytes} bytes: the file is {} of it",
+            packing.holds(),
+            percent(size as f64, limit_bytes)
+        );
+    }
     if args.verify {
         let mut reader = Reader::new(BufReader::with_capacity(1 << 20, open()?))?;
         let mut boards = Vec::new();
@@ -98,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         {
             boards.clear();
         }
-        println!("verified          every block checksum, the trailer and the count");
+        outln!("verified          every block checksum, the trailer and the count");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use tictactoe::agents::{Agent, Strategy, play_match};
 
+use crate::output::outln;
 use crate::util::clock_seed;
 
 /// Play many games between two engine players and count the results.
@@ -41,33 +42,45 @@ fn parse_strategy(text: &str) -> Result<Strategy, String> {
         .map_err(|e: tictactoe::agents::ParseStrategyError| e.to_string())
 }
 
+/// The JSON object of `match`, keys in this order.
+#[derive(serde::Serialize)]
+struct MatchJson {
+    x: String,
+    o: String,
+    seed: u64,
+    games: u64,
+    x_wins: u64,
+    o_wins: u64,
+    draws: u64,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut x = Agent::new(args.x, seed);
     let mut o = Agent::new(args.o, seed.wrapping_add(1));
     let tally = play_match(&mut x, &mut o, args.games);
     if args.json {
-        let json = serde_json::json!({
-            "x": args.x.to_string(),
-            "o": args.o.to_string(),
-            "games": tally.games(),
-            "seed": seed,
-            "x_wins": tally.x_wins,
-            "o_wins": tally.o_wins,
-            "draws": tally.draws,
-        });
-        println!("{json}");
+        let json = MatchJson {
+            x: args.x.to_string(),
+            o: args.o.to_string(),
+            seed,
+            games: tally.games(),
+            x_wins: tally.x_wins,
+            o_wins: tally.o_wins,
+            draws: tally.draws,
+        };
+        outln!("{}", serde_json::to_string(&json)?);
     } else {
         let percent = |n: u64| 100.0 * n as f64 / tally.games().max(1) as f64;
-        println!(
+        outln!(
             "X {} vs O {}, {} games, seed {seed}",
             args.x,
             args.o,
             tally.games()
         );
-        println!("X wins {:>9} {:6.2}%", tally.x_wins, percent(tally.x_wins));
-        println!("O wins {:>9} {:6.2}%", tally.o_wins, percent(tally.o_wins));
-        println!("draws  {:>9} {:6.2}%", tally.draws, percent(tally.draws));
+        outln!("X wins {:>9} {:6.2}%", tally.x_wins, percent(tally.x_wins));
+        outln!("O wins {:>9} {:6.2}%", tally.o_wins, percent(tally.o_wins));
+        outln!("draws  {:>9} {:6.2}%", tally.draws, percent(tally.draws));
     }
     Ok(ExitCode::SUCCESS)
 }

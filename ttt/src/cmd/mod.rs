@@ -2,11 +2,13 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod completions;
 pub mod decode;
 pub mod encode;
 pub mod enumerate;
 pub mod game;
 pub mod info;
+pub mod man;
 pub mod matches;
 pub mod pack;
 pub mod perft;

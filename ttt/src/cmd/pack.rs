@@ -1,7 +1,7 @@
 //! `ttt pack`: boards, one per line, into a `.ttt` file.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -10,6 +10,10 @@ use tictactoe::file::{AtomicFile, Writer};
 use tictactoe::packed::Packing;
 use tictactoe::{Bitboard, Board};
 
+use crate::args;
+use crate::exit;
+use crate::input::{LineError, Lines};
+use crate::output::{self, errln};
 use crate::progress::Progress;
 
 /// Pack boards (one per line) into a checksummed `.ttt` file.
@@ -32,13 +36,13 @@ A line that is not a board the encoding holds is an error naming the file and li
 file is written (the output appears atomically, only when complete). With -o - the output
 streams as it is made; after an error it lacks its trailer, so no reader takes it as whole.")]
 pub struct Args {
-    /// Files of boards, one per line (standard input when none).
+    /// Files of boards, one per line (`-` or none: standard input).
     inputs: Vec<PathBuf>,
     /// Output file, `-` for standard output (the default when it is not a terminal).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// How positions are packed.
-    #[arg(short, long, value_name = "NAME", default_value = "mixed-radix")]
+    #[arg(short, long, value_name = "NAME", default_value = "mixed-radix", value_parser = args::packing)]
     encoding: Packing,
     /// Skip lines that are not boards the encoding holds, and report how many.
     #[arg(long)]
@@ -48,24 +52,46 @@ pub struct Args {
 /// A place to read boards from, for messages.
 struct Source {
     name: String,
-    reader: Box<dyn BufRead>,
+    lines: Lines,
 }
 
-fn sources(inputs: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
+/// Whether two paths name the same file (same device and inode).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+fn sources(inputs: &[PathBuf], output: Option<&Path>) -> anyhow::Result<Vec<Source>> {
     if inputs.is_empty() {
         return Ok(vec![Source {
             name: "standard input".into(),
-            reader: Box::new(io::stdin().lock()),
+            lines: Lines::new(Box::new(io::stdin()), 1 << 20),
         }]);
     }
     inputs
         .iter()
         .map(|path| {
+            if path.as_os_str() == "-" {
+                return Ok(Source {
+                    name: "standard input".into(),
+                    lines: Lines::new(Box::new(io::stdin()), 1 << 20),
+                });
+            }
+            if let Some(output) = output.filter(|output| same_file(path, output)) {
+                return exit::usage(format!(
+                    "refusing to pack {} into itself (-o {}): write to another file",
+                    path.display(),
+                    output.display()
+                ));
+            }
             let file =
                 File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
             Ok(Source {
                 name: path.display().to_string(),
-                reader: Box::new(BufReader::with_capacity(1 << 20, file)),
+                lines: Lines::new(Box::new(file), 1 << 20),
             })
         })
         .collect()
@@ -98,7 +124,10 @@ fn check_line(line: &[u8], packing: Packing) -> Result<Board, String> {
     let board = match plain_board(line) {
         Some(board) => board,
         None => {
-            let text = std::str::from_utf8(line).map_err(|_| "not UTF-8 text".to_owned())?;
+            let text = std::str::from_utf8(line).map_err(|error| {
+                let index = error.valid_up_to();
+                format!("not UTF-8 text: byte {:#04x} at index {index}", line[index])
+            })?;
             text.parse()
                 .map_err(|e| format!("{text:?} is not a board: {e}"))?
         }
@@ -136,20 +165,24 @@ fn pack_into<W: Write>(
         packed: 0,
         skipped: 0,
     };
-    let mut line = Vec::with_capacity(64);
     for mut source in sources {
-        let mut number = 0u64;
         loop {
-            line.clear();
-            let read = source
-                .reader
-                .read_until(b'\n', &mut line)
+            let more = source
+                .lines
+                .next_raw(&mut || Ok(()))
                 .with_context(|| format!("cannot read {}", source.name))?;
-            if read == 0 {
+            if !more {
                 break;
             }
-            number += 1;
-            let text = line.trim_ascii();
+            let number = source.lines.number();
+            if let Err(error @ LineError::TooLong) = source.lines.checked() {
+                if args.skip_invalid {
+                    totals.skipped += 1;
+                    continue;
+                }
+                bail!("{} line {number}: {error}", source.name);
+            }
+            let text = source.lines.raw().trim_ascii();
             if text.is_empty() {
                 continue;
             }
@@ -170,12 +203,14 @@ fn pack_into<W: Write>(
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let sources = sources(&args.inputs)?;
+    let sources = sources(&args.inputs, args.output.as_deref())?;
     let mut progress = Progress::new(None, "positions packed");
     let to_stdout = match &args.output {
         Some(path) => path.as_os_str() == "-",
         None if io::stdout().is_terminal() => {
-            bail!("refusing to write binary output to a terminal (use -o FILE, or -o - to insist)")
+            return exit::usage(
+                "refusing to write binary output to a terminal (use -o FILE, or -o - to insist)",
+            );
         }
         None => true,
     };
@@ -199,15 +234,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     progress.finish();
     if let Some((path, size)) = bytes {
-        eprintln!(
-            "ttt: packed {} positions ({}) into {}: {size} bytes",
-            totals.packed,
+        errln!(
+            "ttt: packed {} ({}) into {}: {size} bytes",
+            output::count(totals.packed, "position", "positions"),
             args.encoding,
             path.display()
         );
     }
     if totals.skipped > 0 {
-        eprintln!("ttt: skipped {} invalid lines", totals.skipped);
+        errln!(
+            "ttt: skipped {}",
+            output::count(totals.skipped, "invalid line", "invalid lines")
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use crate::output::outln;
 use tictactoe::Position;
 
 /// Count move sequences by depth (perft).
@@ -12,6 +13,7 @@ use tictactoe::Position;
 #[command(after_help = "Examples:\n  ttt perft 9\n  ttt perft 4 --json")]
 pub struct Args {
     /// The largest depth, 0 to 9 (a game lasts at most nine moves).
+    #[arg(value_parser = parse_depth)]
     depth: u32,
     /// Print one JSON object.
     #[arg(long)]
@@ -19,19 +21,26 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.depth > 9 {
-        anyhow::bail!(
-            "depth {} is too deep: a game lasts at most 9 moves (depths 0 to 9)",
-            args.depth
-        );
-    }
     let counts: Vec<u64> = (0..=args.depth).map(|d| Position::EMPTY.perft(d)).collect();
     if args.json {
-        println!("{}", serde_json::json!({ "perft": counts }));
+        outln!("{}", serde_json::json!({ "perft": counts }));
     } else {
         for (depth, count) in counts.iter().enumerate() {
-            println!("{depth} {count}");
+            outln!("{depth} {count}");
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A depth from 0 to 9: deeper is a usage error.
+fn parse_depth(text: &str) -> Result<u32, String> {
+    let depth: u32 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a depth (0 to 9)"))?;
+    if depth > 9 {
+        return Err(format!(
+            "depth {depth} is too deep: a game lasts at most 9 moves (depths 0 to 9)"
+        ));
+    }
+    Ok(depth)
 }

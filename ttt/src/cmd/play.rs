@@ -1,33 +1,45 @@
-//! `ttt play`: a game in the terminal between humans and engine players.
+//! `ttt play`: a game in the terminal between people and engine players.
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use tictactoe::agents::{Agent, ParseStrategyError, Strategy};
-
-use crate::util::clock_seed;
 use tictactoe::solver::{self, Solution};
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 
-/// Play a game against the solver or other engine players.
+use crate::input::Lines;
+use crate::util::clock_seed;
+
+/// Play tic-tac-toe against the computer (or watch engine players).
 ///
-/// Type a cell number (0 to 8, as drawn on the board) when it is your turn; one move per line
-/// also works from a pipe. Engine moves show the solver's verdict and evaluation.
+/// Type a cell number (0 to 8, as drawn on the board) when it is your turn, `u` to undo your
+/// last move, `h` for help, `q` to quit. Every move is marked best move or mistake, with what
+/// perfect play makes of the game after it. One move per line also works from a pipe.
 #[derive(clap::Args)]
-#[command(
-    after_help = "Players: human, perfect, heuristic, random, eps:E (perfect with \
-probability 1-E, else random).\n\nExamples:\n  ttt play                      # you are X, the \
-solver is O\n  ttt play --x perfect --o human\n  ttt play --x heuristic --o eps:0.2 --seed 7\n  \
-printf '4\\n8\\n6\\n' | ttt play --seed 1"
-)]
+#[command(after_help = "\
+Levels: easy (random moves), medium (perfect half the time, else random), hard (rules of
+thumb), perfect (the solver: it never loses).
+Players for --x and --o: human, a level, heuristic, random or eps:E (perfect with
+probability 1-E, else random).
+
+Examples:
+  ttt play                          # you are X, the perfect player is O
+  ttt play --level easy
+  ttt play --x perfect --o human    # the computer starts
+  ttt play --seed 7                 # replay the game of seed 7
+  printf '4\\n8\\n6\\nq\\n' | ttt play --seed 1")]
 pub struct Args {
-    /// Who plays X.
+    /// Who plays X: human, easy, medium, hard, perfect, heuristic, random or eps:E.
     #[arg(long, default_value = "human", value_parser = parse_seat)]
     x: Seat,
-    /// Who plays O.
-    #[arg(long, default_value = "perfect", value_parser = parse_seat)]
-    o: Seat,
-    /// Seed of the engine players' random choices (default: from the clock).
+    /// Who plays O (default: the level, perfect unless --level says otherwise).
+    #[arg(long, value_parser = parse_seat)]
+    o: Option<Seat>,
+    /// How well the computer plays: easy, medium, hard or perfect (sets O, or X with --o human).
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    level: Option<Strategy>,
+    /// Seed of the engine players' random choices (default: from the clock; shown, so that a
+    /// game can be replayed).
     #[arg(long)]
     seed: Option<u64>,
 }
@@ -41,19 +53,48 @@ pub enum Seat {
     Engine(Strategy),
 }
 
-/// `human` or a strategy (`perfect`, `heuristic`, `random`, `eps:E`).
+/// The named levels and the players they stand for.
+const LEVELS: [(&str, &str); 4] = [
+    ("easy", "random"),
+    ("medium", "eps:0.5"),
+    ("hard", "heuristic"),
+    ("perfect", "perfect"),
+];
+
+/// A level name: `easy`, `medium`, `hard` or `perfect`.
+fn parse_level(text: &str) -> Result<Strategy, String> {
+    LEVELS
+        .iter()
+        .find(|(name, _)| *name == text)
+        .and_then(|(_, strategy)| strategy.parse().ok())
+        .ok_or_else(|| format!("unknown level {text:?}: expected easy, medium, hard or perfect"))
+}
+
+/// `human`, a level or a strategy (`perfect`, `heuristic`, `random`, `eps:E`).
 pub fn parse_seat(text: &str) -> Result<Seat, String> {
     if text == "human" {
         return Ok(Seat::Human);
     }
+    if let Ok(strategy) = parse_level(text) {
+        return Ok(Seat::Engine(strategy));
+    }
     text.parse::<Strategy>()
         .map(Seat::Engine)
         .map_err(|error| match error {
-            ParseStrategyError::Unknown => {
-                "unknown player: expected human, perfect, heuristic, random or eps:E".to_owned()
-            }
+            ParseStrategyError::Unknown => "unknown player: expected human, easy, medium, hard, \
+perfect, heuristic, random or eps:E"
+                .to_owned(),
             ParseStrategyError::BadEpsilon => error.to_string(),
         })
+}
+
+/// The name of a level for a strategy, if it is one.
+fn level_name(strategy: Strategy) -> Option<&'static str> {
+    let shown = strategy.to_string();
+    LEVELS
+        .iter()
+        .find(|(_, player)| *player == shown)
+        .map(|(name, _)| *name)
 }
 
 /// ANSI colours, on only for a terminal without `NO_COLOR`.
@@ -84,84 +125,261 @@ impl Style {
         }
     }
 
-    /// The board with marks, and cell numbers on the empty cells.
+    /// The board with marks, cell numbers on the empty cells, and the cells of complete lines
+    /// in brackets.
     fn board(&self, board: Board) -> String {
+        let mut marked = [false; 9];
+        for line in board.lines() {
+            for cell in line.to_cells() {
+                marked[cell.index()] = true;
+            }
+        }
         let rows: Vec<String> = (0..3)
             .map(|row| {
                 let cells: Vec<String> = (0..3)
                     .map(|column| {
                         let cell = Cell::ALL[row * 3 + column];
-                        match board.at(cell) {
+                        let inner = match board.at(cell) {
                             Some(player) => self.mark(player),
                             None => self.paint(&cell.to_string(), "2"),
+                        };
+                        if marked[cell.index()] {
+                            format!("[{inner}]")
+                        } else {
+                            format!(" {inner} ")
                         }
                     })
                     .collect();
-                format!("    {}\n", cells.join(" | "))
+                format!("   {}", cells.join("|")).trim_end().to_owned() + "\n"
             })
             .collect();
         format!("\n{}", rows.join("   ---+---+---\n"))
     }
 }
 
-/// The solver's verdict in words: `draw`, `X wins in 3`.
-pub fn describe(solution: Solution) -> String {
+/// Moves of `player` in `plies` plies of which the first is the side to move's: the number
+/// people count ("X wins in 2 moves" when X moves, O moves, X completes a line).
+fn moves_of(plies: u8) -> u8 {
+    plies.div_ceil(2)
+}
+
+/// The solver's verdict in words, counted in the winner's moves: `a draw with best play`,
+/// `X wins in 2 moves`, `X has won`.
+fn describe(solution: Solution, names: &Names) -> String {
     match solution.value.winner() {
-        None => "draw".to_owned(),
-        Some(winner) if solution.distance == 0 => format!("{winner} has won"),
-        Some(winner) => format!("{winner} wins in {}", solution.distance),
+        None => "a draw with best play".to_owned(),
+        Some(winner) if solution.distance == 0 => format!("{} won", names.of(winner)),
+        Some(winner) => {
+            let moves = moves_of(solution.distance);
+            let plural = if moves == 1 { "move" } else { "moves" };
+            let verb = if names.of(winner) == "you" {
+                "can win"
+            } else {
+                "wins"
+            };
+            format!(
+                "{} {verb} in {moves} {plural} with best play",
+                names.of(winner)
+            )
+        }
     }
+}
+
+/// How the players are named: `you` and `the computer` when one person plays the computer.
+struct Names {
+    seats: [Seat; 2],
+    person: Option<Player>,
+}
+
+impl Names {
+    fn new(seats: [Seat; 2]) -> Names {
+        let person = match seats {
+            [Seat::Human, Seat::Engine(_)] => Some(Player::X),
+            [Seat::Engine(_), Seat::Human] => Some(Player::O),
+            _ => None,
+        };
+        Names { seats, person }
+    }
+
+    fn of(&self, player: Player) -> String {
+        match self.person {
+            Some(person) if person == player => "you".to_owned(),
+            Some(_) => "the computer".to_owned(),
+            None => player.to_string(),
+        }
+    }
+
+    fn is_human(&self, player: Player) -> bool {
+        matches!(self.seats[player as usize], Seat::Human)
+    }
+}
+
+const HELP: &str = "\
+Enter the number of an empty cell (0 to 8, as drawn on the board) and press Enter.
+  u, undo   take back your last move (and the computer's answer)
+  h, help   show this help
+  q, quit   leave the game";
+
+/// What a person typed at the prompt.
+enum Command {
+    Play(Cell),
+    Undo,
+    Help,
+    Quit,
+    /// The end of the input.
+    End,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
+    let level = args.level.unwrap_or(Strategy::Perfect);
+    let o = args.o.unwrap_or(Seat::Engine(level));
+    let x = match (args.x, args.o, args.level) {
+        (Seat::Human, Some(Seat::Human), Some(level)) => Seat::Engine(level),
+        (x, _, _) => x,
+    };
+    let seats = [x, o];
     // Each engine side draws from its own generator: X from `seed`, O from `seed + 1`.
-    let seats = [args.x, args.o];
     let mut agents: [Option<Agent>; 2] = [0, 1].map(|i| match seats[i] {
         Seat::Human => None,
         Seat::Engine(strategy) => Some(Agent::new(strategy, seed.wrapping_add(i as u64))),
     });
+    let names = Names::new(seats);
     let style = Style::detect();
     let echo = !io::stdin().is_terminal();
-    let mut input = io::stdin().lock().lines();
+    let mut input = Lines::stdin();
     let mut out = io::stdout().lock();
+    greet(&mut out, &seats, &names, seed)?;
+    loop {
+        match play_one(&mut out, &mut input, &mut agents, &names, &style, echo)? {
+            Some(status) => announce(&mut out, status, &names)?,
+            None => return Ok(ExitCode::SUCCESS),
+        }
+        if !names.is_human(Player::X) && !names.is_human(Player::O) {
+            return Ok(ExitCode::SUCCESS);
+        }
+        write!(out, "\nPlay again? (y/n): ")?;
+        out.flush()?;
+        let answer = read_line(&mut input, &mut out, echo)?;
+        if !matches!(answer.as_deref().map(str::trim), Some("y" | "Y" | "yes")) {
+            writeln!(out, "Thanks for playing.")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+}
+
+fn greet(out: &mut impl Write, seats: &[Seat; 2], names: &Names, seed: u64) -> io::Result<()> {
+    let describe = |seat: Seat| match seat {
+        Seat::Human => "a person".to_owned(),
+        Seat::Engine(strategy) => match level_name(strategy) {
+            Some(level) => format!("the computer ({level})"),
+            None => format!("the computer ({strategy})"),
+        },
+    };
+    writeln!(out, "Tic-tac-toe: three in a row wins.")?;
+    match names.person {
+        Some(person) => writeln!(
+            out,
+            "You are {person}, {} is {}. X moves first.",
+            describe(seats[person.opponent() as usize]),
+            person.opponent()
+        )?,
+        None => writeln!(
+            out,
+            "X is {}, O is {}.",
+            describe(seats[0]),
+            describe(seats[1])
+        )?,
+    }
+    if names.is_human(Player::X) || names.is_human(Player::O) {
+        writeln!(
+            out,
+            "Enter a cell number (0 to 8, as drawn); u to undo, h for help, q to quit."
+        )?;
+    }
+    writeln!(
+        out,
+        "Seed {seed} (ttt play --seed {seed} replays the computer's choices)."
+    )
+}
+
+/// Plays one game to its end: its status, or `None` when the person quit or the input ended.
+fn play_one(
+    out: &mut impl Write,
+    input: &mut Lines,
+    agents: &mut [Option<Agent>; 2],
+    names: &Names,
+    style: &Style,
+    echo: bool,
+) -> anyhow::Result<Option<Status>> {
     let mut game = Game::new();
     write!(out, "{}", style.board(game.position().board()))?;
     loop {
         let position = game.position();
         let Some(mover) = position.to_move() else {
-            writeln!(out, "{}", announce(position.status()))?;
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Some(position.status()));
         };
         let cell = match &mut agents[mover as usize] {
-            Some(agent) => agent.choose(position),
-            None => match ask(&mut out, &mut input, &style, mover, position, echo)? {
-                Some(cell) => Some(cell),
-                None => {
+            Some(agent) => agent
+                .choose(position)
+                .ok_or_else(|| anyhow::anyhow!("no move found at {position}"))?,
+            None => match ask(out, input, style, names, mover, position, echo)? {
+                Command::Play(cell) => cell,
+                Command::Help => {
+                    writeln!(out, "{HELP}")?;
+                    continue;
+                }
+                Command::Undo => {
+                    undo(&mut game, names, mover);
+                    write!(out, "{}", style.board(game.position().board()))?;
+                    continue;
+                }
+                Command::Quit => {
+                    writeln!(out, "Game left unfinished. Bye.")?;
+                    return Ok(None);
+                }
+                Command::End => {
                     writeln!(out, "\nend of input: game left unfinished")?;
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(None);
                 }
             },
         };
-        let Some(cell) = cell else {
-            anyhow::bail!("no move found at {position}");
+        let who = match (&agents[mover as usize], names.person) {
+            (Some(agent), _) => match level_name(agent.strategy()) {
+                Some(level) if names.person.is_some() => format!("The computer ({level})"),
+                _ => format!("{} ({})", style.mark(mover), agent.strategy()),
+            },
+            (None, Some(_)) => "You".to_owned(),
+            (None, None) => style.mark(mover),
         };
-        let name = agents[mover as usize]
-            .as_ref()
-            .map_or(String::new(), |agent| format!(" ({})", agent.strategy()));
         writeln!(
             out,
-            "{}{name} plays {cell}: {}",
-            style.mark(mover),
-            verdict(position, cell)?
+            "{who} played {cell}: {}",
+            verdict(position, cell, names)?
         )?;
         game.play(cell)?;
         write!(out, "{}", style.board(game.position().board()))?;
     }
 }
 
+/// Takes back moves until it is `mover`'s turn again, one of `mover`'s moves included.
+fn undo(game: &mut Game, names: &Names, mover: Player) {
+    let mut undone = false;
+    while let Some(_cell) = game.undo() {
+        let now = game.position().side_to_move();
+        if now == mover && names.is_human(mover) {
+            undone = true;
+            break;
+        }
+    }
+    if !undone {
+        // Nothing of the person's to take back: the game is at its start.
+        *game = Game::new();
+    }
+}
+
 /// Whether `cell` was a best move at `position`, and the solver's evaluation after it.
-fn verdict(position: Position, cell: Cell) -> anyhow::Result<String> {
+fn verdict(position: Position, cell: Cell, names: &Names) -> anyhow::Result<String> {
     let before = solver::solve(position);
     let after = solver::solve(position.play(cell)?);
     let quality = if before.best_moves.contains(cell) {
@@ -169,38 +387,61 @@ fn verdict(position: Position, cell: Cell) -> anyhow::Result<String> {
     } else {
         "mistake"
     };
-    Ok(format!("{quality}, eval {}", describe(after)))
+    Ok(format!("{quality}; {}", describe(after, names)))
 }
 
-/// Asks a human for a move until one is legal; `None` at the end of input.
+/// One line of input, at most [`crate::input::MAX_LINE`] bytes kept, read as text even when
+/// it is not UTF-8; `None` at the end of the input. Echoed when the input is not a terminal.
+fn read_line(input: &mut Lines, out: &mut impl Write, echo: bool) -> io::Result<Option<String>> {
+    if !input.next_raw(&mut || Ok(()))? {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(input.raw()).trim().to_owned();
+    if echo {
+        let shown: String = text.chars().take(40).collect();
+        writeln!(out, "{shown}")?;
+    }
+    Ok(Some(text))
+}
+
+/// Asks a person for a move until one is legal, or a command.
 fn ask(
     out: &mut impl Write,
-    input: &mut impl Iterator<Item = io::Result<String>>,
+    input: &mut Lines,
     style: &Style,
+    names: &Names,
     mover: Player,
     position: Position,
     echo: bool,
-) -> anyhow::Result<Option<Cell>> {
+) -> anyhow::Result<Command> {
     loop {
-        write!(out, "{} to move, cell: ", style.mark(mover))?;
+        match names.person {
+            Some(_) => write!(out, "Your move ({}), cell: ", style.mark(mover))?,
+            None => write!(out, "{} to move, cell: ", style.mark(mover))?,
+        }
         out.flush()?;
-        let Some(line) = input.next() else {
-            return Ok(None);
+        let Some(text) = read_line(input, out, echo)? else {
+            return Ok(Command::End);
         };
-        let line = line?;
-        let text = line.trim();
-        if echo {
-            writeln!(out, "{text}")?;
+        match text.to_ascii_lowercase().as_str() {
+            "q" | "quit" | "exit" => return Ok(Command::Quit),
+            "u" | "undo" => return Ok(Command::Undo),
+            "h" | "help" | "?" => return Ok(Command::Help),
+            _ => {}
         }
         let parsed = match text.parse::<usize>() {
             Ok(index) => position.play_index(index).map(|_| Cell::ALL[index]),
             Err(_) => {
-                writeln!(out, "not a cell: {text:?}; type a number from 0 to 8")?;
+                let shown: String = text.chars().take(20).collect();
+                writeln!(
+                    out,
+                    "not a cell: {shown:?}; type a number from 0 to 8 (h for help)"
+                )?;
                 continue;
             }
         };
         match parsed {
-            Ok(cell) => return Ok(Some(cell)),
+            Ok(cell) => return Ok(Command::Play(cell)),
             Err(error @ PlayError::Occupied { .. }) => {
                 writeln!(out, "{error}; choose an empty cell")?;
             }
@@ -209,10 +450,36 @@ fn ask(
     }
 }
 
-fn announce(status: Status) -> &'static str {
-    match status {
-        Status::Won(Player::X) => "X wins",
-        Status::Won(Player::O) => "O wins",
-        Status::Draw | Status::Ongoing => "draw",
+/// The outcome, named for the person.
+fn announce(out: &mut impl Write, status: Status, names: &Names) -> io::Result<()> {
+    let line = match (status, names.person) {
+        (Status::Won(winner), Some(person)) if winner == person => "You win!".to_owned(),
+        (Status::Won(_), Some(_)) => "You lose: the computer has three in a row.".to_owned(),
+        (Status::Won(winner), None) => format!("{winner} wins."),
+        (Status::Draw | Status::Ongoing, _) => "Draw: nobody has three in a row.".to_owned(),
+    };
+    writeln!(out, "{line}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_count_the_winners_moves() {
+        assert_eq!(moves_of(1), 1);
+        assert_eq!(moves_of(2), 1);
+        assert_eq!(moves_of(3), 2);
+        assert_eq!(moves_of(5), 3);
+    }
+
+    #[test]
+    fn levels_are_players() {
+        for (level, player) in LEVELS {
+            let strategy = parse_level(level).unwrap();
+            assert_eq!(strategy.to_string(), player);
+            assert_eq!(level_name(strategy), Some(level));
+        }
+        assert!(parse_level("impossible").is_err());
     }
 }

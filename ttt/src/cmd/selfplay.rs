@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::output::outln;
 use tictactoe::selfplay::{self, Totals};
 
 /// Measure random self-play throughput.
@@ -17,8 +18,8 @@ use tictactoe::selfplay::{self, Totals};
 --json"
 )]
 pub struct Args {
-    /// Threads (default: all cores).
-    #[arg(long)]
+    /// Threads, 1 to 256 (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Games in total, split evenly between the threads.
     #[arg(long, default_value_t = 10_000_000)]
@@ -31,19 +32,35 @@ pub struct Args {
     json: bool,
 }
 
+/// The JSON object of `selfplay`, keys in this order.
+#[derive(serde::Serialize)]
+struct SelfplayJson {
+    threads: usize,
+    seed: u64,
+    games: u64,
+    moves: u64,
+    seconds: f64,
+    moves_per_s: f64,
+    games_per_s: f64,
+    cpu_seconds: Option<f64>,
+    moves_per_cpu_s: Option<f64>,
+    x_wins: u64,
+    o_wins: u64,
+    draws: u64,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if threads == 0 {
-        anyhow::bail!("--threads must be at least 1");
-    }
-    let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
     // One task per thread, each with its own share and seed (seed + i), so a run is reproducible
-    // whichever worker picks a task up.
+    // whichever worker picks a task up. The clock starts once the threads exist, so a short run
+    // measures games, not thread start-up.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
+    pool.broadcast(|_| ());
+    let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
     let totals = pool.install(|| {
         (0..threads as u64)
             .into_par_iter()
@@ -62,36 +79,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let moves_per_s = totals.moves as f64 / seconds;
     let games_per_s = totals.games as f64 / seconds;
     if args.json {
-        let json = serde_json::json!({
-            "threads": threads,
-            "games": totals.games,
-            "moves": totals.moves,
-            "seconds": seconds,
-            "moves_per_s": moves_per_s,
-            "games_per_s": games_per_s,
-            "cpu_seconds": cpu_seconds,
-            "moves_per_cpu_s": cpu_seconds.map(|cpu| totals.moves as f64 / cpu),
-            "x_wins": totals.tally.x_wins,
-            "o_wins": totals.tally.o_wins,
-            "draws": totals.tally.draws,
-        });
-        println!("{json}");
+        let json = SelfplayJson {
+            threads,
+            seed: args.seed,
+            games: totals.games,
+            moves: totals.moves,
+            seconds,
+            moves_per_s,
+            games_per_s,
+            cpu_seconds,
+            moves_per_cpu_s: cpu_seconds.map(|cpu| totals.moves as f64 / cpu),
+            x_wins: totals.tally.x_wins,
+            o_wins: totals.tally.o_wins,
+            draws: totals.tally.draws,
+        };
+        outln!("{}", serde_json::to_string(&json)?);
     } else {
-        println!("threads      {threads}");
-        println!("games        {}", totals.games);
-        println!("moves        {}", totals.moves);
-        println!("seconds      {seconds:.3}");
-        println!("moves/s      {:.1} M", moves_per_s / 1e6);
-        println!("games/s      {:.1} M", games_per_s / 1e6);
+        outln!("threads      {threads}");
+        outln!("games        {}", totals.games);
+        outln!("moves        {}", totals.moves);
+        outln!("seconds      {seconds:.3}");
+        outln!("moves/s      {}", rate(moves_per_s));
+        outln!("games/s      {}", rate(games_per_s));
         if let Some(cpu) = cpu_seconds {
-            println!(
-                "cpu seconds  {cpu:.3} ({:.1} M moves per cpu second)",
-                totals.moves as f64 / cpu / 1e6
+            outln!(
+                "cpu seconds  {cpu:.3} ({} moves per cpu second)",
+                rate(totals.moves as f64 / cpu)
             );
         }
         let tally = totals.tally;
         let percent = |n: u64| 100.0 * n as f64 / tally.games().max(1) as f64;
-        println!(
+        outln!(
             "results      X {:.2}%, O {:.2}%, draw {:.2}%",
             percent(tally.x_wins),
             percent(tally.o_wins),
@@ -110,4 +128,57 @@ fn process_cpu_seconds() -> Option<f64> {
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
     Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+}
+
+/// Most threads `--threads` takes: far more than the cores of any machine it runs on, and few
+/// enough that starting them does not dwarf the games.
+const MAX_THREADS: usize = 256;
+
+/// A thread count from 1 to [`MAX_THREADS`]: anything else is a usage error.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let threads: usize = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a thread count (1 to {MAX_THREADS})"))?;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    match threads {
+        0 => Err("at least 1 thread is needed".to_owned()),
+        n if n > MAX_THREADS => Err(format!(
+            "{n} threads is too many: at most {MAX_THREADS} (this machine has {cores} cores)"
+        )),
+        n => Ok(n),
+    }
+}
+
+/// A rate in the unit that shows its digits: `12.3 M`, `456.7 k`, `89.0`; `-` when the time was
+/// too short to measure (no rate, rather than a wrong one).
+fn rate(per_second: f64) -> String {
+    if !per_second.is_finite() {
+        "- (too short to measure)".to_owned()
+    } else if per_second >= 1e6 {
+        format!("{:.1} M", per_second / 1e6)
+    } else if per_second >= 1e3 {
+        format!("{:.1} k", per_second / 1e3)
+    } else {
+        format!("{per_second:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_keep_their_digits() {
+        assert_eq!(rate(12_345_678.0), "12.3 M");
+        assert_eq!(rate(45_678.0), "45.7 k");
+        assert_eq!(rate(12.0), "12.0");
+        assert_eq!(rate(f64::INFINITY), "- (too short to measure)");
+    }
+
+    #[test]
+    fn thread_counts_are_bounded() {
+        assert_eq!(parse_threads("4"), Ok(4));
+        assert!(parse_threads("0").is_err());
+        assert!(parse_threads("5000").unwrap_err().contains("at most 256"));
+    }
 }

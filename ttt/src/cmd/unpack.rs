@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use tictactoe::file::Reader;
 
+use crate::exit;
+use crate::output::errln;
 use crate::progress::Progress;
 
 /// Print the boards of a `.ttt` file, one per line, in packed order.
@@ -20,7 +22,7 @@ Examples:
 
 A damaged or truncated file is an error naming the block and the records it held; the boards
 before it have been printed. --salvage prints every intact record instead, reports each lost
-range on standard error and exits with status 2 when anything was lost.")]
+range on standard error and exits with status 3 when anything was lost.")]
 pub struct Args {
     /// The `.ttt` file (`-` for standard input).
     file: PathBuf,
@@ -69,13 +71,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for lost in reader.lost() {
-        eprintln!("ttt: {name}: {lost}");
+        errln!("ttt: {name}: {lost}");
     }
     let lost: u64 = reader
         .lost()
         .iter()
         .filter_map(tictactoe::file::Lost::records)
         .sum();
-    eprintln!("ttt: {name}: salvaged {written} records, lost {lost}");
-    Ok(ExitCode::from(2))
+    errln!("ttt: {name}: salvaged {written} records, lost {lost}");
+    Ok(ExitCode::from(exit::DAMAGED))
 }
