@@ -28,7 +28,7 @@ SQL = {
             FROM states)
         SELECT m.ply, count(*) AS moves,
                CAST(sum(CASE WHEN a.value <> b.value THEN 1 ELSE 0 END) AS BIGINT) AS blunders,
-               avg(CASE WHEN a.value <> b.value THEN 1.0 ELSE 0.0 END) AS rate
+               avg(CAST(CASE WHEN a.value <> b.value THEN 1 ELSE 0 END AS DOUBLE)) AS rate
         FROM moves m
         JOIN positions a ON a.rank = m.rank
         JOIN positions b ON b.rank = m.next_rank
@@ -36,8 +36,8 @@ SQL = {
         ORDER BY m.ply""",
     "coverage": """
         SELECT count(DISTINCT s.rank) AS positions, count(DISTINCT p.canonical) AS classes,
-               count(DISTINCT s.rank) / 5478.0 AS positions_share,
-               count(DISTINCT p.canonical) / 765.0 AS classes_share
+               CAST(count(DISTINCT s.rank) AS DOUBLE) / 5478 AS positions_share,
+               CAST(count(DISTINCT p.canonical) AS DOUBLE) / 765 AS classes_share
         FROM states s JOIN positions p ON p.rank = s.rank""",
     "decode": """
         SELECT s.game, s.ply, p.board
