@@ -365,11 +365,11 @@ def states_of(
     """The states of games as an Arrow table ``(game, ply, rank)``: plies 0 (the empty board)
     to the length (the final position), in game then ply order."""
     pa = _pa()
-    boards = tb.boards_by_ply(moves, lengths)
+    ranks = tb.ranks_by_ply(moves, lengths)
     keep = np.arange(10) <= lengths[:, None].astype(np.int64)
-    ranks = t.encode(boards, "rank")[keep].astype(np.int16)
+    ranks = ranks[keep]
     n = len(lengths)
-    game = np.broadcast_to(np.arange(first_game, first_game + n, dtype=np.int64)[:, None], (n, 10))[keep]
+    game = np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), lengths.astype(np.int64) + 1)
     ply = np.broadcast_to(np.arange(10, dtype=np.int8), (n, 10))[keep]
     return pa.Table.from_arrays([pa.array(game), pa.array(ply), pa.array(ranks)], schema=states_schema())
 

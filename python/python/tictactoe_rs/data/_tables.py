@@ -228,5 +228,21 @@ def boards_by_ply(
     return out
 
 
+def ranks_by_ply(
+    moves: npt.NDArray[np.int8], lengths: npt.NDArray[np.int8]
+) -> npt.NDArray[np.int16]:
+    """Ranks ``(n, 10)``: column ``p`` is the rank of the board after the first ``p`` moves
+    (columns past the length repeat the final rank). Built as base-3 codes, one digit a ply."""
+    n = len(lengths)
+    base3 = np.zeros((n, 10), dtype=np.int32)
+    pow3 = 3 ** np.arange(10, dtype=np.int32)
+    cells = np.where(moves >= 0, moves, 9).astype(np.intp)  # 3**9: masked out below
+    for p in range(1, 10):
+        digit = 1 if p % 2 == 1 else 2
+        step = np.where(lengths >= p, digit * pow3[cells[:, p - 1]], 0)
+        base3[:, p] = base3[:, p - 1] + step
+    return t.convert(base3, "base3", "rank").astype(np.int16)
+
+
 def final_boards(moves: npt.NDArray[np.int8], lengths: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return boards_by_ply(moves, lengths)[:, 9]
