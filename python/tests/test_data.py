@@ -294,3 +294,11 @@ def test_null_code_and_a_board_the_encoding_cannot_hold(tmp_path):
     write_ttt(tmp_path / "grids.ttt", np.array([0, 2], np.int32), "base3")
     with pytest.raises(ValueError, match=r"grids\.ttt: record 1 cannot be held by encoding 'rank'"):
         td.ttt_to_parquet(tmp_path / "grids.ttt", tmp_path / "r.parquet", code="rank")
+
+
+def test_selfplay_progress_bar_and_bad_layout(tmp_path, capsys):
+    td.selfplay_to_parquet(tmp_path, 3000, games_per_file=1000, progress=True)
+    err = capsys.readouterr().err
+    assert "3,000/3,000 games" in err and "games/s" in err
+    with pytest.raises(ValueError, match="layout"):
+        td.selfplay_to_parquet(tmp_path, 10, layout="boards")

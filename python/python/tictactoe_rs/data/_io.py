@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -411,24 +412,31 @@ def selfplay_to_parquet(
     parts = (games + games_per_file - 1) // games_per_file
     paths = []
     start = time.perf_counter()
-    for k in range(parts):
-        first = k * games_per_file
-        n = min(games_per_file, games - first)
-        sp = t.selfplay(n, part_seed(seed, k))
-        if layout == "states":
-            table = states_of(sp.moves, sp.lengths, first)
-        else:
-            game = np.arange(first, first + n, dtype=np.int64)
-            table = pa.Table.from_arrays([pa.array(game), pa.array(sp.codes)], schema=game_codes_schema())
-        path = out / f"part-{k:05d}.parquet"
-        write_parquet(table, path, compression=compression)
-        paths.append(path)
-        if show:
-            done = first + n
-            rate = done / max(time.perf_counter() - start, 1e-9)
-            bar = "#" * (30 * done // games)
-            sys.stderr.write(f"\r[{bar:<30}] {done:,}/{games:,} games, {rate:,.0f} games/s")
-            sys.stderr.flush()
+    # Part k is written (pyarrow, GIL released) while part k + 1 is generated (rayon, all cores).
+    with ThreadPoolExecutor(1) as pool:
+        pending: Future[None] | None = None
+        for k in range(parts):
+            first = k * games_per_file
+            n = min(games_per_file, games - first)
+            sp = t.selfplay(n, part_seed(seed, k))
+            if layout == "states":
+                table = states_of(sp.moves, sp.lengths, first)
+            else:
+                game = np.arange(first, first + n, dtype=np.int64)
+                table = pa.Table.from_arrays([pa.array(game), pa.array(sp.codes)], schema=game_codes_schema())
+            path = out / f"part-{k:05d}.parquet"
+            if pending is not None:
+                pending.result()
+            pending = pool.submit(write_parquet, table, path, compression)
+            paths.append(path)
+            if show:
+                done = first + n
+                rate = done / max(time.perf_counter() - start, 1e-9)
+                bar = "#" * (30 * done // games)
+                sys.stderr.write(f"\r[{bar:<30}] {done:,}/{games:,} games, {rate:,.0f} games/s")
+                sys.stderr.flush()
+        if pending is not None:
+            pending.result()
     if show:
         sys.stderr.write("\n")
     return paths
