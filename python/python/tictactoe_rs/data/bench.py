@@ -150,8 +150,26 @@ def main(argv: list[str] | None = None) -> int:
         recipes.duckdb_connect(f"read_parquet('{rpath}')", con)
         for r in recipes.RECIPES:
             results[r]["duckdb"] = min(timed(lambda: recipes.duckdb_recipe(con, r))[0] for _ in range(2))
+        con.create_function(
+            "ttt_value", lambda r: pa.array(t.value(r.to_numpy(), "rank")),
+            [duckdb.sqltype("SMALLINT")], duckdb.sqltype("TINYINT"), type="arrow",
+        )
+        udf_sql = "SELECT ttt_value(rank) AS value, count(*) FROM states GROUP BY ALL"
+        join_sql = "SELECT p.value, count(*) FROM states s JOIN positions p ON p.rank = s.rank GROUP BY ALL"
+        results.setdefault("value per state: join", {})["duckdb"] = min(
+            timed(lambda: con.sql(join_sql).fetchall())[0] for _ in range(2))
+        results.setdefault("value per state: Arrow UDF / mapInArrow", {})["duckdb"] = min(
+            timed(lambda: con.sql(udf_sql).fetchall())[0] for _ in range(2))
     if "polars" in engines:
         import polars as pl
+
+        results.setdefault("value per state: join", {})["polars"] = min(timed(
+            lambda: pl.scan_parquet(rpath).join(recipes.polars_positions().lazy(), on="rank")
+            .group_by("value").len().collect())[0] for _ in range(2))
+        results.setdefault("value per state: Arrow UDF / mapInArrow", {})["polars"] = min(timed(
+            lambda: pl.scan_parquet(rpath).select(pl.col("rank").map_batches(
+                lambda r: pl.Series(t.value(r.to_numpy(), "rank")), return_dtype=pl.Int8).alias("value"))
+            .group_by("value").len().collect())[0] for _ in range(2))
 
         for r in recipes.RECIPES:
             results[r]["polars"] = min(
@@ -174,10 +192,23 @@ def main(argv: list[str] | None = None) -> int:
             q = recipes.spark_recipe(df, r)
             q.write.format("noop").mode("overwrite").save()  # warm-up
             results[r]["spark"] = timed(lambda: q.write.format("noop").mode("overwrite").save())[0]
+        from pyspark.sql import functions as F
+
+        def values(batches: Any) -> Any:
+            for b in batches:
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array(t.value(b.column("rank").to_numpy(), "rank"))], ["value"])
+
+        jq = df.join(recipes.spark_positions(spark), "rank").groupBy("value").agg(F.count("*"))
+        uq = df.select("rank").mapInArrow(values, "value tinyint").groupBy("value").agg(F.count("*"))
+        for name, q in (("value per state: join", jq), ("value per state: Arrow UDF / mapInArrow", uq)):
+            q.write.format("noop").mode("overwrite").save()
+            results.setdefault(name, {})["spark"] = timed(
+                lambda: q.write.format("noop").mode("overwrite").save())[0]
         spark.stop()
     print("| recipe | " + " | ".join(f"{e} (s)" for e in engines) + " |")
     print("|---|" + "---|" * len(engines))
-    for r in recipes.RECIPES:
+    for r in results:
         print(f"| {r} | " + " | ".join(f"{results[r].get(e, float('nan')):.3f}" for e in engines) + " |")
     return 0
 
