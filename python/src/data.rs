@@ -125,6 +125,30 @@ impl TttReader {
     fn lost(&self) -> Vec<String> {
         self.reader.lost().iter().map(ToString::to_string).collect()
     }
+
+    /// The `n` records of a block's payload packed as `encoding`, as `base3` codes (int32); a
+    /// `ValueError` if the payload has the wrong size or holds a code that does not decode.
+    #[staticmethod]
+    fn unpack<'py>(
+        py: Python<'py>,
+        payload: &[u8],
+        n: usize,
+        encoding: &str,
+    ) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        let packing = packing(encoding)?;
+        let expected = packing.bytes_for(n);
+        if payload.len() != expected {
+            return Err(PyValueError::new_err(format!(
+                "a {encoding} payload of {n} records has {expected} bytes, got {}",
+                payload.len()
+            )));
+        }
+        let mut boards = Vec::with_capacity(n);
+        packing
+            .decode(payload, n, &mut boards)
+            .map_err(|error| PyValueError::new_err(format!("bad payload: {error}")))?;
+        Ok(codes_of(py, &boards))
+    }
 }
 
 /// A `.ttt` file written atomically (`tictactoe::file::{AtomicFile, Writer}`): nothing appears
@@ -176,57 +200,31 @@ impl TttWriter {
     fn abort(&mut self) {
         self.writer = None;
     }
+
+    /// One block's payload: `base3` codes (int32) packed as `encoding` packs them in a `.ttt` block.
+    #[staticmethod]
+    fn pack<'py>(
+        py: Python<'py>,
+        codes: PyReadonlyArray1<'_, i32>,
+        encoding: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let packing = packing(encoding)?;
+        let boards = boards_of(codes.as_slice()?)?;
+        let mut out = Vec::with_capacity(packing.bytes_for(boards.len()));
+        packing
+            .encode(&boards, &mut out)
+            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+        Ok(PyBytes::new(py, &out))
+    }
 }
 
 fn closed(path: &std::path::Path) -> PyErr {
     PyValueError::new_err(format!("{}: the writer is closed", path.display()))
 }
 
-/// One block's payload: `base3` codes (int32) packed as `encoding` packs them in a `.ttt` block.
-#[pyfunction]
-pub fn ttt_pack<'py>(
-    py: Python<'py>,
-    codes: PyReadonlyArray1<'_, i32>,
-    encoding: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let packing = packing(encoding)?;
-    let boards = boards_of(codes.as_slice()?)?;
-    let mut out = Vec::with_capacity(packing.bytes_for(boards.len()));
-    packing
-        .encode(&boards, &mut out)
-        .map_err(|error| PyValueError::new_err(error.to_string()))?;
-    Ok(PyBytes::new(py, &out))
-}
-
-/// The `n` records of a block's payload packed as `encoding`, as `base3` codes (int32); a
-/// `ValueError` if the payload has the wrong size or holds a code that does not decode.
-#[pyfunction]
-pub fn ttt_unpack<'py>(
-    py: Python<'py>,
-    payload: &[u8],
-    n: usize,
-    encoding: &str,
-) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let packing = packing(encoding)?;
-    let expected = packing.bytes_for(n);
-    if payload.len() != expected {
-        return Err(PyValueError::new_err(format!(
-            "a {encoding} payload of {n} records has {expected} bytes, got {}",
-            payload.len()
-        )));
-    }
-    let mut boards = Vec::with_capacity(n);
-    packing
-        .decode(payload, n, &mut boards)
-        .map_err(|error| PyValueError::new_err(format!("bad payload: {error}")))?;
-    Ok(codes_of(py, &boards))
-}
-
 /// Registers the classes and functions of this file.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TttReader>()?;
     m.add_class::<TttWriter>()?;
-    m.add_function(wrap_pyfunction!(ttt_pack, m)?)?;
-    m.add_function(wrap_pyfunction!(ttt_unpack, m)?)?;
     Ok(())
 }

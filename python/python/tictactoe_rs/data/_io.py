@@ -289,7 +289,7 @@ def ttt_blocks(src: PathLike, salvage: bool = False) -> Any:
         rows["first_record"].append(first)
         rows["n"].append(len(base3))
         rows["encoding"].append(reader.encoding)
-        rows["payload"].append(_native.ttt_pack(base3, reader.encoding))
+        rows["payload"].append(_native.TttWriter.pack(base3, reader.encoding))
     return pa.Table.from_pydict(rows, schema=blocks_schema())
 
 
@@ -317,7 +317,7 @@ def unpack_blocks(batch: Any) -> Any:
     payloads = batch.column("payload").to_pylist()
     records, codes = [], []
     for first, n, enc, payload in zip(firsts, ns, encs, payloads):
-        codes.append(_native.ttt_unpack(payload, n, enc).astype(np.int16))
+        codes.append(_native.TttReader.unpack(payload, n, enc).astype(np.int16))
         records.append(np.arange(first, first + n, dtype=np.int64))
     return pa.RecordBatch.from_arrays(
         [pa.array(np.concatenate(records)), pa.array(np.concatenate(codes))],
@@ -330,7 +330,7 @@ def unpack_payloads(payload: Any, n: Any, encoding: Any) -> Any:
     records as a ``list<int16>`` of base3 codes (``UNNEST`` it in SQL)."""
     pa = _pa()
     out = [
-        _native.ttt_unpack(p, k, e).astype(np.int16)
+        _native.TttReader.unpack(p, k, e).astype(np.int16)
         for p, k, e in zip(payload.to_pylist(), n.to_pylist(), encoding.to_pylist())
     ]
     offsets = np.zeros(len(out) + 1, dtype=np.int32)
