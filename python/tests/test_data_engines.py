@@ -177,3 +177,23 @@ def test_spark_map_in_arrow_unpacks_blocks(spark, tmp_path):
     out = recipes.spark_unpack_blocks(df).orderBy("record").toArrow()
     assert out.column("record").to_pylist() == list(range(len(base3)))
     assert (out.column("base3").to_numpy() == base3).all()
+
+
+def bad_states():
+    return pa.table({"game": pa.array([0, 0, 1, 1], pa.int64()), "ply": pa.array([0, 1, 0, 1], pa.int8()),
+                     "rank": pa.array([0, 3, 0, 5478], pa.int16())})
+
+
+def test_a_rank_out_of_range_is_an_error_not_a_dropped_row(spark):
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    want = r"run7: column 'rank' at game 1 ply 1: 5478 is not a rank code"
+    with pytest.raises(td.DataError, match=want):
+        recipes.duckdb_recipe(recipes.duckdb_connect(bad_states(), duckdb.connect()), "coverage", name="run7")
+    with pytest.raises(td.DataError, match=want):
+        recipes.polars_recipe(pl.from_arrow(bad_states()), "coverage", name="run7")
+    with pytest.raises(td.DataError, match=want):
+        recipes.spark_recipe(spark.createDataFrame(bad_states()), "coverage", name="run7")
+    nulls = pa.table({"game": pa.array([0], pa.int64()), "ply": pa.array([0], pa.int8()), "rank": pa.array([None], pa.int16())})
+    with pytest.raises(td.DataError, match="game 0 ply 0: null is not a rank code"):
+        recipes.polars_recipe(pl.from_arrow(nulls), "status_value")

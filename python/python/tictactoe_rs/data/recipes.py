@@ -51,6 +51,24 @@ SQL = {
 
 RECIPES = tuple(SQL)
 
+#: The first state whose rank is not a rank code (null, negative or >= 5,478): the inner joins
+#: of the recipes would drop it silently, so every recipe function runs this check first.
+CHECK_SQL = """
+        SELECT game, ply, rank FROM states
+        WHERE rank IS NULL OR rank < 0 OR rank >= 5478
+        ORDER BY game, ply LIMIT 1"""
+
+
+def _bad_state(name: str, row: Any) -> None:
+    from tictactoe_rs.data._io import DataError
+
+    if row is not None:
+        game, ply, rank = row
+        raise DataError(
+            f"{name}: column 'rank' at game {game} ply {ply}: "
+            f"{'null' if rank is None else rank} is not a rank code (0 to 5,477)"
+        )
+
 
 def sql(recipe: str, code: str = "base3") -> str:
     """The SQL text of a recipe (``code``: the target column of ``convert``)."""
@@ -78,8 +96,12 @@ def duckdb_connect(states: Any, con: Any = None) -> Any:
     return con
 
 
-def duckdb_recipe(con: Any, recipe: str, code: str = "base3") -> Any:
-    """Runs a recipe on a ``duckdb_connect`` connection; returns an Arrow table."""
+def duckdb_recipe(con: Any, recipe: str, code: str = "base3", check: bool = True, name: str = "states") -> Any:
+    """Runs a recipe on a ``duckdb_connect`` connection; returns an Arrow table. ``check``:
+    first a ``DataError`` naming the dataset (``name``) and the first state whose rank is
+    not a code."""
+    if check:
+        _bad_state(name, next(iter(con.sql(CHECK_SQL).fetchall()), None))
     return con.sql(sql(recipe, code)).to_arrow_table()
 
 
@@ -93,12 +115,18 @@ def polars_positions() -> Any:
     return pl.from_arrow(tb.positions())
 
 
-def polars_recipe(states: Any, recipe: str, code: str = "base3") -> Any:
+def polars_recipe(states: Any, recipe: str, code: str = "base3", check: bool = True, name: str = "states") -> Any:
     """Runs a recipe on a Polars ``DataFrame`` or ``LazyFrame`` of states; returns a
-    ``DataFrame``."""
+    ``DataFrame`` (``check``, ``name``: as ``duckdb_recipe``)."""
     import polars as pl
 
     s = states.lazy()
+    if check:
+        bad = (
+            s.filter(pl.col("rank").is_null() | (pl.col("rank") < 0) | (pl.col("rank") >= 5478))
+            .sort("game", "ply").head(1).collect()
+        )
+        _bad_state(name, bad.row(0) if bad.height else None)
     p = polars_positions().lazy()
     joined = s.join(p, on="rank", how="inner")
     if recipe == "status_value":
@@ -149,12 +177,17 @@ def spark_positions(spark: Any) -> Any:
     return F.broadcast(spark.createDataFrame(tb.positions()))
 
 
-def spark_recipe(states: Any, recipe: str, code: str = "base3") -> Any:
+def spark_recipe(states: Any, recipe: str, code: str = "base3", check: bool = True, name: str = "states") -> Any:
     """Runs a recipe on a Spark ``DataFrame`` of states (DataFrame API); returns a
     DataFrame. ``spark.sql(sql(recipe))`` with the views ``states`` and ``positions`` gives
-    the same answer."""
+    the same answer. ``check``, ``name``: as ``duckdb_recipe`` (one extra job, a scan)."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
+
+    if check:
+        r = F.col("rank")
+        bad = states.where(r.isNull() | (r < 0) | (r >= 5478)).orderBy("game", "ply").select("game", "ply", "rank").head(1)
+        _bad_state(name, tuple(bad[0]) if bad else None)
 
     spark = states.sparkSession
     p = spark_positions(spark)
