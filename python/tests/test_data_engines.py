@@ -197,3 +197,13 @@ def test_a_rank_out_of_range_is_an_error_not_a_dropped_row(spark):
     nulls = pa.table({"game": pa.array([0], pa.int64()), "ply": pa.array([0], pa.int8()), "rank": pa.array([None], pa.int16())})
     with pytest.raises(td.DataError, match="game 0 ply 0: null is not a rank code"):
         recipes.polars_recipe(pl.from_arrow(nulls), "status_value")
+
+
+def test_benchmark_script_runs_small(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    pytest.importorskip("polars")
+    from tictactoe_rs.data import bench
+
+    assert bench.main(["--states", "20000", "--engines", "duckdb,polars", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| .ttt mixed-radix | 12.8" in out and "| blunders |" in out

@@ -308,8 +308,7 @@ def unpack_blocks(batch: Any) -> Any:
     ``encoding``, ``payload``) to one of records (``record``, ``base3``). One row in, ``n``
     out: use it with Spark's ``mapInArrow`` or over DuckDB's ``fetch_record_batch``."""
     pa = _pa()
-    cols = batch.to_pydict() if batch.num_rows < 1 else None
-    if cols is not None:
+    if batch.num_rows == 0:
         return pa.RecordBatch.from_pylist([], schema=unpack_blocks_schema())
     firsts = batch.column("first_record").to_pylist()
     ns = batch.column("n").to_pylist()

@@ -145,13 +145,16 @@ def main(argv: list[str] | None = None) -> int:
     if "duckdb" in engines:
         import duckdb
 
-        con = duckdb.connect()
+        con: Any = duckdb.connect()
         con.execute("SET threads = 2")
         recipes.duckdb_connect(f"read_parquet('{rpath}')", con)
         for r in recipes.RECIPES:
             results[r]["duckdb"] = min(timed(lambda: recipes.duckdb_recipe(con, r, check=False))[0] for _ in range(2))
+        def value_udf(r: Any) -> Any:
+            return pa.array(t.value(r.to_numpy(), "rank"))
+
         con.create_function(
-            "ttt_value", lambda r: pa.array(t.value(r.to_numpy(), "rank")),
+            "ttt_value", value_udf,
             [duckdb.sqltype("SMALLINT")], duckdb.sqltype("TINYINT"), type="arrow",
         )
         udf_sql = "SELECT ttt_value(rank) AS value, count(*) FROM states GROUP BY ALL"
