@@ -35,6 +35,8 @@ def lines_ref(board) -> int:
 def test_import_of_the_package_does_not_import_pyarrow():
     code = "import sys, tictactoe_rs; assert 'pyarrow' not in sys.modules and 'duckdb' not in sys.modules and 'polars' not in sys.modules and 'pyspark' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+    code = "import sys, tictactoe_rs.data, tictactoe_rs.data.recipes; assert 'pyarrow' in sys.modules; assert not {'duckdb', 'polars', 'pyspark'} & set(sys.modules)"
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_positions_every_row_matches_the_library():
