@@ -10,6 +10,7 @@ use pyo3::types::PyTuple;
 mod analysis;
 mod arrays;
 mod codes;
+mod data;
 mod env;
 mod games;
 mod grid;
@@ -54,5 +55,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::encode_games, m)?)?;
     m.add_function(wrap_pyfunction!(games::decode_games, m)?)?;
     env::register(m)?;
+    data::register(m)?;
     Ok(())
 }

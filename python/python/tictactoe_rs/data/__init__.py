@@ -1,0 +1,71 @@
+"""Tic-tac-toe data for the columnar ecosystem: Arrow tables, Parquet files, `.ttt` conversion
+and recipes for DuckDB, Polars and Spark (``docs/data.md``).
+
+Needs ``pyarrow`` (``pip install tictactoe-rs[data]``), imported when this module is;
+``import tictactoe_rs`` alone never imports it. DuckDB, Polars and Spark are imported only by
+the recipes of each engine (``tictactoe_rs.data.recipes``).
+
+>>> import tictactoe_rs.data as td
+>>> td.positions().num_rows, td.grids().num_rows, td.games().num_rows
+(5478, 19683, 255168)
+"""
+
+from __future__ import annotations
+
+import pyarrow  # noqa: F401  (the data layer's one hard dependency: fail here, clearly)
+
+from tictactoe_rs.data._io import (
+    DataError,
+    blocks_schema,
+    check_codes,
+    encoding_of,
+    game_codes_schema,
+    parquet_to_ttt,
+    part_seed,
+    read_codes,
+    selfplay_states,
+    selfplay_to_parquet,
+    states_of,
+    states_schema,
+    ttt_blocks,
+    ttt_to_parquet,
+    unpack_blocks,
+    unpack_blocks_schema,
+    unpack_payloads,
+    write_parquet,
+    write_tables,
+)
+from tictactoe_rs.data._tables import (
+    CODE_RANGE,
+    SCHEMA_VERSION,
+    games,
+    grids,
+    positions,
+)
+
+__all__ = [
+    "CODE_RANGE",
+    "DataError",
+    "SCHEMA_VERSION",
+    "blocks_schema",
+    "check_codes",
+    "encoding_of",
+    "game_codes_schema",
+    "games",
+    "grids",
+    "parquet_to_ttt",
+    "part_seed",
+    "positions",
+    "read_codes",
+    "selfplay_states",
+    "selfplay_to_parquet",
+    "states_of",
+    "states_schema",
+    "ttt_blocks",
+    "ttt_to_parquet",
+    "unpack_blocks",
+    "unpack_blocks_schema",
+    "unpack_payloads",
+    "write_parquet",
+    "write_tables",
+]

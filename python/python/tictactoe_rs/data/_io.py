@@ -1,0 +1,441 @@
+"""Files: the tables as Parquet, `.ttt` to Parquet and back, self-play to Parquet, `.ttt`
+blocks as rows and the Arrow batch function that unpacks them."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import tictactoe_rs as t
+from tictactoe_rs import _native
+from tictactoe_rs.data import _tables as tb
+
+PathLike = str | os.PathLike[str]
+
+
+class DataError(ValueError):
+    """A file that is not what it must be; the message names the file and what is wrong."""
+
+
+def _pa() -> Any:
+    import pyarrow
+
+    return pyarrow
+
+
+def _pq() -> Any:
+    import pyarrow.parquet
+
+    return pyarrow.parquet
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic writes
+
+
+class _Atomic:
+    """A temporary path next to ``path``, renamed onto it (after an fsync) by ``commit``."""
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = Path(path)
+        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}-{id(self)}.tmp")
+
+    def commit(self) -> None:
+        fd = os.open(self.tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(self.tmp, self.path)
+        dfd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+    def discard(self) -> None:
+        try:
+            os.unlink(self.tmp)
+        except FileNotFoundError:
+            pass
+
+
+def write_parquet(table: Any, path: PathLike, compression: str = "zstd", **kwargs: Any) -> None:
+    """``pyarrow.parquet.write_table`` to a temporary file, renamed into place when complete."""
+    atomic = _Atomic(path)
+    try:
+        _pq().write_table(table, atomic.tmp, compression=compression, **kwargs)
+        atomic.commit()
+    except BaseException:
+        atomic.discard()
+        raise
+
+
+def write_tables(outdir: PathLike, compression: str = "zstd") -> list[Path]:
+    """Writes ``positions.parquet``, ``grids.parquet`` and ``games.parquet`` into ``outdir``."""
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, make in (("positions", tb.positions), ("grids", tb.grids), ("games", tb.games)):
+        path = out / f"{name}.parquet"
+        write_parquet(make(), path, compression=compression)
+        paths.append(path)
+    return paths
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading code columns with checks
+
+
+def encoding_of(schema: Any, column: str, path: PathLike = "<table>") -> str:
+    """The encoding recorded for ``column`` (field or schema metadata), or a ``DataError``."""
+    if column not in schema.names:
+        raise DataError(f"{path}: no column {column!r} (columns: {', '.join(schema.names)})")
+    field = schema.field(column)
+    enc = None
+    if field.metadata and tb.KEY_ENCODING in field.metadata:
+        enc = field.metadata[tb.KEY_ENCODING].decode()
+    elif schema.metadata and (tb.KEY_ENCODING + b"." + column.encode()) in schema.metadata:
+        enc = schema.metadata[tb.KEY_ENCODING + b"." + column.encode()].decode()
+    if enc is None:
+        raise DataError(
+            f"{path}: column {column!r} has no encoding in its metadata "
+            f"(key {tb.KEY_ENCODING.decode()!r}); pass encoding= to say which it is"
+        )
+    if enc not in tb.CODE_RANGE:
+        raise DataError(f"{path}: column {column!r} has unknown encoding {enc!r}")
+    return enc
+
+
+def check_codes(
+    values: Any, encoding: str, path: PathLike, column: str, first_row: int = 0
+) -> npt.NDArray[np.int64]:
+    """The codes of an Arrow array or numpy array as int64, or a ``DataError`` naming the file,
+    the column and the first row that holds a null, a value out of range or, for encodings
+    with holes (base4, bitboards, oriented), a value that is not a code."""
+    pa = _pa()
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        if values.null_count:
+            arr = values.to_numpy(zero_copy_only=False)
+            row = int(np.flatnonzero(np.isnan(arr.astype(float)))[0])
+            raise DataError(f"{path}: column {column!r} row {first_row + row} is null")
+        if not pa.types.is_integer(values.type):
+            raise DataError(f"{path}: column {column!r} has type {values.type}, not an integer type")
+        values = values.to_numpy()
+    codes = np.asarray(values).astype(np.int64, copy=False)
+    limit = tb.CODE_RANGE[encoding]
+    bad = (codes < 0) | (codes >= limit)
+    if encoding in ("base4", "bitboards", "oriented") and not bad.any():
+        bad = ~t.is_valid(codes, encoding)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise DataError(
+            f"{path}: column {column!r} row {first_row + row}: {int(codes[row])} is not a "
+            f"{encoding} code (0 to {limit - 1:,})"
+        )
+    return codes
+
+
+def read_codes(path: PathLike, column: str, encoding: str | None = None) -> Iterator[npt.NDArray[np.int64]]:
+    """Streams a code column of a Parquet file batch by batch (bounded memory), checked."""
+    try:
+        pf = _pq().ParquetFile(path)
+    except Exception as error:  # pyarrow's ArrowInvalid for a file that is not Parquet
+        raise DataError(f"{path}: not a Parquet file ({error})") from error
+    schema = pf.schema_arrow
+    enc = encoding or encoding_of(schema, column, path)
+    if column not in schema.names:
+        raise DataError(f"{path}: no column {column!r} (columns: {', '.join(schema.names)})")
+    row = 0
+    for batch in pf.iter_batches(columns=[column], batch_size=1 << 16):
+        codes = check_codes(batch.column(0), enc, path, column, row)
+        row += len(codes)
+        yield codes if enc == "base3" else t.convert(codes, enc, "base3").astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# .ttt <-> Parquet
+
+TTT_ENCODINGS = ("base4", "base3", "count-rank", "rank", "mixed-radix")
+
+
+def _code_encoding_for(ttt_encoding: str) -> str:
+    """The column encoding that holds what a ``.ttt`` encoding holds."""
+    return {"mixed-radix": "rank"}.get(ttt_encoding, ttt_encoding)
+
+
+def ttt_to_parquet(
+    src: PathLike,
+    dst: PathLike,
+    code: str | None = None,
+    compression: str = "zstd",
+    salvage: bool = False,
+) -> int:
+    """Copies the records of ``.ttt`` file ``src`` into Parquet file ``dst``: one column named
+    after its encoding (``code``, default: the file's own, ``rank`` for mixed-radix), a row
+    group per up to 2^20 records, written block by block (memory: one row group) and renamed
+    into place when complete. Returns the record count. A damaged file raises ``ValueError``
+    naming it and the block (``salvage=True`` skips damaged blocks instead)."""
+    pa = _pa()
+    reader = _native.TttReader(os.fspath(src), salvage)
+    enc = code or _code_encoding_for(reader.encoding)
+    if enc not in tb.CODE_RANGE or enc in ("game", "prefix"):
+        raise ValueError(f"argument `code` must be a board encoding, got {enc!r}")
+    column = enc.replace("-", "_")
+    field = tb.code_field(column, enc)
+    schema = pa.schema([field])
+    meta = tb.table_metadata("records", schema)
+    meta[b"tictactoe.source_encoding"] = reader.encoding.encode()
+    schema = schema.with_metadata(meta)
+    atomic = _Atomic(dst)
+    count = 0
+    pending: list[Any] = []
+    pending_rows = 0
+    try:
+        with _pq().ParquetWriter(atomic.tmp, schema, compression=compression) as writer:
+            while (block := reader.read_block()) is not None:
+                first, base3 = block
+                codes = base3 if enc == "base3" else t.convert(base3, "base3", enc)
+                if (codes < 0).any():
+                    i = int(np.flatnonzero(codes < 0)[0])
+                    raise DataError(
+                        f"{src}: record {first + i} cannot be held by encoding {enc!r}"
+                    )
+                pending.append(pa.array(codes.astype(field.type.to_pandas_dtype())))
+                pending_rows += len(codes)
+                count += len(codes)
+                if pending_rows >= 1 << 20:
+                    writer.write_table(pa.Table.from_arrays([pa.chunked_array(pending)], schema=schema))
+                    pending, pending_rows = [], 0
+            if pending:
+                writer.write_table(pa.Table.from_arrays([pa.chunked_array(pending)], schema=schema))
+        atomic.commit()
+    except BaseException:
+        atomic.discard()
+        raise
+    return count
+
+
+def parquet_to_ttt(
+    src: PathLike, dst: PathLike, encoding: str = "rank", column: str | None = None,
+    code: str | None = None,
+) -> int:
+    """Writes the code column of Parquet file ``src`` (``column``, default: its only code
+    column; its encoding from the metadata, or ``code``) as ``.ttt`` file ``dst`` in
+    ``encoding``, batch by batch, atomically. Returns the record count. Missing columns or
+    metadata and codes out of range raise ``ValueError`` naming the file, column and row."""
+    pq = _pq()
+    try:
+        schema = pq.read_schema(src)
+    except Exception as error:
+        raise DataError(f"{src}: not a Parquet file ({error})") from error
+    if column is None:
+        coded = [
+            f.name for f in schema
+            if (f.metadata and tb.KEY_ENCODING in f.metadata)
+            or (schema.metadata and tb.KEY_ENCODING + b"." + f.name.encode() in schema.metadata)
+        ]
+        if len(coded) != 1 and code is None:
+            raise DataError(
+                f"{src}: {'no' if not coded else 'more than one'} column with an encoding in its "
+                f"metadata ({', '.join(coded) or 'columns: ' + ', '.join(schema.names)}); pass column="
+            )
+        column = coded[0] if coded else schema.names[0]
+    writer = _native.TttWriter(os.fspath(dst), encoding)
+    try:
+        for base3 in read_codes(src, column, code):
+            writer.write(base3.astype(np.int32))
+        return writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# .ttt blocks as rows, and the Arrow batch function that unpacks them
+
+def blocks_schema() -> Any:
+    pa = _pa()
+    return pa.schema(
+        [
+            pa.field("block", pa.int64(), nullable=False),
+            pa.field("first_record", pa.int64(), nullable=False),
+            pa.field("n", pa.int32(), nullable=False),
+            pa.field("encoding", pa.string(), nullable=False),
+            pa.field("payload", pa.binary(), nullable=False),
+        ],
+        metadata={tb.KEY_TABLE: b"ttt_blocks", tb.KEY_VERSION: tb.SCHEMA_VERSION.encode()},
+    )
+
+
+def ttt_blocks(src: PathLike, salvage: bool = False) -> Any:
+    """The intact blocks of a ``.ttt`` file as a table (block, first_record, n, encoding,
+    payload): each block's payload, checked by the library's reader, repacked as it was."""
+    pa = _pa()
+    reader = _native.TttReader(os.fspath(src), salvage)
+    rows: dict[str, list[Any]] = {k: [] for k in blocks_schema().names}
+    r = reader.records_per_block
+    while (block := reader.read_block()) is not None:
+        first, base3 = block
+        rows["block"].append(first // r)
+        rows["first_record"].append(first)
+        rows["n"].append(len(base3))
+        rows["encoding"].append(reader.encoding)
+        rows["payload"].append(_native.TttWriter.pack(base3, reader.encoding))
+    return pa.Table.from_pydict(rows, schema=blocks_schema())
+
+
+def unpack_blocks_schema() -> Any:
+    pa = _pa()
+    return pa.schema(
+        [
+            pa.field("record", pa.int64(), nullable=False),
+            tb.code_field("base3", "base3"),
+        ]
+    )
+
+
+def unpack_blocks(batch: Any) -> Any:
+    """Arrow batch function: a ``RecordBatch`` of blocks (``first_record``, ``n``,
+    ``encoding``, ``payload``) to one of records (``record``, ``base3``). One row in, ``n``
+    out: use it with Spark's ``mapInArrow`` or over DuckDB's ``fetch_record_batch``."""
+    pa = _pa()
+    if batch.num_rows == 0:
+        return pa.RecordBatch.from_pylist([], schema=unpack_blocks_schema())
+    firsts = batch.column("first_record").to_pylist()
+    ns = batch.column("n").to_pylist()
+    encs = batch.column("encoding").to_pylist()
+    payloads = batch.column("payload").to_pylist()
+    records, codes = [], []
+    for first, n, enc, payload in zip(firsts, ns, encs, payloads):
+        codes.append(_native.TttReader.unpack(payload, n, enc).astype(np.int16))
+        records.append(np.arange(first, first + n, dtype=np.int64))
+    return pa.RecordBatch.from_arrays(
+        [pa.array(np.concatenate(records)), pa.array(np.concatenate(codes))],
+        schema=unpack_blocks_schema(),
+    )
+
+
+def unpack_payloads(payload: Any, n: Any, encoding: Any) -> Any:
+    """Arrow scalar function (DuckDB ``create_function(..., type="arrow")``): each payload's
+    records as a ``list<int16>`` of base3 codes (``UNNEST`` it in SQL)."""
+    pa = _pa()
+    out = [
+        _native.TttReader.unpack(p, k, e).astype(np.int16)
+        for p, k, e in zip(payload.to_pylist(), n.to_pylist(), encoding.to_pylist())
+    ]
+    offsets = np.zeros(len(out) + 1, dtype=np.int32)
+    np.cumsum([len(o) for o in out], out=offsets[1:])
+    values = np.concatenate(out) if out else np.zeros(0, np.int16)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values))
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-play
+
+def states_schema() -> Any:
+    pa = _pa()
+    schema = pa.schema(
+        [
+            pa.field("game", pa.int64(), nullable=False),
+            pa.field("ply", pa.int8(), nullable=False),
+            tb.code_field("rank", "rank"),
+        ]
+    )
+    return schema.with_metadata(tb.table_metadata("states", schema))
+
+
+def game_codes_schema() -> Any:
+    pa = _pa()
+    schema = pa.schema([pa.field("game", pa.int64(), nullable=False), tb.code_field("code", "game")])
+    return schema.with_metadata(tb.table_metadata("game_codes", schema))
+
+
+def states_of(
+    moves: npt.NDArray[np.int8], lengths: npt.NDArray[np.int8], first_game: int = 0
+) -> Any:
+    """The states of games as an Arrow table ``(game, ply, rank)``: plies 0 (the empty board)
+    to the length (the final position), in game then ply order."""
+    pa = _pa()
+    ranks = tb.ranks_by_ply(moves, lengths)
+    keep = np.arange(10) <= lengths[:, None].astype(np.int64)
+    ranks = ranks[keep]
+    n = len(lengths)
+    game = np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), lengths.astype(np.int64) + 1)
+    ply = np.broadcast_to(np.arange(10, dtype=np.int8), (n, 10))[keep]
+    return pa.Table.from_arrays([pa.array(game), pa.array(ply), pa.array(ranks)], schema=states_schema())
+
+
+def selfplay_states(n: int, seed: int = 0) -> Any:
+    """``n`` random self-play games (``tictactoe_rs.selfplay``) as states ``(game, ply, rank)``."""
+    sp = t.selfplay(n, seed)
+    return states_of(sp.moves, sp.lengths)
+
+
+def part_seed(seed: int, part: int) -> int:
+    """The seed of part ``part`` of a partitioned run (splitmix64 of seed and part)."""
+    z = (seed + (part + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+
+
+def selfplay_to_parquet(
+    outdir: PathLike,
+    games: int,
+    seed: int = 0,
+    layout: str = "states",
+    games_per_file: int = 1 << 20,
+    compression: str = "zstd",
+    progress: bool | None = None,
+) -> list[Path]:
+    """Random self-play written as Parquet files ``part-00000.parquet``, ... in ``outdir``:
+    ``layout="states"`` rows ``(game, ply, rank)``, ``"games"`` rows ``(game, code)`` (game
+    codes). Part ``k`` holds games ``k * games_per_file ...`` generated on all cores from
+    ``part_seed(seed, k)``; each file is written atomically, so a run that stops leaves whole
+    parts only. ``progress`` (default: stderr is a terminal) draws a progress bar."""
+    if layout not in ("states", "games"):
+        raise ValueError(f"argument `layout` must be 'states' or 'games', got {layout!r}")
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    show = sys.stderr.isatty() if progress is None else progress
+    pa = _pa()
+    parts = (games + games_per_file - 1) // games_per_file
+    paths = []
+    start = time.perf_counter()
+    # Part k is written (pyarrow, GIL released) while part k + 1 is generated (rayon, all cores).
+    with ThreadPoolExecutor(1) as pool:
+        pending: Future[None] | None = None
+        for k in range(parts):
+            first = k * games_per_file
+            n = min(games_per_file, games - first)
+            sp = t.selfplay(n, part_seed(seed, k))
+            if layout == "states":
+                table = states_of(sp.moves, sp.lengths, first)
+            else:
+                game = np.arange(first, first + n, dtype=np.int64)
+                table = pa.Table.from_arrays([pa.array(game), pa.array(sp.codes)], schema=game_codes_schema())
+            path = out / f"part-{k:05d}.parquet"
+            if pending is not None:
+                pending.result()
+            pending = pool.submit(write_parquet, table, path, compression)
+            paths.append(path)
+            if show:
+                done = first + n
+                rate = done / max(time.perf_counter() - start, 1e-9)
+                bar = "#" * (30 * done // games)
+                sys.stderr.write(f"\r[{bar:<30}] {done:,}/{games:,} games, {rate:,.0f} games/s")
+                sys.stderr.flush()
+        if pending is not None:
+            pending.result()
+    if show:
+        sys.stderr.write("\n")
+    return paths
