@@ -29,6 +29,8 @@
 
 mod atomic;
 mod read;
+mod salvage;
+mod solve;
 mod write;
 
 use std::fmt;
@@ -306,6 +308,53 @@ pub enum FormatError {
         /// Where the extra data starts.
         offset: u64,
     },
+    /// Salvage found an intact block after a block with a higher number, and output it there.
+    #[error("{part} was out of place, at byte {offset}; its records were output there")]
+    MovedBlock {
+        /// The block and its records.
+        part: Part,
+        /// Where it was found.
+        offset: u64,
+    },
+    /// Salvage found another copy of a block it had already output, and skipped it.
+    #[error("{part} appears again at byte {offset} (a duplicate, skipped)")]
+    DuplicateBlock {
+        /// The block and its records.
+        part: Part,
+        /// Where the copy was found.
+        offset: u64,
+    },
+    /// Blocks that salvage found nowhere intact (damaged beyond recognition, or dropped).
+    #[error(
+        "{} (records {first} to {}) {}",
+        blocks_text(*first_block, *end_block),
+        end.saturating_sub(1),
+        if *end_block > first_block + 1 { "are missing or damaged" } else { "is missing or damaged" }
+    )]
+    MissingBlocks {
+        /// The first block number.
+        first_block: u64,
+        /// One past the last.
+        end_block: u64,
+        /// The first record of the first block.
+        first: u64,
+        /// One past the last record of the last block.
+        end: u64,
+    },
+    /// The header's records per block contradicts the blocks (whose checksums match).
+    #[error("the header says {stated} records per block, but the blocks hold {found}")]
+    RecordsPerBlockMismatch {
+        /// The header's value.
+        stated: u32,
+        /// What the blocks show.
+        found: u32,
+    },
+    /// More reports of moved and duplicated blocks than salvage lists.
+    #[error("{count} more moved or duplicated blocks (not listed)")]
+    UnlistedReports {
+        /// How many were not listed.
+        count: u64,
+    },
     /// Records per block for a writer that does not fit a 64 KiB block.
     #[error("cannot write {records} records per block (at most {max} fit in 64 KiB)")]
     BlockTooLarge {
@@ -314,6 +363,15 @@ pub enum FormatError {
         /// Largest possible.
         max: u32,
     },
+}
+
+/// "block 3" or "blocks 3 to 5".
+fn blocks_text(first: u64, end: u64) -> String {
+    if end > first + 1 {
+        format!("blocks {first} to {}", end - 1)
+    } else {
+        format!("block {first}")
+    }
 }
 
 /// Any failure reading or writing a `.ttt` file.

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::io::{ErrorKind, Read};
 
+use super::salvage::Salvage;
 use super::{
     BLOCK_HEAD_BYTES, Damage, FileError, FormatError, HEADER_BYTES, Header, MAGIC, Part,
     TRAILER_BYTES, crc32c,
@@ -85,10 +86,14 @@ pub struct Reader<R: Read> {
     done: bool,
     buffer: Vec<u8>,
     lost: Vec<Lost>,
+    /// The state of a salvaging read.
+    scan: Option<Box<Salvage>>,
+    /// Size of the whole input, if the caller knows it.
+    input_len: Option<u64>,
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.
-fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+pub(super) fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match inner.read(&mut buf[filled..]) {
@@ -131,13 +136,32 @@ impl<R: Read> Reader<R> {
             done: false,
             buffer: Vec::new(),
             lost: Vec::new(),
+            scan: None,
+            input_len: None,
         })
     }
 
-    /// Skips damaged blocks instead of failing, recording them in [`lost`](Self::lost).
+    /// Skips damage instead of failing: returns every intact block, wherever it sits, and
+    /// lists what was lost (and what was out of place) in [`lost`](Self::lost) once the input
+    /// is read to its end. See `docs/format.md`, "Salvage", for exactly what it guarantees.
     #[must_use]
     pub fn salvage(mut self) -> Self {
         self.salvage = true;
+        if self.offset == HEADER_BYTES as u64 {
+            self.scan = Some(Box::new(Salvage::new(self.header, self.input_len)));
+        }
+        self
+    }
+
+    /// Tells the reader the size of the whole input in bytes (header included), when known
+    /// (a file, not a pipe). Salvage then also takes a block found far ahead of its place
+    /// without waiting for the block after it to confirm it.
+    #[must_use]
+    pub fn input_len(mut self, len: u64) -> Self {
+        self.input_len = Some(len);
+        if self.scan.is_some() {
+            self.scan = Some(Box::new(Salvage::new(self.header, Some(len))));
+        }
         self
     }
 
@@ -150,7 +174,10 @@ impl<R: Read> Reader<R> {
     /// Records passed so far (lost ones included).
     #[must_use]
     pub fn records_read(&self) -> u64 {
-        self.records
+        match &self.scan {
+            Some(scan) => scan.records(),
+            None => self.records,
+        }
     }
 
     /// Damage found so far by a salvaging reader.
@@ -162,6 +189,18 @@ impl<R: Read> Reader<R> {
     /// Appends the next intact block's boards to `out`; `Ok(false)` once the trailer has been
     /// read and checked.
     pub fn read_block(&mut self, out: &mut Vec<Board>) -> Result<bool, FileError> {
+        if let Some(scan) = &mut self.scan {
+            while !scan.done {
+                if scan.step(&mut self.inner, out)? {
+                    return Ok(true);
+                }
+            }
+            if !self.done {
+                self.done = true;
+                self.lost = std::mem::take(&mut scan.lost);
+            }
+            return Ok(false);
+        }
         while !self.done {
             if self.next_block(out)? {
                 return Ok(true);
