@@ -241,12 +241,12 @@ impl Salvage {
     /// In sequence or a little ahead (`NEAR`): on its checksum. Filling a gap left behind:
     /// on its checksum too (the numbers of the gaps are few). Further ahead, only with more
     /// evidence: the block after it is its successor (or the trailer counting it), or the
-    /// size of the input is known and the number fits in it. A count other than the
-    /// expected one (`n != per`, which only the last block has) only in or near sequence.
+    /// size of the input is known and the number fits in it. A count above the header's
+    /// records per block (which proves the header wrong) only in or near sequence.
     fn accepts(&mut self, k: u64, n: u32, size: usize) -> bool {
         let next = self.next();
         let near = k >= next && k - next <= NEAR;
-        if n != self.per {
+        if n > self.per {
             return near;
         }
         if near || k < next {
