@@ -431,3 +431,106 @@ fn forged_header_fields_are_reported_and_every_block_recovered() {
         }
     }
 }
+
+/// Sampling on 1,000,000-record files of default block size, both ways: bit flips anywhere,
+/// cuts, every drop and duplicate, swaps, and forged headers.
+#[test]
+fn sampled_damage_on_million_record_files() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    let mut runs = 0;
+    for packing in [Packing::MixedRadix, Packing::Base4, Packing::Rank] {
+        let per = Header::default_records_per_block(packing);
+        for seekable in [false, true] {
+            let original = Original::new(packing, 1_000_000, per, seekable, 11);
+            let blocks = original.blocks.len();
+            let all: Vec<usize> = (0..blocks).collect();
+            for _ in 0..40 {
+                let bit = HEADER_BYTES * 8 + random((original.bytes.len() - HEADER_BYTES) * 8);
+                let mut bytes = original.bytes.clone();
+                bytes[bit / 8] ^= 1 << (bit % 8);
+                let hit = original.blocks.iter().position(|r| r.contains(&(bit / 8)));
+                let intact: Vec<usize> = all.iter().copied().filter(|&k| Some(k) != hit).collect();
+                let sized = runs % 2 == 0;
+                check(
+                    &original,
+                    &bytes,
+                    Some((&intact, 0)),
+                    sized,
+                    &format!("bit {bit}"),
+                );
+                runs += 1;
+            }
+            for _ in 0..20 {
+                let len = HEADER_BYTES + random(original.bytes.len() - HEADER_BYTES);
+                let intact: Vec<usize> = all
+                    .iter()
+                    .copied()
+                    .filter(|&k| original.blocks[k].end <= len)
+                    .collect();
+                let sized = runs % 2 == 0;
+                let bytes = &original.bytes[..len];
+                check(
+                    &original,
+                    bytes,
+                    Some((&intact, 0)),
+                    sized,
+                    &format!("cut {len}"),
+                );
+                runs += 1;
+            }
+            let mut orders = Vec::new();
+            for i in 0..blocks {
+                let mut dropped = all.clone();
+                dropped.remove(i);
+                orders.push(dropped);
+                let mut twice = all.clone();
+                twice.insert(i + 1, i);
+                orders.push(twice);
+            }
+            for _ in 0..20 {
+                let mut swapped = all.clone();
+                swapped.swap(random(blocks), random(blocks));
+                orders.push(swapped);
+            }
+            // The short last block swapped with every other.
+            for i in 0..blocks - 1 {
+                let mut swapped = all.clone();
+                swapped.swap(i, blocks - 1);
+                orders.push(swapped);
+            }
+            for order in &orders {
+                let bytes = original.with_blocks(order);
+                let (firsts, copies) = first_copies(order);
+                check(
+                    &original,
+                    &bytes,
+                    Some((&firsts, copies)),
+                    true,
+                    &format!("{order:?}"),
+                );
+                runs += 1;
+            }
+            let n = original.boards.len() as u64;
+            for (count, forged_per) in [
+                (Some(0), per),
+                (Some(n + 1), per),
+                (Some(u64::MAX - 1), per),
+                (None, 1),
+                (Some(n), per - 1),
+            ] {
+                let bytes = forge(&original, count, forged_per);
+                let salvaged = check(&original, &bytes, Some((&all, 0)), false, "forged").unwrap();
+                assert_eq!(lost_records(&salvaged.lost), 0, "{count:?} {forged_per}");
+                runs += 1;
+            }
+        }
+    }
+    eprintln!("{runs} salvaged 1,000,000-record files");
+    assert!(runs > 500, "{runs}");
+}

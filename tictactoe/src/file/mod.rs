@@ -36,7 +36,7 @@ mod write;
 use std::fmt;
 
 pub use atomic::AtomicFile;
-pub use read::{Lost, Reader, trailer_count};
+pub use read::{Lost, Reader, check_layout, trailer_count};
 pub use write::Writer;
 
 use crate::packed::{PackError, Packing};
@@ -162,14 +162,26 @@ impl Header {
     /// Blocks that `count` records take.
     #[must_use]
     pub fn blocks_for(&self, count: u64) -> u64 {
-        count.div_ceil(u64::from(self.records_per_block))
+        match self.records_per_block {
+            // Only a header built by hand has no records per block: no count fits it.
+            0 if count > 0 => u64::MAX,
+            0 => 0,
+            per => count.div_ceil(u64::from(per)),
+        }
     }
 
     /// The size of a complete file of `count` records.
     #[must_use]
     pub fn file_bytes(&self, count: u64) -> u64 {
         let per = u64::from(self.records_per_block);
-        let (full, rest) = (count / per, count % per);
+        let Some((full, rest)) = count.checked_div(per).zip(count.checked_rem(per)) else {
+            // Only a header built by hand has no records per block.
+            return if count == 0 {
+                (HEADER_BYTES + TRAILER_BYTES) as u64
+            } else {
+                u64::MAX
+            };
+        };
         let block = |n: u64| (BLOCK_HEAD_BYTES + self.packing.bytes_for(n as usize)) as u64;
         let last = if rest > 0 { block(rest) } else { 0 };
         // Saturating: a forged header may claim any count.
@@ -348,6 +360,16 @@ pub enum FormatError {
         stated: u32,
         /// What the blocks show.
         found: u32,
+    },
+    /// The file's size is not what its record count requires (blocks missing or added).
+    #[error("{count} records take {expected} bytes, but the file has {found}")]
+    SizeMismatch {
+        /// The record count (from the trailer).
+        count: u64,
+        /// The size the layout requires.
+        expected: u64,
+        /// The file's size.
+        found: u64,
     },
     /// More reports of moved and duplicated blocks than salvage lists.
     #[error("{count} more moved or duplicated blocks (not listed)")]

@@ -444,3 +444,97 @@ pub fn trailer_count<R: Read + std::io::Seek>(
     }
     Ok(count)
 }
+
+/// Checks a header against the file it heads, without reading every block: the trailer at
+/// the end (found by its own checksum, whatever the header says), the first block, and the
+/// file's size. Returns the record count. An error names the field that the file
+/// contradicts (a forged or corrupted header whose checksum still matches) or the damage
+/// found (`ttt info` uses this; `ttt info --verify` then reads every block).
+pub fn check_layout<R: Read + std::io::Seek>(
+    input: &mut R,
+    header: &Header,
+) -> Result<u64, FileError> {
+    use std::io::SeekFrom;
+    let size = input.seek(SeekFrom::End(0))?;
+    if size < (HEADER_BYTES + TRAILER_BYTES) as u64 {
+        return Err(FormatError::Truncated {
+            offset: size,
+            part: Part::Trailer,
+        }
+        .into());
+    }
+    // The trailer, by its checksum alone: the block count it was written with.
+    let offset = size - TRAILER_BYTES as u64;
+    input.seek(SeekFrom::Start(offset))?;
+    let mut bytes = [0u8; TRAILER_BYTES];
+    input.read_exact(&mut bytes)?;
+    let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
+    let count = u64::from_le_bytes(count_bytes);
+    let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
+    let zero = crc32c(&[&0u64.to_le_bytes(), &bytes[..4], &count_bytes]);
+    let blocks = u64::from(super::solve::NumberSolver::new(12).solve(stored ^ zero));
+    let per = u64::from(header.records_per_block);
+    // The first block: its count is R when there is more than one block.
+    let mut first = None;
+    if blocks > 0 {
+        input.seek(SeekFrom::Start(HEADER_BYTES as u64))?;
+        let mut head = [0u8; BLOCK_HEAD_BYTES];
+        if read_full(input, &mut head)? == BLOCK_HEAD_BYTES {
+            let n = u32::from_le_bytes(head[..4].try_into().unwrap_or_default());
+            let stored = u32::from_le_bytes(head[4..].try_into().unwrap_or_default());
+            if (1..=Header::max_records_per_block(header.packing)).contains(&n) {
+                let mut payload = vec![0u8; header.packing.bytes_for(n as usize)];
+                if read_full(input, &mut payload)? == payload.len()
+                    && crc32c(&[&0u64.to_le_bytes(), &head[..4], &payload]) == stored
+                {
+                    first = Some(u64::from(n));
+                }
+            }
+        }
+    }
+    let trailer_ok = bytes[..4] == [0; 4] && blocks < 1 << 32;
+    let per_found = match first {
+        Some(n) if blocks > 1 || n > per => n,
+        _ => per,
+    };
+    if !trailer_ok || blocks != count.div_ceil(per_found.max(1)) {
+        return Err(FormatError::DamagedTrailer { offset }.into());
+    }
+    if per_found != per {
+        return Err(FormatError::RecordsPerBlockMismatch {
+            stated: header.records_per_block,
+            found: u32::try_from(per_found).unwrap_or(u32::MAX),
+        }
+        .into());
+    }
+    if let Some(stated) = header.count.filter(|&stated| stated != count) {
+        return Err(FormatError::CountMismatch {
+            source_: "header",
+            stated,
+            found: count,
+        }
+        .into());
+    }
+    let expected = header.file_bytes(count);
+    if expected != size {
+        return Err(FormatError::SizeMismatch {
+            count,
+            expected,
+            found: size,
+        }
+        .into());
+    }
+    if blocks > 0 && first.is_none() {
+        let part = Part::Block {
+            index: 0,
+            first: 0,
+            end: count.min(per),
+        };
+        return Err(FormatError::DamagedBlock {
+            part,
+            damage: Damage::Checksum,
+        }
+        .into());
+    }
+    Ok(count)
+}

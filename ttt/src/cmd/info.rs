@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use tictactoe::file::{Header, Reader, trailer_count};
+use tictactoe::file::{Header, Reader, check_layout};
 
 /// Bytes per board in the text form: nine cells and a newline.
 const TEXT_BYTES_PER_LINE: u64 = 10;
@@ -40,14 +40,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader =
         Reader::new(BufReader::new(open()?)).with_context(|| format!("cannot read {name}"))?;
     let header: Header = *reader.header();
-    let size = open()?.metadata()?.len();
-    let (count, from) = match header.count {
-        Some(count) => (count, "header"),
-        None => {
-            let count = trailer_count(&mut open()?, &header)
-                .with_context(|| format!("cannot read {name}"))?;
-            (count, "trailer; written as a stream")
-        }
+    let size = open()?
+        .metadata()
+        .with_context(|| format!("cannot read {name}"))?
+        .len();
+    // The header, checked against the trailer, the first block and the size: a header that
+    // contradicts the file (forged, or a damaged field under a valid checksum) is an error.
+    let count = check_layout(&mut BufReader::new(open()?), &header)
+        .with_context(|| format!("{name}: the header does not match the file"))?;
+    let from = match header.count {
+        Some(_) => "header",
+        None => "trailer; written as a stream",
     };
     let packing = header.packing;
     let (bits, per) = packing.bits_per_position();
@@ -90,7 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         percent(size as f64, limit_bytes.max(1.0))
     );
     if args.verify {
-        let mut reader = Reader::new(BufReader::with_capacity(1 << 20, open()?))?;
+        let mut reader = Reader::new(BufReader::with_capacity(1 << 20, open()?))
+            .with_context(|| format!("cannot read {name}"))?;
         let mut boards = Vec::new();
         while reader
             .read_block(&mut boards)

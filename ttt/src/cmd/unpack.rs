@@ -31,13 +31,24 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
-    let input: Box<dyn Read> = if args.file.as_os_str() == "-" {
-        Box::new(io::stdin().lock())
+    let (input, len): (Box<dyn Read>, Option<u64>) = if args.file.as_os_str() == "-" {
+        (Box::new(io::stdin().lock()), None)
     } else {
-        Box::new(File::open(&args.file).with_context(|| format!("cannot open {name}"))?)
+        let file = File::open(&args.file).with_context(|| format!("cannot open {name}"))?;
+        // The size of a regular file lets salvage take blocks found far from their place.
+        let len = file
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len());
+        (Box::new(file), len)
     };
     let reader = Reader::new(BufReader::with_capacity(1 << 20, input))
         .with_context(|| format!("cannot read {name}"))?;
+    let reader = match len {
+        Some(len) => reader.input_len(len),
+        None => reader,
+    };
     let mut reader = if args.salvage {
         reader.salvage()
     } else {
