@@ -110,7 +110,10 @@ impl AtomicFile {
 /// directories and anything that is not a regular file.
 fn resolve(target: &Path) -> io::Result<PathBuf> {
     if target.as_os_str().as_encoded_bytes().ends_with(b"/") {
-        return Err(refuse(target, "is a directory"));
+        return Err(refuse(
+            target,
+            "ends in / (so it is a directory), not a file name",
+        ));
     }
     let link = match fs::symlink_metadata(target) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(target.into()),
