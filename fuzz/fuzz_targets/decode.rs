@@ -29,12 +29,7 @@ fn round_trip<E: Encoding>(code: u32) {
         Ok(value) => {
             assert!(code < E::LIMIT, "{} {code}", E::NAME);
             assert_eq!(value.code(), code, "{}", E::NAME);
-            assert_eq!(
-                E::encode(value.to_board()),
-                Some(value),
-                "{} {code}",
-                E::NAME
-            );
+            assert_eq!(E::encode(value.to_board()), Some(value), "{} {code}", E::NAME);
         }
         Err(error) => {
             assert_eq!(error.encoding, E::NAME);
