@@ -229,12 +229,12 @@ pub fn constructors(data: &[u8]) {
         assert!(PackedArray::<Rank>::with_capacity(capacity).is_empty());
         assert!(MixedRadix::with_capacity(capacity).is_empty());
     }
-    if let Ok(bytes) = <[u8; HEADER_BYTES]>::try_from(&rest[..rest.len().min(HEADER_BYTES)]) {
-        if let Ok(header) = Header::from_bytes(&bytes) {
-            let _ = header.file_bytes(len);
-            let _ = header.blocks_for(len);
-            assert_eq!(Header::from_bytes(&header.to_bytes()), Ok(header));
-        }
+    if let Ok(bytes) = <[u8; HEADER_BYTES]>::try_from(&rest[..rest.len().min(HEADER_BYTES)])
+        && let Ok(header) = Header::from_bytes(&bytes)
+    {
+        let _ = header.file_bytes(len);
+        let _ = header.blocks_for(len);
+        assert_eq!(Header::from_bytes(&header.to_bytes()), Ok(header));
     }
 }
 

@@ -375,13 +375,15 @@ impl Salvage {
             self.per = n;
             self.per_mismatch = true;
         }
-        if let Some((ks, ns)) = self.short {
-            if k > ks && n == ns && n < self.per {
-                // Two blocks of the same short count: that is R, and the header's is wrong.
-                self.per = n;
-                self.per_mismatch = true;
-                self.short = None;
-            }
+        // Two blocks of the same short count: that is R, and the header's is wrong.
+        if let Some((ks, ns)) = self.short
+            && k > ks
+            && n == ns
+            && n < self.per
+        {
+            self.per = n;
+            self.per_mismatch = true;
+            self.short = None;
         }
         if n < self.per && self.short.is_none_or(|(ks, _)| k > ks) {
             self.short = Some((k, n));

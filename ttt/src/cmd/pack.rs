@@ -275,10 +275,10 @@ mod interrupt {
             // Without a handler (one already set) the default action ends the process and
             // the temporary file stays, as after SIGKILL.
             let _ = ctrlc::set_handler(|| {
-                if let Ok(temp) = TEMP.lock() {
-                    if let Some(temp) = temp.as_deref() {
-                        let _ = std::fs::remove_file(temp);
-                    }
+                if let Ok(temp) = TEMP.lock()
+                    && let Some(temp) = temp.as_deref()
+                {
+                    let _ = std::fs::remove_file(temp);
                 }
                 std::process::exit(130);
             });
