@@ -98,6 +98,15 @@ fn dropped_and_duplicated_blocks_lose_only_themselves() {
         "{}",
         text(&out.stderr)
     );
+    // `ttt info` sees the size the count does not explain.
+    let out = ttt(&["info", "drop.ttt"], b"", dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "ttt: error: drop.ttt is inconsistent (ttt unpack --salvage recovers what is intact): \
+         100000 records take \
+         160072 bytes, but the file has 94536\n"
+    );
     // Block 1 twice, then block 0 after it (moved): nothing is lost, both are reported.
     let mut moved = bytes[..HEADER_BYTES].to_vec();
     moved.extend_from_slice(&bytes[b1.clone()]);

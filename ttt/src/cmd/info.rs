@@ -46,8 +46,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .len();
     // The header, checked against the trailer, the first block and the size: a header that
     // contradicts the file (forged, or a damaged field under a valid checksum) is an error.
-    let count = check_layout(&mut BufReader::new(open()?), &header)
-        .with_context(|| format!("{name}: the header does not match the file"))?;
+    let count = check_layout(&mut BufReader::new(open()?), &header).with_context(|| {
+        format!("{name} is inconsistent (ttt unpack --salvage recovers what is intact)")
+    })?;
     let from = match header.count {
         Some(_) => "header",
         None => "trailer; written as a stream",
