@@ -7,7 +7,7 @@ use std::io::Cursor;
 
 use tictactoe::Board;
 use tictactoe::encoding::{Base3, Base4, CountRank, Rank};
-use tictactoe::file::{HEADER_BYTES, Header, Reader, Writer, check_layout};
+use tictactoe::file::{HEADER_BYTES, Header, Lost, Reader, Writer, check_layout};
 use tictactoe::packed::{MixedRadix, PackedArray, Packing};
 
 fn rewrite(data: &[u8], boards: &[Board]) -> Vec<u8> {
@@ -23,7 +23,7 @@ fn rewrite(data: &[u8], boards: &[Board]) -> Vec<u8> {
 }
 
 /// A salvaging read, block by block: the blocks' boards and the reports.
-fn salvage(data: &[u8], sized: bool) -> Option<(Vec<Vec<Board>>, Vec<tictactoe::file::Lost>)> {
+fn salvage(data: &[u8], sized: bool) -> Option<(Vec<Vec<Board>>, Vec<Lost>)> {
     let reader = Reader::new(data).ok()?;
     let reader = if sized {
         reader.input_len(data.len() as u64)
@@ -152,37 +152,9 @@ pub fn damaged(data: &[u8]) {
         let Some((blocks, lost)) = salvage(&file, sized) else {
             continue;
         };
-        // Whole original blocks, none twice.
-        let mut used = BTreeSet::new();
-        let mut covered = Vec::new();
-        for chunk in &blocks {
-            let k = (0..originals.len())
-                .find(|&k| !used.contains(&k) && originals[k] == &chunk[..])
-                .expect("salvage output records of no block");
-            used.insert(k);
-            let first = (k * per as usize) as u64;
-            covered.push((first, first + chunk.len() as u64));
-        }
-        // The lost ranges and the output cover every record once, and nothing past the end.
-        let count = boards.len() as u64;
-        for l in &lost {
-            match l.end {
-                Some(end) => {
-                    assert!(end <= count, "{l}");
-                    if end > l.first {
-                        covered.push((l.first, end));
-                    }
-                }
-                None => covered.push((l.first, u64::MAX)),
-            }
-        }
-        covered.sort_unstable();
-        let mut at = 0;
-        for &(first, end) in &covered {
-            assert_eq!(first, at, "{lost:?}");
-            at = end;
-        }
-        assert!(at >= count);
+        let order = block_numbers(&originals, &blocks, "");
+        let lens: Vec<usize> = originals.iter().map(|b| b.len()).collect();
+        assert_lost_covers(&lens, per as usize, &order, &lost, "");
         if file == good {
             assert!(lost.is_empty());
         }
@@ -236,6 +208,57 @@ pub fn constructors(data: &[u8]) {
         let _ = header.blocks_for(len);
         assert_eq!(Header::from_bytes(&header.to_bytes()), Ok(header));
     }
+}
+
+/// The original block of each output block: whole blocks, none twice (found by content).
+pub fn block_numbers(originals: &[&[Board]], output: &[Vec<Board>], what: &str) -> Vec<usize> {
+    let mut used = BTreeSet::new();
+    let mut order = Vec::new();
+    for chunk in output {
+        let k = (0..originals.len())
+            .find(|&k| !used.contains(&k) && originals[k] == &chunk[..])
+            .unwrap_or_else(|| panic!("{what}: output {} records of no block", chunk.len()));
+        used.insert(k);
+        order.push(k);
+    }
+    order
+}
+
+/// The lost ranges are disjoint, pass no end, miss every output record, and with the output
+/// blocks (`order`, of lengths `lens`, `per` to a block) cover every record.
+pub fn assert_lost_covers(lens: &[usize], per: usize, order: &[usize], lost: &[Lost], what: &str) {
+    let count = lens.iter().sum::<usize>() as u64;
+    let mut covered: Vec<(u64, u64)> = order
+        .iter()
+        .map(|&k| {
+            let first = (k * per) as u64;
+            (first, first + lens[k] as u64)
+        })
+        .collect();
+    for l in lost {
+        match l.end {
+            Some(end) => {
+                assert!(end <= count, "{what}: {l} past the end {count}");
+                if end > l.first {
+                    covered.push((l.first, end));
+                }
+            }
+            None => covered.push((l.first, u64::MAX)),
+        }
+    }
+    covered.sort_unstable();
+    let mut at = 0;
+    for &(first, end) in &covered {
+        assert_eq!(
+            first, at,
+            "{what}: gap or overlap at record {at}: {lost:?} {order:?}"
+        );
+        at = end;
+    }
+    assert!(
+        at >= count,
+        "{what}: records {at} to {count} neither output nor lost"
+    );
 }
 
 fn fixed<E: tictactoe::packed::Packable>(bytes: &[u8], len: usize) {

@@ -14,6 +14,10 @@ use std::collections::BTreeSet;
 use std::io::Cursor;
 
 use tictactoe::file::{FormatError, HEADER_BYTES, Header, Lost, Reader, TRAILER_BYTES, Writer};
+
+#[path = "../../fuzz/shared/checks.rs"]
+#[allow(dead_code, reason = "the fuzz checks are used in part here")]
+mod checks;
 use tictactoe::packed::Packing;
 use tictactoe::{Board, Position};
 
@@ -119,58 +123,21 @@ fn check(
     } else {
         reader.salvage()
     };
-    let mut order = Vec::new();
-    let mut used = BTreeSet::new();
-    let mut chunk = Vec::new();
+    let mut output = Vec::new();
     loop {
-        chunk.clear();
+        let mut chunk = Vec::new();
         let more = reader.read_block(&mut chunk).unwrap();
         if !more {
             assert!(chunk.is_empty(), "{what}");
             break;
         }
-        // A whole original block, not output before.
-        let k = (0..original.blocks.len())
-            .find(|&k| !used.contains(&k) && original.records(k) == &chunk[..])
-            .unwrap_or_else(|| panic!("{what}: output {} records of no block", chunk.len()));
-        used.insert(k);
-        order.push(k);
+        output.push(chunk);
     }
+    let originals: Vec<&[Board]> = original.boards.chunks(original.per).collect();
+    let order = checks::block_numbers(&originals, &output, what);
     let lost = reader.lost().to_vec();
-    let count = original.boards.len() as u64;
-    // Lost ranges: disjoint, none past the end, none over an output record, and with the
-    // output they cover every record.
-    let mut covered: Vec<(u64, u64)> = order
-        .iter()
-        .map(|&k| {
-            let first = (k * original.per) as u64;
-            (first, first + original.records(k).len() as u64)
-        })
-        .collect();
-    for l in &lost {
-        match l.end {
-            Some(end) => {
-                assert!(end <= count, "{what}: {l} past the end {count}");
-                if end > l.first {
-                    covered.push((l.first, end));
-                }
-            }
-            None => covered.push((l.first, u64::MAX)),
-        }
-    }
-    covered.sort_unstable();
-    let mut at = 0;
-    for &(first, end) in &covered {
-        assert_eq!(
-            first, at,
-            "{what}: gap or overlap at record {at}: {lost:?} {order:?}"
-        );
-        at = end;
-    }
-    assert!(
-        at >= count,
-        "{what}: records {at} to {count} neither output nor lost"
-    );
+    let lens: Vec<usize> = originals.iter().map(|b| b.len()).collect();
+    checks::assert_lost_covers(&lens, original.per, &order, &lost, what);
     if let Some((expected, copies)) = intact {
         assert_eq!(order, expected, "{what}: {lost:?}");
         let mut highest = None;
@@ -307,6 +274,21 @@ fn long_files() -> Vec<Original> {
     files
 }
 
+/// Block orders with each block dropped, and with each block twice in a row.
+fn drops_and_repeats(blocks: usize) -> Vec<Vec<usize>> {
+    let all: Vec<usize> = (0..blocks).collect();
+    let mut orders = Vec::new();
+    for i in 0..blocks {
+        let mut dropped = all.clone();
+        dropped.remove(i);
+        orders.push(dropped);
+        let mut twice = all.clone();
+        twice.insert(i + 1, i);
+        orders.push(twice);
+    }
+    orders
+}
+
 /// The file order of first copies, and the number of further copies.
 fn first_copies(order: &[usize]) -> (Vec<usize>, usize) {
     let mut seen = BTreeSet::new();
@@ -322,14 +304,8 @@ fn every_drop_duplicate_and_swap_of_blocks() {
     for original in long_files().into_iter().chain(small_files()) {
         let blocks = original.blocks.len();
         let all: Vec<usize> = (0..blocks).collect();
-        let mut orders: Vec<Vec<usize>> = Vec::new();
+        let mut orders = drops_and_repeats(blocks);
         for i in 0..blocks {
-            let mut dropped = all.clone();
-            dropped.remove(i);
-            orders.push(dropped);
-            let mut twice = all.clone();
-            twice.insert(i + 1, i);
-            orders.push(twice);
             // A copy at the end, and at the start.
             let mut late = all.clone();
             late.push(i);
@@ -484,15 +460,7 @@ fn sampled_damage_on_million_record_files() {
                 );
                 runs += 1;
             }
-            let mut orders = Vec::new();
-            for i in 0..blocks {
-                let mut dropped = all.clone();
-                dropped.remove(i);
-                orders.push(dropped);
-                let mut twice = all.clone();
-                twice.insert(i + 1, i);
-                orders.push(twice);
-            }
+            let mut orders = drops_and_repeats(blocks);
             for _ in 0..20 {
                 let mut swapped = all.clone();
                 swapped.swap(random(blocks), random(blocks));

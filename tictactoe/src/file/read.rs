@@ -423,18 +423,7 @@ pub fn trailer_count<R: Read + std::io::Seek>(
     input: &mut R,
     header: &Header,
 ) -> Result<u64, FileError> {
-    let end = input.seek(std::io::SeekFrom::End(0))?;
-    if end < (HEADER_BYTES + TRAILER_BYTES) as u64 {
-        return Err(FormatError::Truncated {
-            offset: end,
-            part: Part::Trailer,
-        }
-        .into());
-    }
-    let offset = end - TRAILER_BYTES as u64;
-    input.seek(std::io::SeekFrom::Start(offset))?;
-    let mut bytes = [0u8; TRAILER_BYTES];
-    input.read_exact(&mut bytes)?;
+    let (_, offset, bytes) = last_bytes(input)?;
     let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
     let count = u64::from_le_bytes(count_bytes);
     let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
@@ -455,19 +444,8 @@ pub fn check_layout<R: Read + std::io::Seek>(
     header: &Header,
 ) -> Result<u64, FileError> {
     use std::io::SeekFrom;
-    let size = input.seek(SeekFrom::End(0))?;
-    if size < (HEADER_BYTES + TRAILER_BYTES) as u64 {
-        return Err(FormatError::Truncated {
-            offset: size,
-            part: Part::Trailer,
-        }
-        .into());
-    }
     // The trailer, by its checksum alone: the block count it was written with.
-    let offset = size - TRAILER_BYTES as u64;
-    input.seek(SeekFrom::Start(offset))?;
-    let mut bytes = [0u8; TRAILER_BYTES];
-    input.read_exact(&mut bytes)?;
+    let (size, offset, bytes) = last_bytes(input)?;
     let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
     let count = u64::from_le_bytes(count_bytes);
     let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
@@ -537,4 +515,23 @@ pub fn check_layout<R: Read + std::io::Seek>(
         .into());
     }
     Ok(count)
+}
+
+/// The file's size, and the offset and bytes of the trailer's place (its last 16 bytes).
+fn last_bytes<R: Read + std::io::Seek>(
+    input: &mut R,
+) -> Result<(u64, u64, [u8; TRAILER_BYTES]), FileError> {
+    let size = input.seek(std::io::SeekFrom::End(0))?;
+    if size < (HEADER_BYTES + TRAILER_BYTES) as u64 {
+        return Err(FormatError::Truncated {
+            offset: size,
+            part: Part::Trailer,
+        }
+        .into());
+    }
+    let offset = size - TRAILER_BYTES as u64;
+    input.seek(std::io::SeekFrom::Start(offset))?;
+    let mut bytes = [0u8; TRAILER_BYTES];
+    input.read_exact(&mut bytes)?;
+    Ok((size, offset, bytes))
 }
