@@ -215,7 +215,10 @@ pub fn block_numbers(originals: &[&[Board]], output: &[Vec<Board>], what: &str) 
     let mut used = BTreeSet::new();
     let mut order = Vec::new();
     for chunk in output {
-        let k = (0..originals.len())
+        // The block after the last one first (the usual case), then any.
+        let after = order.last().map_or(0, |&k: &usize| k + 1);
+        let k = (after..originals.len())
+            .chain(0..after)
             .find(|&k| !used.contains(&k) && originals[k] == &chunk[..])
             .unwrap_or_else(|| panic!("{what}: output {} records of no block", chunk.len()));
         used.insert(k);
