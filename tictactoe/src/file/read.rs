@@ -180,7 +180,9 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Damage found so far by a salvaging reader.
+    /// What a salvaging reader lost (and found out of place), complete once
+    /// [`read_block`](Self::read_block) has returned `Ok(false)`: a block missing from its
+    /// place may still turn up later in the file, so losses are only known at the end.
     #[must_use]
     pub fn lost(&self) -> &[Lost] {
         &self.lost

@@ -19,8 +19,9 @@ Examples:
   ttt unpack --salvage damaged.ttt > rescued.txt
 
 A damaged or truncated file is an error naming the block and the records it held; the boards
-before it have been printed. --salvage prints every intact record instead, reports each lost
-range on standard error and exits with status 2 when anything was lost.")]
+before it have been printed. --salvage prints every intact block instead, wherever it sits in
+the file (after damage it searches for the next block by its checksum), then reports each lost
+range, and each moved or duplicated block, on standard error and exits with status 2.")]
 pub struct Args {
     /// The `.ttt` file (`-` for standard input).
     file: PathBuf,
