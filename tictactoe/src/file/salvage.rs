@@ -56,6 +56,9 @@ pub(super) struct Salvage {
     emitted: Vec<(u64, u64)>,
     /// The highest block number output.
     max_k: Option<u64>,
+    /// The next block in sequence: after the last block taken in sequence (not out of place),
+    /// skipping blocks already taken.
+    seq_next: u64,
     /// The first block output with fewer than `per` records (the last block of a whole file).
     short: Option<(u64, u32)>,
     /// The scan stands where the next block should start (after the header or a block).
@@ -88,6 +91,7 @@ impl Salvage {
             eof: false,
             emitted: Vec::new(),
             max_k: None,
+            seq_next: 0,
             short: None,
             expected_place: true,
             seen: Vec::new(),
@@ -236,30 +240,44 @@ impl Salvage {
         }
     }
 
-    /// Whether block `k` of `n` records at the scan position is taken (not a duplicate).
+    /// Whether block `k` of `n` records at the scan position (not a duplicate) is taken:
+    /// `Some(false)` in sequence, `Some(true)` out of place, `None` not taken.
     ///
-    /// In sequence or a little ahead (`NEAR`): on its checksum. Filling a gap left behind:
-    /// on its checksum too (the numbers of the gaps are few). Further ahead, only with more
-    /// evidence: the block after it is its successor (or the trailer counting it), or the
-    /// size of the input is known and the number fits in it. A count above the header's
-    /// records per block (which proves the header wrong) only in or near sequence.
-    fn accepts(&mut self, k: u64, n: u32, size: usize) -> bool {
-        let next = self.next();
-        let near = k >= next && k - next <= NEAR;
+    /// In sequence or a little ahead (`NEAR`): on its checksum; a jump ahead counts as in
+    /// sequence when the scan skipped damage to get here or the block after it is its
+    /// successor (or the trailer counting it). Further ahead, in sequence with that successor.
+    /// Out of place: filling a gap left behind, on its checksum (the numbers of the gaps are
+    /// few), or further ahead when the size of the input is known and the number fits in it.
+    /// A count above the header's records per block (which proves the header wrong) only in
+    /// or near sequence.
+    fn accepts(&mut self, k: u64, n: u32, size: usize) -> Option<bool> {
+        let next = self.seq_next;
+        if k == next {
+            return Some(false);
+        }
+        if k > next && k - next <= NEAR {
+            // A jump ahead is in sequence when damage was skipped to get here, or when the
+            // next block follows on (the blocks between were dropped); else this block was
+            // moved here.
+            return Some(self.expected_place && !self.confirmed(k, size));
+        }
         if n > self.per {
-            return near;
+            return None;
         }
-        if near || k < next {
-            return true;
+        if k < next {
+            return Some(true);
         }
-        if let Some(len) = self.input_len {
-            let block =
-                (BLOCK_HEAD_BYTES + self.header.packing.bytes_for(self.per as usize)) as u64;
-            if k < len.saturating_sub(HEADER_BYTES as u64) / block + 1 {
-                return true;
-            }
+        if self.confirmed(k, size) {
+            return Some(false);
         }
-        // Its successor confirms it.
+        let len = self.input_len?;
+        let block = (BLOCK_HEAD_BYTES + self.header.packing.bytes_for(self.per as usize)) as u64;
+        (k < len.saturating_sub(HEADER_BYTES as u64) / block + 1).then_some(true)
+    }
+
+    /// Whether the block after the one of `size` bytes at the scan position is block `k + 1`
+    /// (or the trailer counting `k + 1` blocks).
+    fn confirmed(&mut self, k: u64, size: usize) -> bool {
         let full = BLOCK_HEAD_BYTES + self.header.packing.bytes_for(self.per as usize);
         let next_size = full.max(TRAILER_BYTES);
         let avail = self.buf.len() - self.pos;
@@ -332,12 +350,12 @@ impl Salvage {
                     self.expected_place = true;
                     return Ok(false);
                 }
-                if self.accepts(k, n, size) {
+                if let Some(moved) = self.accepts(k, n, size) {
                     let before = out.len();
                     let payload = &self.buf[self.pos + BLOCK_HEAD_BYTES..self.pos + size];
                     match self.header.packing.decode(payload, n as usize, out) {
                         Ok(()) => {
-                            self.take(k, n, offset);
+                            self.take(k, n, offset, moved);
                             self.pos += size;
                             self.expected_place = true;
                             return Ok(true);
@@ -369,7 +387,7 @@ impl Salvage {
     }
 
     /// Takes block `k` of `n` records, found at `offset`.
-    fn take(&mut self, k: u64, n: u32, offset: u64) {
+    fn take(&mut self, k: u64, n: u32, offset: u64, moved: bool) {
         if n > self.per {
             // More records than the header allows: the header's R is wrong.
             self.per = n;
@@ -388,18 +406,25 @@ impl Salvage {
         if n < self.per && self.short.is_none_or(|(ks, _)| k > ks) {
             self.short = Some((k, n));
         }
-        if self.max_k.is_some_and(|max| k < max) {
+        if moved {
             let part = self.part(k, n);
             self.report(FormatError::MovedBlock { part, offset }, self.first_of(k));
         }
         self.mark_emitted(k);
         self.max_k = Some(self.max_k.map_or(k, |max| max.max(k)));
+        if !moved {
+            self.seq_next = k + 1;
+        }
+        // Blocks taken out of place ahead of the sequence are not expected again.
+        while self.is_emitted(self.seq_next) {
+            self.seq_next += 1;
+        }
     }
 
     /// Records what stood where the next block should have been (once per gap).
     fn note(&mut self, seen: Seen) {
         if self.expected_place {
-            let (next, offset) = (self.next(), self.offset());
+            let (next, offset) = (self.seq_next, self.offset());
             if !self.seen.iter().any(|&(k, _, _)| k == next) && self.seen.len() < MAX_REPORTS {
                 self.seen.push((next, seen, offset));
             }
