@@ -89,7 +89,9 @@ pub fn damaged(data: &[u8]) {
     } else {
         per_raw % max + 1
     };
-    let len = usize::from(u16::from_le_bytes([*len_lo, *len_hi])) % 20_000;
+    // At most one of each reachable position, so that every block's records are its own
+    // and an output block names the original block it came from.
+    let len = usize::from(u16::from_le_bytes([*len_lo, *len_hi])) % (Rank::COUNT as usize + 1);
     let boards: Vec<Board> = (0..len as u32)
         .map(|i| {
             let code = (i * 7_919 + len as u32 * 13) % Rank::COUNT;

@@ -320,7 +320,7 @@ pub enum FormatError {
         /// Where the extra data starts.
         offset: u64,
     },
-    /// Salvage found an intact block after a block with a higher number, and output it there.
+    /// Salvage found an intact block out of sequence (moved), and output it there.
     #[error("{part} was out of place, at byte {offset}; its records were output there")]
     MovedBlock {
         /// The block and its records.
