@@ -532,3 +532,46 @@ fn sampled_damage_on_million_record_files() {
     eprintln!("{runs} salvaged 1,000,000-record files");
     assert!(runs > 500, "{runs}");
 }
+
+/// Every inserted byte: the block it falls inside is lost, every other block is output, and
+/// the damage is always reported (bytes that belong to no block, when nothing is missing).
+#[test]
+fn every_inserted_byte_is_reported_and_costs_at_most_its_block() {
+    for original in small_files() {
+        for at in HEADER_BYTES..=original.bytes.len() {
+            for value in [0x00, 0x5a] {
+                let mut bytes = original.bytes.clone();
+                bytes.insert(at, value);
+                // A block survives where its bytes are, or one byte later (an inserted byte
+                // equal to its neighbour may count on either side).
+                let survives = |k: usize| {
+                    let r = original.blocks[k].clone();
+                    bytes[r.clone()] == original.bytes[r.clone()]
+                        || bytes[r.start + 1..r.end + 1] == original.bytes[r]
+                };
+                let intact: Vec<usize> = (0..original.blocks.len())
+                    .filter(|&k| survives(k))
+                    .collect();
+                let inside = (intact.len() < original.blocks.len()).then_some(());
+                for sized in [false, true] {
+                    let what = format!("insert {value} at {at} sized {sized}");
+                    let salvaged =
+                        check(&original, &bytes, Some((&intact, 0)), sized, &what).unwrap();
+                    assert!(!salvaged.lost.is_empty(), "{what}: not reported");
+                    if inside.is_none() && at < original.bytes.len() - TRAILER_BYTES {
+                        assert_eq!(lost_records(&salvaged.lost), 0, "{what}");
+                        assert!(
+                            salvaged.lost.iter().any(|l| matches!(
+                                l.cause,
+                                // In a run of equal bytes, any of them may be the extra one.
+                                FormatError::SkippedData { len: 1, .. }
+                            )),
+                            "{what}: {:?}",
+                            salvaged.lost
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -371,6 +371,14 @@ pub enum FormatError {
         /// The file's size.
         found: u64,
     },
+    /// Salvage skipped bytes that belong to no block, where no block is missing.
+    #[error("{len} bytes at byte {offset} belong to no block (skipped)")]
+    SkippedData {
+        /// Where they start.
+        offset: u64,
+        /// How many.
+        len: u64,
+    },
     /// More reports of moved and duplicated blocks than salvage lists.
     #[error("{count} more moved or duplicated blocks (not listed)")]
     UnlistedReports {

@@ -67,6 +67,8 @@ pub(super) struct Salvage {
     seen: Vec<(u64, Seen, u64)>,
     /// The trailer: (blocks, count, offset).
     trailer: Option<(u64, u64, u64)>,
+    /// Where the bytes being skipped (not a block) began.
+    skipped: Option<u64>,
     /// Where a damaged trailer stood.
     trailer_damage: Option<u64>,
     trailing_reported: bool,
@@ -97,6 +99,7 @@ impl Salvage {
             seen: Vec::new(),
             trailer: None,
             trailer_damage: None,
+            skipped: None,
             trailing_reported: false,
             reports: Vec::new(),
             unlisted: 0,
@@ -324,6 +327,7 @@ impl Salvage {
                 if self.trailer.is_none() {
                     self.trailer = Some((blocks, count, offset));
                 }
+                self.report_skipped(offset, self.seq_next == blocks);
                 self.pos += TRAILER_BYTES;
                 self.expected_place = false;
                 self.trailing(inner)?;
@@ -346,6 +350,7 @@ impl Salvage {
                         FormatError::DuplicateBlock { part, offset },
                         self.first_of(k),
                     );
+                    self.skipped = None;
                     self.pos += size;
                     self.expected_place = true;
                     return Ok(false);
@@ -355,6 +360,7 @@ impl Salvage {
                     let payload = &self.buf[self.pos + BLOCK_HEAD_BYTES..self.pos + size];
                     match self.header.packing.decode(payload, n as usize, out) {
                         Ok(()) => {
+                            self.report_skipped(offset, k == self.seq_next);
                             self.take(k, n, offset, moved);
                             self.pos += size;
                             self.expected_place = true;
@@ -371,8 +377,28 @@ impl Salvage {
             }
         }
         self.expected_place = false;
+        if self.skipped.is_none() {
+            self.skipped = Some(self.offset());
+        }
         self.pos += 1;
         Ok(false)
+    }
+
+    /// Bytes skipped just before `offset`, where nothing is missing: data that belongs to no
+    /// block (inserted), reported so that the file is not taken as whole.
+    fn report_skipped(&mut self, offset: u64, nothing_missing: bool) {
+        if let Some(start) = self.skipped.take()
+            && nothing_missing
+        {
+            let at = self.records();
+            self.report(
+                FormatError::SkippedData {
+                    offset: start,
+                    len: offset - start,
+                },
+                at,
+            );
+        }
     }
 
     /// Bytes after a trailer: reported once, and scanned like the rest.

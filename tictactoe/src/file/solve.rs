@@ -23,17 +23,27 @@ fn compose(a: &Op, b: &Op) -> Op {
     core::array::from_fn(|i| apply(a, b[i]))
 }
 
-/// The state change of `bits` zero bits (a reflected CRC step is `s >> 1`, xor the
-/// polynomial when the bit shifted out is set), by repeated squaring.
-fn zeros(mut bits: u64) -> Op {
-    let mut result: Op = core::array::from_fn(|i| 1 << i);
-    let mut square: Op = core::array::from_fn(|i| if i == 0 { POLY } else { 1 << (i - 1) });
-    while bits > 0 {
-        if bits & 1 == 1 {
-            result = compose(&square, &result);
+/// `Z^(2^i)` for `i` in `0..64`, where `Z` is one zero bit (a reflected CRC step is
+/// `s >> 1`, xor the polynomial when the bit shifted out is set); computed once.
+fn powers() -> &'static [Op; 64] {
+    static POWERS: std::sync::OnceLock<[Op; 64]> = std::sync::OnceLock::new();
+    POWERS.get_or_init(|| {
+        let mut table = [[0u32; 32]; 64];
+        table[0] = core::array::from_fn(|i| if i == 0 { POLY } else { 1 << (i - 1) });
+        for i in 1..64 {
+            table[i] = compose(&table[i - 1], &table[i - 1]);
         }
-        square = compose(&square, &square);
-        bits >>= 1;
+        table
+    })
+}
+
+/// The state change of `bits` zero bits.
+fn zeros(bits: u64) -> Op {
+    let mut result: Op = core::array::from_fn(|i| 1 << i);
+    for (i, power) in powers().iter().enumerate() {
+        if bits >> i & 1 == 1 {
+            result = compose(power, &result);
+        }
     }
     result
 }
