@@ -130,7 +130,8 @@ impl Salvage {
         self.base + self.pos as u64
     }
 
-    fn next(&self) -> u64 {
+    /// One past the highest block output.
+    fn end_block(&self) -> u64 {
         self.max_k.map_or(0, |k| k + 1)
     }
 
@@ -451,7 +452,9 @@ impl Salvage {
     fn note(&mut self, seen: Seen) {
         if self.expected_place {
             let (next, offset) = (self.seq_next, self.offset());
-            if !self.seen.iter().any(|&(k, _, _)| k == next) && self.seen.len() < MAX_REPORTS {
+            // `seq_next` never decreases, so `seen` is sorted and a repeat can only be last.
+            if self.seen.last().is_none_or(|&(k, _, _)| k != next) && self.seen.len() < MAX_REPORTS
+            {
                 self.seen.push((next, seen, offset));
             }
         }
@@ -546,7 +549,7 @@ impl Salvage {
         };
         let blocks = match total {
             Some(total) => total.div_ceil(per),
-            None => self.next(),
+            None => self.end_block(),
         };
         // The gaps: every block number below `blocks` not output.
         let mut start = 0;
@@ -566,10 +569,11 @@ impl Salvage {
                 Some(total) => self.first_of(b).min(total),
                 None => self.first_of(b),
             };
+            let at = self.seen.partition_point(|&(k, _, _)| k < a);
             let seen = self
                 .seen
-                .iter()
-                .find(|&&(k, _, _)| k == a)
+                .get(at)
+                .filter(|&&(k, _, _)| k == a)
                 .map(|&(_, s, _)| s);
             let part = Part::Block {
                 index: a,
