@@ -5,7 +5,7 @@
 //! in it, so the one number below `2^32` that makes it match is computed
 //! ([`NumberSolver`]), and then judged (see [`Salvage::accepts`]). After damage the scan
 //! moves one byte at a time until the next block is recognised, so nothing after the damage
-//! is lost to it. Memory: a window of two blocks, plus a few words per damaged or misplaced
+//! is lost to it. Memory: a window of four blocks, plus a few words per damaged or misplaced
 //! range (the blocks already output, as ranges of block numbers, and the reports).
 
 use std::io::Read;
@@ -18,8 +18,8 @@ use super::{
 };
 use crate::Board;
 
-/// Bytes wanted ahead of the scan: two whole blocks (one to check, the next to confirm it).
-const NEED: usize = 2 * MAX_BLOCK_BYTES + TRAILER_BYTES;
+/// Bytes wanted ahead of the scan: three whole blocks (one to check, two to confirm it).
+const NEED: usize = 3 * MAX_BLOCK_BYTES + TRAILER_BYTES;
 /// Bytes read at a time when fewer than `NEED` are left, so that a byte-by-byte scan moves
 /// the window once per 64 KiB.
 const WINDOW: usize = NEED + MAX_BLOCK_BYTES;
@@ -263,7 +263,7 @@ impl Salvage {
             // A jump ahead is in sequence when damage was skipped to get here, or when the
             // next block follows on (the blocks between were dropped); else this block was
             // moved here.
-            return Some(self.expected_place && !self.confirmed(k, size));
+            return Some(self.expected_place && !self.confirmed(k, size, 1));
         }
         if n > self.per {
             return None;
@@ -271,7 +271,14 @@ impl Salvage {
         if k < next {
             return Some(true);
         }
-        if self.confirmed(k, size) {
+        // Far ahead: never past the header's count, when it is one a file could have.
+        let count = self.header.count;
+        if let Some(count) = count.filter(|&c| self.header.file_bytes(c) < u64::MAX)
+            && k >= count.div_ceil(u64::from(self.per))
+        {
+            return None;
+        }
+        if self.confirmed(k, size, 2) {
             return Some(false);
         }
         let len = self.input_len?;
@@ -279,26 +286,34 @@ impl Salvage {
         (k < len.saturating_sub(HEADER_BYTES as u64) / block + 1).then_some(true)
     }
 
-    /// Whether the block after the one of `size` bytes at the scan position is block `k + 1`
-    /// (or the trailer counting `k + 1` blocks).
-    fn confirmed(&mut self, k: u64, size: usize) -> bool {
-        let full = BLOCK_HEAD_BYTES + self.header.packing.bytes_for(self.per as usize);
-        let next_size = full.max(TRAILER_BYTES);
+    /// Whether the `depth` blocks after the one of `size` bytes at the scan position are
+    /// `k + 1`, `k + 2`, ... (or the trailer comes first, counting the blocks so far).
+    fn confirmed(&mut self, k: u64, size: usize, depth: u32) -> bool {
+        self.follows(k + 1, size, depth)
+    }
+
+    /// Whether block `k` starts `at` bytes past the scan position and is followed by the next
+    /// `depth - 1` blocks in sequence, or the trailer counting `k` blocks stands there. Two
+    /// successors, not one: blocks damaged alike (the same bits flipped at the same place,
+    /// as a fault with a stride would) solve to numbers off by the same pattern, so one
+    /// damaged successor can pass for the next number; two rarely both do.
+    fn follows(&mut self, k: u64, at: usize, depth: u32) -> bool {
+        if depth == 0 {
+            return true;
+        }
         let avail = self.buf.len() - self.pos;
-        if avail < size + BLOCK_HEAD_BYTES.min(next_size) {
+        if avail < at + BLOCK_HEAD_BYTES {
             return false;
         }
-        let n2 = self.le32(size);
-        if n2 == 0 {
-            return self
-                .trailer_at(size)
-                .is_some_and(|(blocks, _)| blocks == k + 1);
+        let n = self.le32(at);
+        if n == 0 {
+            return self.trailer_at(at).is_some_and(|(blocks, _)| blocks == k);
         }
-        let len2 = self.header.packing.bytes_for(n2 as usize);
-        if n2 > self.per || avail < size + BLOCK_HEAD_BYTES + len2 {
+        let size = BLOCK_HEAD_BYTES + self.header.packing.bytes_for(n as usize);
+        if n > self.per || avail < at + size {
             return false;
         }
-        self.block_number(size, n2) == k + 1
+        self.block_number(at, n) == k && self.follows(k + 1, at + size, depth - 1)
     }
 
     /// One step: `Ok(true)` when a block's boards were appended to `out`.
@@ -307,7 +322,7 @@ impl Salvage {
         inner: &mut impl Read,
         out: &mut Vec<Board>,
     ) -> std::io::Result<bool> {
-        // Enough for a block and the head of the next, so that `accepts` can look ahead.
+        // Enough for a block and the two after it, so that `accepts` can look ahead.
         let avail = self.ensure(inner, NEED)?;
         if avail == 0 {
             self.note(Seen::Truncated);
