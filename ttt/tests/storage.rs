@@ -1,8 +1,8 @@
 //! `ttt pack`, `ttt unpack` and `ttt info`, run as a user would.
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 
 fn ttt(args: &[&str], stdin: &[u8], dir: &Path) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
@@ -235,12 +235,12 @@ fn info_reports_sizes_against_text_and_the_limit() {
     );
 }
 
-#[test]
-fn interrupted_pack_leaves_no_file_that_looks_complete() {
-    let dir = tempfile::tempdir().unwrap();
+/// `ttt pack -o out.ttt` in `dir`, fed several blocks' worth of input and left running once
+/// part of its output reached the temporary file; its stdin is kept open.
+fn pack_mid_stream(dir: &Path) -> (Child, ChildStdin, PathBuf) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
         .args(["pack", "-o", "out.ttt"])
-        .current_dir(dir.path())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -253,12 +253,43 @@ fn interrupted_pack_leaves_no_file_that_looks_complete() {
     let temp = (0..1_000)
         .find_map(|_| {
             std::thread::sleep(std::time::Duration::from_millis(10));
-            std::fs::read_dir(dir.path())
+            std::fs::read_dir(dir)
                 .unwrap()
                 .map(|entry| entry.unwrap().path())
                 .find(|path| std::fs::metadata(path).is_ok_and(|m| m.len() > 0))
         })
         .expect("the temporary file appears");
+    (child, stdin, temp)
+}
+
+/// SIGINT and SIGTERM in the middle of `ttt pack -o FILE` remove the temporary file (issue
+/// 14: no temporary file survives any failure that can be caught).
+#[cfg(unix)]
+#[test]
+fn interrupted_pack_removes_its_temporary_file() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut child, stdin, _) = pack_mid_stream(dir.path());
+        let pid = child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args([signal, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.code(), Some(130), "{signal}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: {left:?}");
+    }
+}
+
+#[test]
+fn interrupted_pack_leaves_no_file_that_looks_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, stdin, temp) = pack_mid_stream(dir.path());
     child.kill().unwrap();
     child.wait().unwrap();
     drop(stdin);

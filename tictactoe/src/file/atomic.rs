@@ -39,13 +39,18 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// Creates the temporary file beside `target`.
     ///
+    /// Refuses (with [`io::ErrorKind::InvalidInput`] and a message naming the path) a target
+    /// that is a directory, ends in `/`, or is not a regular file: a device, a FIFO or a
+    /// socket is never replaced by a regular file (stream to it instead). A symbolic link to
+    /// a regular file is followed: the file it points to is replaced, the link stays.
+    ///
     /// # Errors
-    /// Any I/O error creating the temporary file.
+    /// Such a refusal, or any I/O error creating the temporary file.
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
-        let target = target.as_ref().to_path_buf();
+        let target = resolve(target.as_ref())?;
         let name = target
             .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+            .ok_or_else(|| refuse(&target, "is not a file name"))?;
         let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
         let temp_name = format!(
             ".{}.{}-{serial}.tmp",
@@ -56,12 +61,19 @@ impl AtomicFile {
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&temp)?;
+            .open(&temp)
+            .map_err(|e| named(&temp, "cannot create", e))?;
         Ok(AtomicFile {
             file: Some(BufWriter::with_capacity(1 << 17, file)),
             temp,
             target,
         })
+    }
+
+    /// Writes to `file` from now on (the temporary file stays, to be removed).
+    #[cfg(test)]
+    pub(super) fn replace_file_for_test(&mut self, file: File) {
+        self.file = Some(BufWriter::with_capacity(1 << 17, file));
     }
 
     /// The temporary path being written.
@@ -79,16 +91,67 @@ impl AtomicFile {
     /// Flushes, fsyncs, and renames the file into place.
     ///
     /// # Errors
-    /// Any I/O error flushing, syncing or renaming; the temporary file is removed then.
+    /// Any I/O error flushing, syncing or renaming. On any failure (the rename included) the
+    /// temporary file is removed and the error names the paths.
     pub fn commit(mut self) -> io::Result<()> {
+        let temp = self.temp.clone();
         let file = self.writer()?;
-        file.flush()?;
-        file.get_ref().sync_all()?;
+        file.flush().map_err(|e| named(&temp, "cannot write", e))?;
+        file.get_ref()
+            .sync_all()
+            .map_err(|e| named(&temp, "cannot sync", e))?;
+        // The handle stays until the rename succeeded, so that `drop` removes the temporary
+        // file if it fails.
+        fs::rename(&self.temp, &self.target).map_err(|e| {
+            let what = format!("cannot rename {} to", self.temp.display());
+            named(&self.target, &what, e)
+        })?;
         self.file = None;
-        fs::rename(&self.temp, &self.target)?;
         sync_directory(&self.target);
         Ok(())
     }
+}
+
+/// The path to write: `target`, or the regular file a symbolic link points to; refuses
+/// directories and anything that is not a regular file.
+fn resolve(target: &Path) -> io::Result<PathBuf> {
+    if target.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        return Err(refuse(
+            target,
+            "ends in / (so it is a directory), not a file name",
+        ));
+    }
+    let link = match fs::symlink_metadata(target) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(target.into()),
+        Err(error) => return Err(named(target, "cannot inspect", error)),
+        Ok(meta) => meta.file_type().is_symlink(),
+    };
+    let meta = fs::metadata(target).map_err(|e| named(target, "cannot follow the link", e))?;
+    if meta.is_dir() {
+        return Err(refuse(target, "is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(refuse(
+            target,
+            "is not a regular file (a device, FIFO or socket): refusing to replace it",
+        ));
+    }
+    if link {
+        return fs::canonicalize(target).map_err(|e| named(target, "cannot follow the link", e));
+    }
+    Ok(target.into())
+}
+
+fn refuse(path: &Path, why: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} {why}", path.display()),
+    )
+}
+
+/// `error`, its message prefixed with what failed and the path.
+fn named(path: &Path, what: &str, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{what} {}: {error}", path.display()))
 }
 
 /// Makes the rename durable where the platform allows opening a directory.
@@ -103,21 +166,36 @@ fn sync_directory(target: &Path) {
     }
 }
 
+impl AtomicFile {
+    /// Runs `f` on the file; an error names the target (and the temporary file).
+    fn with<T>(&mut self, f: impl FnOnce(&mut BufWriter<File>) -> io::Result<T>) -> io::Result<T> {
+        let file = self.writer()?;
+        f(file).map_err(|error| {
+            let message = format!(
+                "cannot write {} (temporary file {}): {error}",
+                self.target.display(),
+                self.temp.display()
+            );
+            io::Error::new(error.kind(), message)
+        })
+    }
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.writer()?.write(buf)
+        self.with(|file| file.write(buf))
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer()?.write_all(buf)
+        self.with(|file| file.write_all(buf))
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.writer()?.flush()
+        self.with(BufWriter::flush)
     }
 }
 
 impl Seek for AtomicFile {
     fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
-        self.writer()?.seek(pos)
+        self.with(|file| file.seek(pos))
     }
 }
 

@@ -29,12 +29,14 @@
 
 mod atomic;
 mod read;
+mod salvage;
+mod solve;
 mod write;
 
 use std::fmt;
 
 pub use atomic::AtomicFile;
-pub use read::{Lost, Reader, trailer_count};
+pub use read::{Lost, Reader, check_layout, trailer_count};
 pub use write::Writer;
 
 use crate::packed::{PackError, Packing};
@@ -163,14 +165,26 @@ impl Header {
     /// Blocks that `count` records take.
     #[must_use]
     pub fn blocks_for(&self, count: u64) -> u64 {
-        count.div_ceil(u64::from(self.records_per_block))
+        match self.records_per_block {
+            // Only a header built by hand has no records per block: no count fits it.
+            0 if count > 0 => u64::MAX,
+            0 => 0,
+            per => count.div_ceil(u64::from(per)),
+        }
     }
 
     /// The size of a complete file of `count` records.
     #[must_use]
     pub fn file_bytes(&self, count: u64) -> u64 {
         let per = u64::from(self.records_per_block);
-        let (full, rest) = (count / per, count % per);
+        let Some((full, rest)) = count.checked_div(per).zip(count.checked_rem(per)) else {
+            // Only a header built by hand has no records per block.
+            return if count == 0 {
+                (HEADER_BYTES + TRAILER_BYTES) as u64
+            } else {
+                u64::MAX
+            };
+        };
         let block = |n: u64| (BLOCK_HEAD_BYTES + self.packing.bytes_for(n as usize)) as u64;
         let last = if rest > 0 { block(rest) } else { 0 };
         // Saturating: a forged header may claim any count.
@@ -309,6 +323,71 @@ pub enum FormatError {
         /// Where the extra data starts.
         offset: u64,
     },
+    /// Salvage found an intact block out of sequence (moved), and output it there.
+    #[error("{part} was out of place, at byte {offset}; its records were output there")]
+    MovedBlock {
+        /// The block and its records.
+        part: Part,
+        /// Where it was found.
+        offset: u64,
+    },
+    /// Salvage found another copy of a block it had already output, and skipped it.
+    #[error("{part} appears again at byte {offset} (a duplicate, skipped)")]
+    DuplicateBlock {
+        /// The block and its records.
+        part: Part,
+        /// Where the copy was found.
+        offset: u64,
+    },
+    /// Blocks that salvage found nowhere intact (damaged beyond recognition, or dropped).
+    #[error(
+        "{} (records {first} to {}) {}",
+        blocks_text(*first_block, *end_block),
+        end.saturating_sub(1),
+        if *end_block > first_block + 1 { "are missing or damaged" } else { "is missing or damaged" }
+    )]
+    MissingBlocks {
+        /// The first block number.
+        first_block: u64,
+        /// One past the last.
+        end_block: u64,
+        /// The first record of the first block.
+        first: u64,
+        /// One past the last record of the last block.
+        end: u64,
+    },
+    /// The header's records per block contradicts the blocks (whose checksums match).
+    #[error("the header says {stated} records per block, but the blocks hold {found}")]
+    RecordsPerBlockMismatch {
+        /// The header's value.
+        stated: u32,
+        /// What the blocks show.
+        found: u32,
+    },
+    /// The file's size is not what its record count requires (blocks missing or added).
+    #[error("{count} records take {expected} bytes, but the file has {found}")]
+    SizeMismatch {
+        /// The record count (from the trailer).
+        count: u64,
+        /// The size the layout requires.
+        expected: u64,
+        /// The file's size.
+        found: u64,
+    },
+    /// Salvage skipped bytes that belong to no block, where no block is missing.
+    #[error("{len} bytes at byte {offset} belong to no block (skipped)")]
+    SkippedData {
+        /// Where they start.
+        offset: u64,
+        /// How many.
+        len: u64,
+    },
+    /// More reports of moved and duplicated blocks than salvage lists.
+    #[error("{count} more moved or duplicated blocks (not listed)")]
+    UnlistedReports {
+        /// How many were not listed.
+        count: u64,
+    },
     /// Records per block for a writer that does not fit a 64 KiB block.
     #[error("cannot write {records} records per block (at most {max} fit in 64 KiB)")]
     BlockTooLarge {
@@ -317,6 +396,15 @@ pub enum FormatError {
         /// Largest possible.
         max: u32,
     },
+}
+
+/// "block 3" or "blocks 3 to 5".
+fn blocks_text(first: u64, end: u64) -> String {
+    if end > first + 1 {
+        format!("blocks {first} to {}", end - 1)
+    } else {
+        format!("block {first}")
+    }
 }
 
 /// Any failure reading or writing a `.ttt` file.

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::io::{ErrorKind, Read};
 
+use super::salvage::Salvage;
 use super::{
     BLOCK_HEAD_BYTES, Damage, FileError, FormatError, HEADER_BYTES, Header, MAGIC, Part,
     TRAILER_BYTES, crc32c,
@@ -85,10 +86,14 @@ pub struct Reader<R: Read> {
     done: bool,
     buffer: Vec<u8>,
     lost: Vec<Lost>,
+    /// The state of a salvaging read.
+    scan: Option<Box<Salvage>>,
+    /// Size of the whole input, if the caller knows it.
+    input_len: Option<u64>,
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.
-fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+pub(super) fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match inner.read(&mut buf[filled..]) {
@@ -134,13 +139,32 @@ impl<R: Read> Reader<R> {
             done: false,
             buffer: Vec::new(),
             lost: Vec::new(),
+            scan: None,
+            input_len: None,
         })
     }
 
-    /// Skips damaged blocks instead of failing, recording them in [`lost`](Self::lost).
+    /// Skips damage instead of failing: returns every intact block, wherever it sits, and
+    /// lists what was lost (and what was out of place) in [`lost`](Self::lost) once the input
+    /// is read to its end. See `docs/format.md`, "Salvage", for exactly what it guarantees.
     #[must_use]
     pub fn salvage(mut self) -> Self {
         self.salvage = true;
+        if self.offset == HEADER_BYTES as u64 {
+            self.scan = Some(Box::new(Salvage::new(self.header, self.input_len)));
+        }
+        self
+    }
+
+    /// Tells the reader the size of the whole input in bytes (header included), when known
+    /// (a file, not a pipe). Salvage then also takes a block found far ahead of its place
+    /// without waiting for the block after it to confirm it.
+    #[must_use]
+    pub fn input_len(mut self, len: u64) -> Self {
+        self.input_len = Some(len);
+        if self.scan.is_some() {
+            self.scan = Some(Box::new(Salvage::new(self.header, Some(len))));
+        }
         self
     }
 
@@ -153,10 +177,15 @@ impl<R: Read> Reader<R> {
     /// Records passed so far (lost ones included).
     #[must_use]
     pub fn records_read(&self) -> u64 {
-        self.records
+        match &self.scan {
+            Some(scan) => scan.records(),
+            None => self.records,
+        }
     }
 
-    /// Damage found so far by a salvaging reader.
+    /// What a salvaging reader lost (and found out of place), complete once
+    /// [`read_block`](Self::read_block) has returned `Ok(false)`: a block missing from its
+    /// place may still turn up later in the file, so losses are only known at the end.
     #[must_use]
     pub fn lost(&self) -> &[Lost] {
         &self.lost
@@ -168,6 +197,18 @@ impl<R: Read> Reader<R> {
     /// # Errors
     /// [`FileError`] for an I/O error or a damaged block or trailer (a salvaging reader skips damaged blocks instead).
     pub fn read_block(&mut self, out: &mut Vec<Board>) -> Result<bool, FileError> {
+        if let Some(scan) = &mut self.scan {
+            while !scan.done {
+                if scan.step(&mut self.inner, out)? {
+                    return Ok(true);
+                }
+            }
+            if !self.done {
+                self.done = true;
+                self.lost = std::mem::take(&mut scan.lost);
+            }
+            return Ok(false);
+        }
         while !self.done {
             if self.next_block(out)? {
                 return Ok(true);
@@ -399,18 +440,7 @@ pub fn trailer_count<R: Read + std::io::Seek>(
     input: &mut R,
     header: &Header,
 ) -> Result<u64, FileError> {
-    let end = input.seek(std::io::SeekFrom::End(0))?;
-    if end < (HEADER_BYTES + TRAILER_BYTES) as u64 {
-        return Err(FormatError::Truncated {
-            offset: end,
-            part: Part::Trailer,
-        }
-        .into());
-    }
-    let offset = end - TRAILER_BYTES as u64;
-    input.seek(std::io::SeekFrom::Start(offset))?;
-    let mut bytes = [0u8; TRAILER_BYTES];
-    input.read_exact(&mut bytes)?;
+    let (_, offset, bytes) = last_bytes(input)?;
     let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
     let count = u64::from_le_bytes(count_bytes);
     let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
@@ -419,4 +449,110 @@ pub fn trailer_count<R: Read + std::io::Seek>(
         return Err(FormatError::DamagedTrailer { offset }.into());
     }
     Ok(count)
+}
+
+/// Checks a header against the file it heads, without reading every block: the trailer at
+/// the end (found by its own checksum, whatever the header says), the first block, and the
+/// file's size. Returns the record count. An error names the field that the file
+/// contradicts (a forged or corrupted header whose checksum still matches) or the damage
+/// found (`ttt info` uses this; `ttt info --verify` then reads every block).
+///
+/// # Errors
+/// [`FileError`] for an I/O error, a missing or damaged trailer or first block, or a header
+/// field the file contradicts (count, records per block, size).
+pub fn check_layout<R: Read + std::io::Seek>(
+    input: &mut R,
+    header: &Header,
+) -> Result<u64, FileError> {
+    use std::io::SeekFrom;
+    // The trailer, by its checksum alone: the block count it was written with.
+    let (size, offset, bytes) = last_bytes(input)?;
+    let count_bytes: [u8; 8] = bytes[8..].try_into().unwrap_or_default();
+    let count = u64::from_le_bytes(count_bytes);
+    let stored = u32::from_le_bytes(bytes[4..8].try_into().unwrap_or_default());
+    let zero = crc32c(&[&0u64.to_le_bytes(), &bytes[..4], &count_bytes]);
+    let blocks = u64::from(super::solve::NumberSolver::new(12).solve(stored ^ zero));
+    let per = u64::from(header.records_per_block);
+    // The first block: its count is R when there is more than one block.
+    let mut first = None;
+    if blocks > 0 {
+        input.seek(SeekFrom::Start(HEADER_BYTES as u64))?;
+        let mut head = [0u8; BLOCK_HEAD_BYTES];
+        if read_full(input, &mut head)? == BLOCK_HEAD_BYTES {
+            let n = u32::from_le_bytes(head[..4].try_into().unwrap_or_default());
+            let stored = u32::from_le_bytes(head[4..].try_into().unwrap_or_default());
+            if (1..=Header::max_records_per_block(header.packing)).contains(&n) {
+                let mut payload = vec![0u8; header.packing.bytes_for(n as usize)];
+                if read_full(input, &mut payload)? == payload.len()
+                    && crc32c(&[&0u64.to_le_bytes(), &head[..4], &payload]) == stored
+                {
+                    first = Some(u64::from(n));
+                }
+            }
+        }
+    }
+    let trailer_ok = bytes[..4] == [0; 4] && blocks < 1 << 32;
+    let per_found = match first {
+        Some(n) if blocks > 1 || n > per => n,
+        _ => per,
+    };
+    if !trailer_ok || blocks != count.div_ceil(per_found.max(1)) {
+        return Err(FormatError::DamagedTrailer { offset }.into());
+    }
+    if per_found != per {
+        return Err(FormatError::RecordsPerBlockMismatch {
+            stated: header.records_per_block,
+            found: u32::try_from(per_found).unwrap_or(u32::MAX),
+        }
+        .into());
+    }
+    if let Some(stated) = header.count.filter(|&stated| stated != count) {
+        return Err(FormatError::CountMismatch {
+            source_: "header",
+            stated,
+            found: count,
+        }
+        .into());
+    }
+    let expected = header.file_bytes(count);
+    if expected != size {
+        return Err(FormatError::SizeMismatch {
+            count,
+            expected,
+            found: size,
+        }
+        .into());
+    }
+    if blocks > 0 && first.is_none() {
+        let part = Part::Block {
+            index: 0,
+            first: 0,
+            end: count.min(per),
+        };
+        return Err(FormatError::DamagedBlock {
+            part,
+            damage: Damage::Checksum,
+        }
+        .into());
+    }
+    Ok(count)
+}
+
+/// The file's size, and the offset and bytes of the trailer's place (its last 16 bytes).
+fn last_bytes<R: Read + std::io::Seek>(
+    input: &mut R,
+) -> Result<(u64, u64, [u8; TRAILER_BYTES]), FileError> {
+    let size = input.seek(std::io::SeekFrom::End(0))?;
+    if size < (HEADER_BYTES + TRAILER_BYTES) as u64 {
+        return Err(FormatError::Truncated {
+            offset: size,
+            part: Part::Trailer,
+        }
+        .into());
+    }
+    let offset = size - TRAILER_BYTES as u64;
+    input.seek(std::io::SeekFrom::Start(offset))?;
+    let mut bytes = [0u8; TRAILER_BYTES];
+    input.read_exact(&mut bytes)?;
+    Ok((size, offset, bytes))
 }

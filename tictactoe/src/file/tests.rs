@@ -19,6 +19,7 @@ fn read(bytes: &[u8]) -> Result<Vec<Board>, FileError> {
 }
 
 use crate::Board;
+use std::io::Write;
 
 #[test]
 fn round_trip_every_packing_streamed_and_seekable() {
@@ -288,4 +289,101 @@ fn sizes_of_forged_counts_saturate() {
     };
     assert_eq!(header.file_bytes(u64::MAX - 1), u64::MAX);
     assert_eq!(header.blocks_for(u64::MAX - 1), u64::MAX - 1);
+}
+
+/// Issue 14, defect 6: a failed rename (the target is a directory) left the temporary file,
+/// because the handle was cleared before the rename.
+#[test]
+fn failed_rename_leaves_no_temporary_file() {
+    let dir = std::env::temp_dir().join(format!("ttt-atomic-rename-{}", std::process::id()));
+    let target = dir.join("taken");
+    std::fs::create_dir_all(&target).unwrap();
+    // Made a directory after the temporary file: only the rename can fail.
+    let dir2 = dir.join("later");
+    let mut file = AtomicFile::create(&dir2).unwrap();
+    std::fs::create_dir(&dir2).unwrap();
+    std::fs::write(dir2.join("inside"), b"x").unwrap();
+    file.write_all(b"data").unwrap();
+    let temp = file.temp_path().to_path_buf();
+    let error = file.commit().unwrap_err();
+    assert!(error.to_string().contains("cannot rename"), "{error}");
+    assert!(error.to_string().contains("later"), "{error}");
+    assert!(
+        !temp.exists(),
+        "the temporary file survived the failed rename"
+    );
+    // A directory, or a path ending in '/', is refused before anything is written.
+    for path in [target.clone(), dir.join("new/")] {
+        let error = AtomicFile::create(&path).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput, "{error}");
+        assert!(error.to_string().contains("directory"), "{error}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 14, defect 7: a device node or a symbolic link was replaced by a regular file.
+#[cfg(unix)]
+#[test]
+fn non_regular_targets_are_refused_and_links_followed() {
+    let dir = std::env::temp_dir().join(format!("ttt-atomic-special-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A symbolic link to a device: refused, and the link is untouched.
+    let link = dir.join("null-link");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    // Only through the link: a regression must not create files in /dev.
+    {
+        let error = AtomicFile::create(&link).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput, "{error}");
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+    }
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // A symbolic link to a regular file: the file is replaced, the link stays.
+    let real = dir.join("real.ttt");
+    std::fs::write(&real, b"old").unwrap();
+    let to_real = dir.join("to-real.ttt");
+    std::os::unix::fs::symlink(&real, &to_real).unwrap();
+    let mut file = AtomicFile::create(&to_real).unwrap();
+    file.write_all(b"new").unwrap();
+    file.commit().unwrap();
+    assert!(
+        std::fs::symlink_metadata(&to_real)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&real).unwrap(), b"new");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 14, defect 8: a write error did not name the file.
+#[cfg(target_os = "linux")]
+#[test]
+fn write_errors_name_the_file() {
+    let dir = std::env::temp_dir().join(format!("ttt-atomic-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("out.ttt");
+    let mut file = AtomicFile::create(&target).unwrap();
+    // Swap the open file for /dev/full: every flush now fails with ENOSPC.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    file.replace_file_for_test(full);
+    let error = file.write_all(&[0; 1 << 18]).unwrap_err();
+    assert_eq!(error.raw_os_error(), None);
+    assert!(error.to_string().contains("out.ttt"), "{error}");
+    assert!(error.to_string().contains("No space left"), "{error}");
+    drop(file);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

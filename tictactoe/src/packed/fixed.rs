@@ -11,9 +11,20 @@ const CHUNK: usize = 64;
 /// Zero bytes kept past the end, so that any code can be read with one 8-byte load.
 const PAD: usize = 8;
 
-/// Bytes holding `len` codes of `bits` bits.
+/// Bytes holding `len` codes of `bits` bits, or `None` when that overflows `usize`.
+const fn checked_bytes_for(len: usize, bits: u32) -> Option<usize> {
+    match len.checked_mul(bits as usize) {
+        Some(used) => Some(used.div_ceil(8)),
+        None => None,
+    }
+}
+
+/// Bytes holding `len` codes of `bits` bits, saturating at `usize::MAX` (which no slice has).
 const fn bytes_for(len: usize, bits: u32) -> usize {
-    (len * bits as usize).div_ceil(8)
+    match checked_bytes_for(len, bits) {
+        Some(bytes) => bytes,
+        None => usize::MAX,
+    }
 }
 
 /// The 8 bytes at `at` as a little-endian word (one unaligned load).
@@ -127,10 +138,15 @@ impl<E: Packable> PackedArray<E> {
         Self::with_capacity(0)
     }
 
-    /// An empty array with room for `capacity` positions.
+    /// An empty array with room for `capacity` positions (a hint: a capacity that cannot be
+    /// allocated reserves nothing, and the array grows as needed).
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        let mut bytes = Vec::with_capacity(bytes_for(capacity, E::BITS) + PAD);
+        let mut bytes = Vec::new();
+        if let Some(room) = checked_bytes_for(capacity, E::BITS).and_then(|b| b.checked_add(PAD)) {
+            // Best effort, as the doc says: a failed reservation only means later growth.
+            let _ = bytes.try_reserve_exact(room);
+        }
         bytes.resize(PAD, 0);
         PackedArray {
             bytes,
@@ -355,7 +371,7 @@ impl<E: Packable> PackedArray<E> {
     /// # Errors
     /// [`PackError::WrongByteLength`], [`PackError::NonZeroPadding`], or [`PackError::InvalidCode`] for the first code that does not decode.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Self, PackError> {
-        let expected = Self::bytes_for(len);
+        let expected = checked_bytes_for(len, E::BITS).ok_or(PackError::TooLong { len })?;
         if bytes.len() != expected {
             return Err(PackError::WrongByteLength {
                 len,
@@ -363,7 +379,8 @@ impl<E: Packable> PackedArray<E> {
                 found: bytes.len(),
             });
         }
-        let used = len * E::BITS as usize;
+        // Cannot overflow: `bytes_for` just computed `used / 8` rounded up.
+        let used = len.saturating_mul(E::BITS as usize);
         if !used.is_multiple_of(8) && bytes.last().is_some_and(|&last| last >> (used % 8) != 0) {
             return Err(PackError::NonZeroPadding);
         }
@@ -393,7 +410,8 @@ impl<E: Packable> PackedArray<E> {
         }
     }
 
-    /// Bytes that `len` codes take: `ceil(len * BITS / 8)`.
+    /// Bytes that `len` codes take: `ceil(len * BITS / 8)`, saturating at `usize::MAX` when
+    /// that does not fit a `usize` (no slice is that long, so such a length never matches).
     #[must_use]
     pub const fn bytes_for(len: usize) -> usize {
         bytes_for(len, E::BITS)
@@ -566,5 +584,22 @@ mod tests {
             })
         );
         assert!(PackedArray::<Base4>::from_bytes(&[3, 0, 0], 1).is_err());
+    }
+
+    /// Issue 14, defect 5: `len * BITS` overflowed (a panic in debug builds, a wrong length
+    /// in release builds) instead of returning an error.
+    #[test]
+    fn huge_lengths_are_errors_not_panics() {
+        for len in [usize::MAX, usize::MAX / 13 + 1, usize::MAX / 8, 1 << 62] {
+            assert_eq!(
+                PackedArray::<Rank>::from_bytes(&[0; 8], len),
+                Err(PackError::TooLong { len })
+            );
+            assert!(PackedArray::<Base4>::from_bytes(&[], len).is_err());
+            assert!(PackedArray::<Base3>::from_bytes(&[0; 3], len).is_err());
+            assert!(PackedArray::<CountRank>::from_bytes(&[0; 2], len).is_err());
+            assert_eq!(PackedArray::<Base4>::bytes_for(len), usize::MAX);
+            assert!(PackedArray::<Base4>::with_capacity(len).is_empty());
+        }
     }
 }

@@ -110,11 +110,13 @@ impl MixedRadix {
 
     /// An empty array with room for `capacity` positions.
     #[must_use]
+    ///
+    /// The capacity is a hint: one that cannot be allocated reserves nothing.
     pub fn with_capacity(capacity: usize) -> Self {
-        MixedRadix {
-            words: Vec::with_capacity(capacity.div_ceil(PER_WORD)),
-            len: 0,
-        }
+        let mut words = Vec::new();
+        // Best effort, as the doc says: a failed reservation only means later growth.
+        let _ = words.try_reserve_exact(capacity.div_ceil(PER_WORD));
+        MixedRadix { words, len: 0 }
     }
 
     /// Number of positions.
@@ -323,10 +325,19 @@ impl MixedRadix {
         }
     }
 
-    /// Bytes that `len` positions take: 8 per started word.
+    /// Bytes that `len` positions take: 8 per started word, saturating at `usize::MAX` when
+    /// that does not fit a `usize` (no slice is that long, so such a length never matches).
     #[must_use]
     pub const fn bytes_for(len: usize) -> usize {
-        len.div_ceil(PER_WORD) * 8
+        match Self::checked_bytes_for(len) {
+            Some(bytes) => bytes,
+            None => usize::MAX,
+        }
+    }
+
+    /// Bytes that `len` positions take, or `None` when that overflows `usize`.
+    const fn checked_bytes_for(len: usize) -> Option<usize> {
+        len.div_ceil(PER_WORD).checked_mul(8)
     }
 
     /// Appends the words as little-endian bytes.
@@ -342,7 +353,7 @@ impl MixedRadix {
     /// # Errors
     /// [`PackError::WrongByteLength`], or [`PackError::InvalidCode`] for the first word or position out of range.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Result<Self, PackError> {
-        let expected = Self::bytes_for(len);
+        let expected = Self::checked_bytes_for(len).ok_or(PackError::TooLong { len })?;
         if bytes.len() != expected {
             return Err(PackError::WrongByteLength {
                 len,
@@ -353,7 +364,8 @@ impl MixedRadix {
         let mut words = Vec::with_capacity(expected / 8);
         for (k, chunk) in bytes.chunks_exact(8).enumerate() {
             let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            let digits = (len - k * PER_WORD).min(PER_WORD);
+            // `k * 5 < len`: word `k` exists because `len` positions take `bytes.len()` bytes.
+            let digits = len.saturating_sub(k.saturating_mul(PER_WORD)).min(PER_WORD);
             if word >= POWERS[digits] {
                 return Err(Self::bad_word(word, k, digits));
             }
@@ -533,5 +545,20 @@ mod tests {
         ));
         assert!(MixedRadix::from_bytes(&(POWERS[2] - 1).to_le_bytes(), 2).is_ok());
         assert!(MixedRadix::from_bytes(&u64::MAX.to_le_bytes(), 5).is_err());
+    }
+
+    /// Issue 14, defect 5: `ceil(len / 5) * 8` wrapped in release builds, so a huge length
+    /// could match a short slice, `from_bytes` returned `Ok` and a later `get` panicked.
+    #[test]
+    fn huge_lengths_are_errors_not_panics() {
+        // ceil(len / 5) * 8 wraps to 8 for this length: one word.
+        let wraps = (((1u128 << 64) + 8) / 8 * 5) as usize;
+        for len in [usize::MAX, wraps, (usize::MAX / 8) * 5 + 1] {
+            let result = MixedRadix::from_bytes(&0u64.to_le_bytes(), len);
+            assert_eq!(result, Err(PackError::TooLong { len }), "{len}");
+            assert_eq!(MixedRadix::bytes_for(len), usize::MAX);
+            assert!(MixedRadix::with_capacity(len).is_empty());
+        }
+        assert!(MixedRadix::from_bytes(&[0; 8], usize::MAX / 2).is_err());
     }
 }

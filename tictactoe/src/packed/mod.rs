@@ -99,6 +99,12 @@ pub enum PackError {
         /// Bytes given.
         found: usize,
     },
+    /// A number of positions whose size in bytes does not fit a `usize`.
+    #[error("{len} positions take more bytes than a usize can count")]
+    TooLong {
+        /// Positions asked for.
+        len: usize,
+    },
     /// Bits past the last position are not zero.
     #[error("the bits past the last position are not zero")]
     NonZeroPadding,

@@ -228,4 +228,22 @@ mod tests {
         assert_eq!(Packing::from_id(6), None);
         assert!("base5".parse::<Packing>().is_err());
     }
+
+    /// Issue 14, defect 5: `decode` multiplied the length without a check.
+    #[test]
+    fn decode_of_a_huge_length_is_an_error() {
+        let wraps = (((1u128 << 64) + 8) / 8 * 5) as usize;
+        for packing in Packing::ALL {
+            for len in [usize::MAX, usize::MAX / 13 + 1, wraps, 1 << 61] {
+                let mut out = Vec::new();
+                for bytes in [&[][..], &[0; 8][..], &[0; 64][..]] {
+                    assert!(
+                        packing.decode(bytes, len, &mut out).is_err(),
+                        "{packing} {len}"
+                    );
+                }
+                assert!(out.is_empty());
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use crate::output::outln;
 use anyhow::Context;
-use tictactoe::file::{Header, Reader, trailer_count};
+use tictactoe::file::{Header, Reader, check_layout};
 
 /// Bytes per board in the text form: nine cells and a newline.
 const TEXT_BYTES_PER_LINE: u64 = 10;
@@ -67,14 +67,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader =
         Reader::new(BufReader::new(open()?)).with_context(|| format!("cannot read {name}"))?;
     let header: Header = *reader.header();
-    let size = open()?.seek(SeekFrom::End(0))?;
-    let (count, from) = match header.count {
-        Some(count) => (count, "header"),
-        None => {
-            let count = trailer_count(&mut open()?, &header)
-                .with_context(|| format!("cannot read {name}"))?;
-            (count, "trailer; written as a stream")
-        }
+    let size = open()?
+        .seek(SeekFrom::End(0))
+        .with_context(|| format!("cannot read {name}"))?;
+    // The header, checked against the trailer, the first block and the size: a header that
+    // contradicts the file (forged, or a damaged field under a valid checksum) is an error.
+    let count = check_layout(&mut BufReader::new(open()?), &header).with_context(|| {
+        format!("{name} is inconsistent (ttt unpack --salvage recovers what is intact)")
+    })?;
+    let from = match header.count {
+        Some(_) => "header",
+        None => "trailer; written as a stream",
     };
     let packing = header.packing;
     let (bits, per) = packing.bits_per_position();
@@ -97,12 +100,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         header.blocks_for(count),
         header.records_per_block
     );
-    let layout = if size == expected {
-        "as the layout requires"
-    } else {
-        "LAYOUT EXPECTS A DIFFERENT SIZE"
-    };
-    outln!("file size         {size} bytes ({layout}: {expected})");
+    // `check_layout` has held the size to the layout's.
+    outln!("file size         {size} bytes (as the layout requires: {expected})");
     if count == 0 {
         outln!("bits/position     - (no records: the file is headers and checksums only)");
     } else {
@@ -121,7 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if args.verify {
-        let mut reader = Reader::new(BufReader::with_capacity(1 << 20, open()?))?;
+        let mut reader = Reader::new(BufReader::with_capacity(1 << 20, open()?))
+            .with_context(|| format!("cannot read {name}"))?;
         let mut boards = Vec::new();
         while reader
             .read_block(&mut boards)

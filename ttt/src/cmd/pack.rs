@@ -160,6 +160,7 @@ fn pack_into<W: Write>(
     writer: &mut Writer<W>,
     args: &Args,
     progress: &mut Progress,
+    output: Option<&str>,
 ) -> anyhow::Result<Totals> {
     let mut totals = Totals {
         packed: 0,
@@ -188,7 +189,13 @@ fn pack_into<W: Write>(
             }
             match check_line(text, args.encoding) {
                 Ok(board) => {
-                    writer.push(board)?;
+                    // Only a write can fail here (the line was checked).
+                    let pushed = writer.push(board);
+                    match output {
+                        Some(name) => pushed.with_context(|| format!("cannot write {name}"))?,
+                        // An atomic file's errors name it already.
+                        None => pushed?,
+                    }
                     totals.packed += 1;
                     if totals.packed.is_multiple_of(1 << 16) {
                         progress.set(totals.packed);
@@ -214,23 +221,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => true,
     };
+    let path = args.output.as_deref().unwrap_or(Path::new("-"));
     let (totals, bytes) = if to_stdout {
         let stdout = BufWriter::with_capacity(1 << 20, io::stdout().lock());
-        let mut writer = Writer::new(stdout, args.encoding)?;
-        let totals = pack_into(sources, &mut writer, &args, &mut progress)?;
-        writer.finish()?;
+        let totals = stream(stdout, "standard output", sources, &args, &mut progress)?;
+        (totals, None)
+    } else if let Some(special) = special_file(path)? {
+        // A device or a FIFO (or a link to one) is written to as a stream, never replaced.
+        let name = path.display().to_string();
+        let out = BufWriter::with_capacity(1 << 20, special);
+        let totals = stream(out, &name, sources, &args, &mut progress)?;
         (totals, None)
     } else {
-        let path = args.output.as_deref().unwrap_or(Path::new("-"));
-        let file = AtomicFile::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
+        let name = path.display().to_string();
+        let file = AtomicFile::create(path).with_context(|| format!("cannot create {name}"))?;
+        // SIGINT, SIGTERM and SIGHUP remove the temporary file before the process ends.
+        let _guard = interrupt::remove_on_signal(file.temp_path());
         let mut writer = Writer::new(file, args.encoding)?;
-        let totals = pack_into(sources, &mut writer, &args, &mut progress)?;
-        writer
-            .finish_seekable()?
-            .commit()
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        (totals, Some((path, std::fs::metadata(path)?.len())))
+        let totals = pack_into(sources, &mut writer, &args, &mut progress, None)?;
+        // The atomic file's errors name the output file (and the temporary file).
+        writer.finish_seekable()?.commit()?;
+        let size = std::fs::metadata(path)
+            .with_context(|| format!("cannot read {name}"))?
+            .len();
+        (totals, Some((path, size)))
     };
     progress.finish();
     if let Some((path, size)) = bytes {
@@ -248,6 +262,80 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Packs the sources into a stream (standard output, a device, a FIFO), naming `name` in
+/// any write error.
+fn stream<W: Write>(
+    out: W,
+    name: &str,
+    sources: Vec<Source>,
+    args: &Args,
+    progress: &mut Progress,
+) -> anyhow::Result<Totals> {
+    let context = || format!("cannot write {name}");
+    let mut writer = Writer::new(out, args.encoding).with_context(context)?;
+    let totals = pack_into(sources, &mut writer, args, progress, Some(name))?;
+    writer.finish().with_context(context)?;
+    Ok(totals)
+}
+
+/// The output path opened for writing when it exists and is not a regular file or a
+/// directory (a device or FIFO, or a symbolic link to one); `None` for a path to create or
+/// replace atomically.
+fn special_file(path: &Path) -> anyhow::Result<Option<File>> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    if meta.is_file() || meta.is_dir() {
+        return Ok(None);
+    }
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    Ok(Some(file))
+}
+
+/// Removes the temporary file of an atomic output when the process is interrupted.
+mod interrupt {
+    use std::path::{Path, PathBuf};
+    use std::sync::{Mutex, Once};
+
+    /// The temporary file to remove, while one is being written.
+    static TEMP: Mutex<Option<PathBuf>> = Mutex::new(None);
+    static INSTALL: Once = Once::new();
+
+    /// Until dropped, SIGINT, SIGTERM and SIGHUP remove `temp` and end the process with
+    /// status 130.
+    pub(super) fn remove_on_signal(temp: &Path) -> Guard {
+        INSTALL.call_once(|| {
+            // Without a handler (one already set) the default action ends the process and
+            // the temporary file stays, as after SIGKILL.
+            let _ = ctrlc::set_handler(|| {
+                if let Ok(temp) = TEMP.lock()
+                    && let Some(temp) = temp.as_deref()
+                {
+                    let _ = std::fs::remove_file(temp);
+                }
+                std::process::exit(130);
+            });
+        });
+        if let Ok(mut slot) = TEMP.lock() {
+            *slot = Some(temp.to_path_buf());
+        }
+        Guard
+    }
+
+    pub(super) struct Guard;
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            if let Ok(mut slot) = TEMP.lock() {
+                *slot = None;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -21,8 +21,10 @@ Examples:
   ttt unpack --salvage damaged.ttt > rescued.txt
 
 A damaged or truncated file is an error naming the block and the records it held; the boards
-before it have been printed. --salvage prints every intact record instead, reports each lost
-range on standard error and exits with status 3 when anything was lost.")]
+before it have been printed. --salvage prints every intact block instead, wherever it sits in
+the file (after damage it searches for the next block by its checksum), then reports each lost
+range, and each moved or duplicated block, on standard error and exits with status 3 (damaged
+data partly recovered).")]
 pub struct Args {
     /// The `.ttt` file (`-` for standard input).
     file: PathBuf,
@@ -33,13 +35,24 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
-    let input: Box<dyn Read> = if args.file.as_os_str() == "-" {
-        Box::new(io::stdin().lock())
+    let (input, len): (Box<dyn Read>, Option<u64>) = if args.file.as_os_str() == "-" {
+        (Box::new(io::stdin().lock()), None)
     } else {
-        Box::new(File::open(&args.file).with_context(|| format!("cannot open {name}"))?)
+        let file = File::open(&args.file).with_context(|| format!("cannot open {name}"))?;
+        // The size of a regular file lets salvage take blocks found far from their place.
+        let len = file
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len());
+        (Box::new(file), len)
     };
     let reader = Reader::new(BufReader::with_capacity(1 << 20, input))
         .with_context(|| format!("cannot read {name}"))?;
+    let reader = match len {
+        Some(len) => reader.input_len(len),
+        None => reader,
+    };
     let mut reader = if args.salvage {
         reader.salvage()
     } else {
