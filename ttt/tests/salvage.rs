@@ -63,7 +63,7 @@ fn a_flipped_record_count_loses_only_its_block() {
     bytes[HEADER_BYTES] ^= 0x08;
     std::fs::write(dir.path().join("n.ttt"), &bytes).unwrap();
     let out = ttt(&["unpack", "--salvage", "n.ttt"], b"", dir.path());
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let expected: Vec<&str> = input.lines().skip(40_955).collect();
     assert_eq!(text(&out.stdout), expected.join("\n") + "\n");
     assert_eq!(
@@ -88,7 +88,7 @@ fn dropped_and_duplicated_blocks_lose_only_themselves() {
     dropped.extend_from_slice(&bytes[b1.start..]);
     std::fs::write(dir.path().join("drop.ttt"), &dropped).unwrap();
     let out = ttt(&["unpack", "--salvage", "drop.ttt"], b"", dir.path());
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let lines: Vec<&str> = input.lines().collect();
     assert_eq!(text(&out.stdout), lines[40_955..].join("\n") + "\n");
     assert!(
@@ -116,7 +116,7 @@ fn dropped_and_duplicated_blocks_lose_only_themselves() {
     moved.extend_from_slice(&bytes[b1.end..]);
     std::fs::write(dir.path().join("moved.ttt"), &moved).unwrap();
     let out = ttt(&["unpack", "--salvage", "moved.ttt"], b"", dir.path());
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let stdout = text(&out.stdout);
     let expected = [&lines[40_955..81_910], &lines[..40_955], &lines[81_910..]].concat();
     assert_eq!(stdout, expected.join("\n") + "\n");
@@ -198,7 +198,7 @@ fn forged_headers_are_reported_and_salvage_keeps_every_record() {
         );
         assert!(text(&out.stderr).contains(message), "{}", text(&out.stderr));
         let out = ttt(&["unpack", "--salvage", "forged.ttt"], b"", dir.path());
-        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(out.status.code(), Some(3));
         assert_eq!(text(&out.stdout), input, "{count:?} {per}");
         let stderr = text(&out.stderr);
         assert!(stderr.contains(message), "{stderr}");
@@ -222,7 +222,7 @@ fn directories_as_output_are_refused_and_leave_nothing() {
         ("new/", "new/ ends in / (so it is a directory)"),
     ] {
         let out = ttt(&["pack", "-o", output], b".........\n", dir.path());
-        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(out.status.code(), Some(4));
         assert!(text(&out.stderr).contains(message), "{}", text(&out.stderr));
         assert_eq!(entries(dir.path()), ["sub"]);
         assert!(entries(&dir.path().join("sub")).is_empty());
@@ -276,7 +276,7 @@ fn a_full_disk_is_an_error_naming_the_output() {
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink("/dev/full", dir.path().join("full")).unwrap();
     let out = ttt(&["pack", "-o", "full"], input().as_bytes(), dir.path());
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(4));
     assert_eq!(
         text(&out.stderr),
         "ttt: error: cannot write full: No space left on device (os error 28)\n"
