@@ -30,6 +30,11 @@ impl Bitboard {
     pub const COUNT: usize = 512;
     /// Bytes of static tables behind [`Bitboard::has_line`].
     pub const HAS_LINE_TABLE_BYTES: usize = core::mem::size_of_val(&HAS_LINE);
+    /// Bytes of the per-set facts table behind [`Bitboard::count`] (on targets without a
+    /// `popcnt` instruction) and [`Position::status`](crate::Position::status).
+    pub const FACTS_TABLE_BYTES: usize = core::mem::size_of_val(&FACTS);
+    /// Bytes of the select table behind [`Bitboard::nth`].
+    pub const SELECT_TABLE_BYTES: usize = core::mem::size_of_val(&SELECT);
 
     /// The set with these bits, or `None` if a bit above 8 is set.
     #[must_use]
@@ -78,9 +83,66 @@ impl Bitboard {
     }
 
     /// Number of cells in the set.
+    ///
+    /// One instruction where the target has `popcnt`; elsewhere (baseline x86-64 has none, and
+    /// `count_ones` becomes a dozen operations) one byte of a 512-byte table.
     #[must_use]
+    #[inline]
     pub const fn count(self) -> u32 {
-        self.0.count_ones()
+        if cfg!(target_feature = "popcnt") {
+            self.0.count_ones()
+        } else {
+            (self.facts() & FACT_COUNT) as u32
+        }
+    }
+
+    /// This set's byte of [`FACTS`]. The `& 0x1ff` changes nothing (a set is 9 bits) but
+    /// proves the index in bounds.
+    #[inline]
+    pub(crate) const fn facts(self) -> u8 {
+        FACTS[self.0 as usize & 0x1ff]
+    }
+
+    /// The `k`-th lowest cell of the set (`k` from 0), or `None` when it has `k` cells or
+    /// fewer. One lookup in a 4,608-byte select table: the fast way to turn a random index
+    /// among the legal moves into a move.
+    ///
+    /// ```
+    /// use tictactoe::{Bitboard, Cell};
+    /// let corners = Bitboard::from_bits(0b101_000_101).unwrap();
+    /// assert_eq!(corners.nth(2), Some(Cell::new(6)?));
+    /// assert_eq!(corners.nth(4), None);
+    /// # Ok::<(), tictactoe::CellError>(())
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn nth(self, k: u32) -> Option<Cell> {
+        if k < self.count() {
+            Some(SELECT[self.0 as usize & 0x1ff][k as usize % 9])
+        } else {
+            None
+        }
+    }
+
+    /// A cell of the set chosen by 32 random bits, uniformly when the bits are (the
+    /// multiply-shift of Lemire's "Fast Random Integer Generation in an Interval", without the
+    /// rejection step: a bias below `9 / 2^32`), or `None` for the empty set.
+    ///
+    /// The fast way to play a random legal move with any generator:
+    /// `position.legal_moves().pick(rng.next_u32())`.
+    ///
+    /// ```
+    /// use tictactoe::Bitboard;
+    /// let set = Bitboard::from_bits(0b101).unwrap();
+    /// assert_eq!(set.pick(0).map(|c| c.index()), Some(0));
+    /// assert_eq!(set.pick(u32::MAX).map(|c| c.index()), Some(2));
+    /// assert_eq!(Bitboard::EMPTY.pick(7), None);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn pick(self, random: u32) -> Option<Cell> {
+        let k = (random as u64 * self.count() as u64) >> 32;
+        self.nth(k as u32)
     }
 
     /// Whether the set is empty.
@@ -150,6 +212,55 @@ const HAS_LINE: [u64; 8] = {
     table
 };
 
+/// Bits 0..4 of a set's byte: its number of cells.
+pub(crate) const FACT_COUNT: u8 = 0b1111;
+/// Bit 4 of a set's byte: whether it holds a line.
+pub(crate) const FACT_LINE: u8 = 1 << 4;
+/// Bit 5: the same as bit 4, so that X's byte and O's byte can be masked apart and ORed
+/// (`x & FACT_LINE | o & FACT_LINE_HIGH`) without a shift.
+pub(crate) const FACT_LINE_HIGH: u8 = 1 << 5;
+/// Bit 6: the set has exactly five cells. X holds five cells in a reachable position only on
+/// the full board, so X's byte alone tells a [`Position`](crate::Position) it is full.
+pub(crate) const FACT_FIVE: u8 = 1 << 6;
+
+/// For each 9-bit set, one byte: its number of cells ([`FACT_COUNT`]), whether it holds a line
+/// ([`FACT_LINE`], [`FACT_LINE_HIGH`]) and whether it has five cells ([`FACT_FIVE`]): a count,
+/// a line test and a fullness test in one load.
+const FACTS: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut set = 0u16;
+    while set < 512 {
+        let mut facts = set.count_ones() as u8;
+        if Bitboard(set).line_mask() != 0 {
+            facts |= FACT_LINE | FACT_LINE_HIGH;
+        }
+        if set.count_ones() == 5 {
+            facts |= FACT_FIVE;
+        }
+        table[set as usize] = facts;
+        set += 1;
+    }
+    table
+};
+
+/// `SELECT[set][k]`: the `k`-th lowest cell of `set` (cell 0 when `set` has `k` cells or fewer).
+static SELECT: [[Cell; 9]; 512] = {
+    let mut table = [[Cell::ALL[0]; 9]; 512];
+    let mut set = 0;
+    while set < 512 {
+        let (mut k, mut cell) = (0, 0);
+        while cell < 9 {
+            if set >> cell & 1 != 0 {
+                table[set][k] = Cell::ALL[cell];
+                k += 1;
+            }
+            cell += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
 /// The cells of a [`Bitboard`], ascending.
 #[derive(Clone, Debug)]
 pub struct Cells(u16);
@@ -166,7 +277,7 @@ impl Iterator for Cells {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = Bitboard(self.0).count() as usize;
         (n, Some(n))
     }
 }
@@ -251,6 +362,25 @@ impl fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_nth_and_the_facts_match_iteration_on_every_set() {
+        for bits in 0..512u16 {
+            let set = Bitboard(bits);
+            assert_eq!(set.count(), bits.count_ones());
+            assert_eq!(set.facts() & FACT_COUNT, bits.count_ones() as u8);
+            assert_eq!(set.facts() & FACT_LINE != 0, set.has_line());
+            assert_eq!(set.facts() & FACT_LINE_HIGH != 0, set.has_line());
+            assert_eq!(set.facts() & FACT_FIVE != 0, set.count() == 5);
+            for k in 0..10 {
+                assert_eq!(set.nth(k), set.iter().nth(k as usize), "{set:?} {k}");
+            }
+            for random in [0, 1, u32::MAX / 3, u32::MAX / 2, u32::MAX - 1, u32::MAX] {
+                let k = (u64::from(random) * u64::from(bits.count_ones())) >> 32;
+                assert_eq!(set.pick(random), set.iter().nth(k as usize));
+            }
+        }
+    }
 
     #[test]
     fn has_line_matches_the_line_loop_on_every_set() {

@@ -45,8 +45,13 @@ impl Check for TableBits {
         }
     }
 
+    // Branch-free: both lookups, then the 8-entry status table.
     #[inline]
     fn status(board: Board) -> Option<Status> {
-        Some(super::status_of(Self::winner(board), board))
+        Some(super::status_from_lines(
+            board.x().has_line(),
+            board.o().has_line(),
+            board,
+        ))
     }
 }
