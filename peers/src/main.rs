@@ -194,6 +194,8 @@ fn norts_code(board: &norts::Board) -> u64 {
 
 fn main() {
     black_box(asm_probe_status(black_box(&[])));
+    black_box(asm_probe_play(black_box(&[]), black_box(&[])));
+    black_box(asm_probe_game(&mut SmallRng::seed_from_u64(1)));
     println!(
         "# Peer benchmark: tictactoe-kit vs tic-tac-toe-board 0.2, board-game 0.8, norts 1.1"
     );
@@ -347,28 +349,28 @@ fn play_and_check(positions: &[Position], all: &[(Position, Vec<Cell>)], order: 
         "move",
         vec![
             case("ours Position::play + status", n, || {
-                let mut sum = 0;
+                let sum = 0;
                 for _ in 0..REPEAT {
                     for &(k, cell) in pairs {
                         let next = positions[k].play(cell).expect("legal");
-                        sum += status_code(next.status());
+                        black_box(next.status());
                     }
                 }
                 sum
             }),
             case("tic-tac-toe-board play_move + state", n, || {
-                let mut sum = 0;
+                let sum = 0;
                 for _ in 0..REPEAT {
                     for &(k, cell) in pairs {
                         let mut t = ttts[k];
                         t.play_move(&CellIndex::new(cell.index() as u8));
-                        sum += ttt_code(t.state());
+                        black_box(t.state());
                     }
                 }
                 sum
             }),
             case("norts play + is_in_play/situation", n, move || {
-                let mut sum = 0;
+                let sum = 0;
                 for _ in 0..REPEAT {
                     for &(k, cell) in pairs {
                         let b = &mut norts_scratch;
@@ -376,19 +378,19 @@ fn play_and_check(positions: &[Position], all: &[(Position, Vec<Cell>)], order: 
                         b.bitboard.o_bitboard = positions[k].board().o().bits();
                         b.pgn.clear();
                         b.play(cell.index() as i8).expect("legal");
-                        sum += norts_code(b);
+                        black_box((b.situation(), b.is_in_play()));
                     }
                 }
                 sum
             }),
             case("board-game clone + play + outcome", n, || {
-                let mut sum = 0;
+                let sum = 0;
                 for _ in 0..REPEAT {
                     for &(k, cell) in pairs {
                         let mut b = bgs[k].clone();
                         b.play(Coord3::from_index(cell.index() as u8))
                             .expect("legal");
-                        sum += bg_code(b.outcome());
+                        black_box(b.outcome());
                     }
                 }
                 sum
@@ -663,4 +665,23 @@ fn perfect_play(all: &[(Position, Vec<Cell>)]) {
 #[doc(hidden)]
 pub fn asm_probe_status(ps: &[Position]) -> u64 {
     ps.iter().map(|p| status_code(p.status())).sum()
+}
+
+#[inline(never)]
+#[doc(hidden)]
+pub fn asm_probe_play(ps: &[Position], pairs: &[(usize, Cell)]) -> u64 {
+    pairs
+        .iter()
+        .map(|&(k, cell)| status_code(ps[k].play(cell).expect("legal").status()))
+        .sum()
+}
+
+#[inline(never)]
+#[doc(hidden)]
+pub fn asm_probe_game(rng: &mut SmallRng) -> Status {
+    let mut position = Position::EMPTY;
+    while let Some(cell) = position.legal_moves().pick(rng.next_u32()) {
+        position = position.play(cell).expect("legal");
+    }
+    position.status()
 }

@@ -104,7 +104,7 @@ impl Bitboard {
     }
 
     /// The `k`-th lowest cell of the set (`k` from 0), or `None` when it has `k` cells or
-    /// fewer. One lookup in a 4,608-byte select table: the fast way to turn a random index
+    /// fewer. One lookup in a 4,096-byte select table: the fast way to turn a random index
     /// among the legal moves into a move.
     ///
     /// ```
@@ -117,8 +117,14 @@ impl Bitboard {
     #[must_use]
     #[inline]
     pub const fn nth(self, k: u32) -> Option<Cell> {
-        if k < self.count() {
-            Some(SELECT[self.0 as usize & 0x1ff][k as usize % 9])
+        let entry = SELECT[self.0 as usize & 0x1ff];
+        if k < (entry >> SELECT_COUNT_SHIFT) as u32 {
+            // The nibble is a cell index below 9, so `Cell::new` succeeds (a branch that is
+            // always taken the same way, off the data path).
+            match Cell::new((entry >> (4 * (k & 15))) as u8 & 15) {
+                Ok(cell) => Some(cell),
+                Err(_) => None,
+            }
         } else {
             None
         }
@@ -141,7 +147,10 @@ impl Bitboard {
     #[must_use]
     #[inline]
     pub const fn pick(self, random: u32) -> Option<Cell> {
-        let k = (random as u64 * self.count() as u64) >> 32;
+        // The count comes from the same select-table entry as the cells: one load, then a
+        // multiply and a shift, on a playout's critical path.
+        let count = SELECT[self.0 as usize & 0x1ff] >> SELECT_COUNT_SHIFT;
+        let k = (random as u64 * count) >> 32;
         self.nth(k as u32)
     }
 
@@ -243,19 +252,25 @@ const FACTS: [u8; 512] = {
     table
 };
 
-/// `SELECT[set][k]`: the `k`-th lowest cell of `set` (cell 0 when `set` has `k` cells or fewer).
-static SELECT: [[Cell; 9]; 512] = {
-    let mut table = [[Cell::ALL[0]; 9]; 512];
+/// Where a [`SELECT`] entry keeps the set's number of cells.
+const SELECT_COUNT_SHIFT: u32 = 60;
+
+/// For each 9-bit set, one `u64`: its cells in ascending order, 4 bits each (the `k`-th
+/// lowest at bits `4k..4k + 4`), and its number of cells in bits 60..64. One load gives a
+/// random pick everything it needs (4 KiB).
+static SELECT: [u64; 512] = {
+    let mut table = [0u64; 512];
     let mut set = 0;
     while set < 512 {
-        let (mut k, mut cell) = (0, 0);
+        let (mut k, mut cell, mut entry) = (0u64, 0u64, 0u64);
         while cell < 9 {
             if set >> cell & 1 != 0 {
-                table[set][k] = Cell::ALL[cell];
+                entry |= cell << (4 * k);
                 k += 1;
             }
             cell += 1;
         }
+        table[set] = entry | k << SELECT_COUNT_SHIFT;
         set += 1;
     }
     table
