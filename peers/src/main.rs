@@ -18,7 +18,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use tictactoe::status::{BoardWord, Method, Verdict, batch};
-use tictactoe::{Cell, Player, Position, Status, selfplay, solver};
+use tictactoe::{Cell, Player, Position, Status, lab, selfplay, solver};
 
 use board_game::board::{Board as _, Outcome as BgOutcome, Player as BgPlayer};
 use board_game::games::ttt::TTTBoard;
@@ -76,7 +76,9 @@ fn group(title: &str, unit: &str, mut cases: Vec<Case<'_>>) {
         })
         .collect();
     println!("\n## {title}\n");
-    println!("| contender | ns per {unit} (median of {ROUNDS}, thread CPU time) | vs ours (first row) |");
+    println!(
+        "| contender | ns per {unit} (median of {ROUNDS}, thread CPU time) | vs ours (first row) |"
+    );
     println!("|---|---:|---:|");
     for (case, median) in cases.iter().zip(&medians) {
         println!(
@@ -196,9 +198,7 @@ fn main() {
     black_box(asm_probe_status(black_box(&[])));
     black_box(asm_probe_play(black_box(&[]), black_box(&[])));
     black_box(asm_probe_game(&mut SmallRng::seed_from_u64(1)));
-    println!(
-        "# Peer benchmark: tictactoe-kit vs tic-tac-toe-board 0.2, board-game 0.8, norts 1.1"
-    );
+    println!("# Peer benchmark: tictactoe-kit vs tic-tac-toe-board 0.2, board-game 0.8, norts 1.1");
     println!(
         "\nbuild: target-cpu features popcnt={} avx2={} avx512bw={}; batch kernel at run time: {}",
         cfg!(target_feature = "popcnt"),
@@ -233,6 +233,20 @@ fn main() {
     over_an_array(&positions, &ttts);
     self_play();
     perfect_play(&all);
+}
+
+/// A lab method's status over the positions, `REPEAT` times, its representation prepared
+/// beforehand (`prepare` is not part of the check).
+fn lab_status<C: lab::Check>(positions: &[Position]) -> impl FnMut() -> u64 + use<C> {
+    let states: Vec<C::State> = positions.iter().map(|p| C::prepare(p.board())).collect();
+    move || {
+        for _ in 0..40 {
+            for &state in &states {
+                black_box(C::status(state));
+            }
+        }
+        0
+    }
 }
 
 /// Single-board status: each contender's check over the 5,478 positions, shuffled.
@@ -281,8 +295,32 @@ fn single_board(
                 }
                 sum
             }),
+            case(
+                "ours lab::Table status",
+                n,
+                lab_status::<lab::Table>(positions),
+            ),
+            case(
+                "ours lab::TableBits status",
+                n,
+                lab_status::<lab::TableBits>(positions),
+            ),
+            case(
+                "ours lab::Masks status",
+                n,
+                lab_status::<lab::Masks>(positions),
+            ),
+            case(
+                "ours lab::Shift status",
+                n,
+                lab_status::<lab::Shift>(positions),
+            ),
             case("ours Method::Table.status", n, method(Method::Table)),
-            case("ours Method::TableBits.status", n, method(Method::TableBits)),
+            case(
+                "ours Method::TableBits.status",
+                n,
+                method(Method::TableBits),
+            ),
             case("ours Method::Masks.status", n, method(Method::Masks)),
             case("ours Method::Shift.status", n, method(Method::Shift)),
             case("tic-tac-toe-board state() (public)", n, || {
@@ -420,12 +458,26 @@ fn over_an_array(positions: &[Position], ttts: &[TicTacToe]) {
     let mut out2 = vec![Verdict::default(); N];
     let mut out3 = vec![Verdict::default(); N];
     let mut out4 = vec![Verdict::default(); N];
+    let mut out5 = vec![Verdict::default(); N];
+    let mut out6 = vec![Verdict::default(); N];
     group(
         "Status over an array of 65,536 boards (positions shuffled, repeated), into an output array",
         "board",
         vec![
             case("ours batch::verdicts_split (best kernel)", N, || {
                 batch::verdicts_split(&xs, &os, &mut out) as u64 + u64::from(out[N - 1].bits())
+            }),
+            case(
+                "ours batch::verdicts_split_with(Avx512) (today's best)",
+                N,
+                || {
+                    batch::verdicts_split_with(batch::Kernel::Avx512, &xs, &os, &mut out5) as u64
+                        + u64::from(out5[N - 1].bits())
+                },
+            ),
+            case("ours batch::verdicts_split_with(Avx2)", N, || {
+                batch::verdicts_split_with(batch::Kernel::Avx2, &xs, &os, &mut out6) as u64
+                    + u64::from(out6[N - 1].bits())
             }),
             case("ours batch::verdicts_split_with(Portable)", N, || {
                 batch::verdicts_split_with(batch::Kernel::Portable, &xs, &os, &mut out2) as u64
@@ -468,18 +520,22 @@ fn self_play() {
         &format!("Random self-play, {GAMES} games per run"),
         "game",
         vec![
-            case("ours Position API: legal_moves().pick + play", GAMES, || {
-                let mut rng = SmallRng::seed_from_u64(next_seed());
-                let mut sum = 0;
-                for _ in 0..GAMES {
-                    let mut position = Position::EMPTY;
-                    while let Some(cell) = position.legal_moves().pick(rng.next_u32()) {
-                        position = position.play(cell).expect("legal");
+            case(
+                "ours Position API: legal_moves().pick + play",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut position = Position::EMPTY;
+                        while let Some(cell) = position.legal_moves().pick(rng.next_u32()) {
+                            position = position.play(cell).expect("legal");
+                        }
+                        sum += status_code(position.status());
                     }
-                    sum += status_code(position.status());
-                }
-                sum
-            }),
+                    sum
+                },
+            ),
             case("ours selfplay::random_game (dedicated)", GAMES, || {
                 let mut rng = SmallRng::seed_from_u64(next_seed());
                 let mut sum = 0;
@@ -505,58 +561,70 @@ fn self_play() {
                 }
                 sum
             }),
-            case("tic-tac-toe-board open_fields().nth + play_move + state", GAMES, || {
-                let mut rng = SmallRng::seed_from_u64(next_seed());
-                let mut sum = 0;
-                for _ in 0..GAMES {
-                    let mut t = TicTacToe::new();
-                    while !t.state().is_terminal() {
-                        let count = t.open_fields().count();
-                        let k = (u64::from(rng.next_u32()) * count as u64) >> 32;
-                        let cell = t.open_fields().nth(k as usize).expect("in range");
-                        t.play_move(&cell);
-                    }
-                    sum += ttt_code(t.state());
-                }
-                sum
-            }),
-            case("board-game play_random_available_move + outcome", GAMES, || {
-                use rand08::SeedableRng as _;
-                let mut rng = rand08::rngs::SmallRng::seed_from_u64(next_seed());
-                let mut sum = 0;
-                for _ in 0..GAMES {
-                    let mut b = TTTBoard::default();
-                    while !b.is_done() {
-                        b.play_random_available_move(&mut rng).expect("not done");
-                    }
-                    sum += bg_code(b.outcome());
-                }
-                sum
-            }),
-            case("norts is_valid_move scan + play + is_in_play", GAMES, || {
-                let mut rng = SmallRng::seed_from_u64(next_seed());
-                let mut sum = 0;
-                let mut b = norts::Board::new();
-                for _ in 0..GAMES {
-                    b.bitboard.x_bitboard = 0;
-                    b.bitboard.o_bitboard = 0;
-                    b.pgn.clear();
-                    while b.is_in_play() {
-                        let mut moves = [0i8; 9];
-                        let mut count = 0;
-                        for square in 0..9 {
-                            if b.is_valid_move(square) {
-                                moves[count] = square;
-                                count += 1;
-                            }
+            case(
+                "tic-tac-toe-board open_fields().nth + play_move + state",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut t = TicTacToe::new();
+                        while !t.state().is_terminal() {
+                            let count = t.open_fields().count();
+                            let k = (u64::from(rng.next_u32()) * count as u64) >> 32;
+                            let cell = t.open_fields().nth(k as usize).expect("in range");
+                            t.play_move(&cell);
                         }
-                        let k = (u64::from(rng.next_u32()) * count as u64) >> 32;
-                        b.play(moves[k as usize]).expect("legal");
+                        sum += ttt_code(t.state());
                     }
-                    sum += norts_code(&b);
-                }
-                sum
-            }),
+                    sum
+                },
+            ),
+            case(
+                "board-game play_random_available_move + outcome",
+                GAMES,
+                || {
+                    use rand08::SeedableRng as _;
+                    let mut rng = rand08::rngs::SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut b = TTTBoard::default();
+                        while !b.is_done() {
+                            b.play_random_available_move(&mut rng).expect("not done");
+                        }
+                        sum += bg_code(b.outcome());
+                    }
+                    sum
+                },
+            ),
+            case(
+                "norts is_valid_move scan + play + is_in_play",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    let mut b = norts::Board::new();
+                    for _ in 0..GAMES {
+                        b.bitboard.x_bitboard = 0;
+                        b.bitboard.o_bitboard = 0;
+                        b.pgn.clear();
+                        while b.is_in_play() {
+                            let mut moves = [0i8; 9];
+                            let mut count = 0;
+                            for square in 0..9 {
+                                if b.is_valid_move(square) {
+                                    moves[count] = square;
+                                    count += 1;
+                                }
+                            }
+                            let k = (u64::from(rng.next_u32()) * count as u64) >> 32;
+                            b.play(moves[k as usize]).expect("legal");
+                        }
+                        sum += norts_code(&b);
+                    }
+                    sum
+                },
+            ),
         ],
     );
 }
@@ -621,7 +689,11 @@ fn perfect_play(all: &[(Position, Vec<Cell>)]) {
         })
     }
     row("norts best_move", wrong_norts.len(), example(&wrong_norts));
-    row("board-game solver::solve(depth 9)", wrong_bg.len(), example(&wrong_bg));
+    row(
+        "board-game solver::solve(depth 9)",
+        wrong_bg.len(),
+        example(&wrong_bg),
+    );
 
     // Timing: one query per ongoing position (shuffled order is irrelevant: no caches).
     let positions: Vec<Position> = ongoing.iter().map(|(p, _)| *p).collect();
@@ -634,7 +706,11 @@ fn perfect_play(all: &[(Position, Vec<Cell>)]) {
             case("ours solver::best_moves().first()", n, || {
                 positions
                     .iter()
-                    .map(|&p| solver::best_moves(p).first().map_or(9, |c| c.index() as u64))
+                    .map(|&p| {
+                        solver::best_moves(p)
+                            .first()
+                            .map_or(9, |c| c.index() as u64)
+                    })
                     .sum()
             }),
             case("norts best_move", n, || {
