@@ -195,9 +195,6 @@ fn norts_code(board: &norts::Board) -> u64 {
 }
 
 fn main() {
-    black_box(asm_probe_status(black_box(&[])));
-    black_box(asm_probe_play(black_box(&[]), black_box(&[])));
-    black_box(asm_probe_game(&mut SmallRng::seed_from_u64(1)));
     println!("# Peer benchmark: tictactoe-kit vs tic-tac-toe-board 0.2, board-game 0.8, norts 1.1");
     println!(
         "\nbuild: target-cpu features popcnt={} avx2={} avx512bw={}; batch kernel at run time: {}",
@@ -735,29 +732,4 @@ fn perfect_play(all: &[(Position, Vec<Cell>)]) {
             }),
         ],
     );
-}
-
-#[inline(never)]
-#[doc(hidden)]
-pub fn asm_probe_status(ps: &[Position]) -> u64 {
-    ps.iter().map(|p| status_code(p.status())).sum()
-}
-
-#[inline(never)]
-#[doc(hidden)]
-pub fn asm_probe_play(ps: &[Position], pairs: &[(usize, Cell)]) -> u64 {
-    pairs
-        .iter()
-        .map(|&(k, cell)| status_code(ps[k].play(cell).expect("legal").status()))
-        .sum()
-}
-
-#[inline(never)]
-#[doc(hidden)]
-pub fn asm_probe_game(rng: &mut SmallRng) -> Status {
-    let mut position = Position::EMPTY;
-    while let Some(cell) = position.legal_moves().pick(rng.next_u32()) {
-        position = position.play(cell).expect("legal");
-    }
-    position.status()
 }
