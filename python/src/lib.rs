@@ -1,8 +1,8 @@
 //! Python bindings for the `tictactoe` library: the native module `tictactoe_rs._native`.
 //!
 //! The binding converts numpy arrays and releases the GIL; the logic stays in the library.
-//! Every per-item answer is a lookup in a table built from the library once ([`tables`]), by
-//! the grid index of the item ([`grid`]).
+//! Every per-item answer is a lookup in a table built from the library once (`tables`), by
+//! the grid index of the item (`grid`).
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;

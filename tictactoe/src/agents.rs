@@ -144,9 +144,9 @@ impl fmt::Display for Strategy {
 /// assert_eq!(pick(Bitboard::EMPTY, 7), None);
 /// ```
 #[must_use]
+#[inline]
 pub fn pick(set: Bitboard, random: u32) -> Option<Cell> {
-    let k = (u64::from(random) * u64::from(set.count())) >> 32;
-    set.iter().nth(k as usize)
+    set.pick(random)
 }
 
 /// A player: a strategy and its own random number generator.

@@ -28,6 +28,13 @@ impl Bitboard {
     pub const FULL: Bitboard = Bitboard(0x1ff);
     /// Number of distinct bitboards, `2^9`.
     pub const COUNT: usize = 512;
+    /// Bytes of static tables behind [`Bitboard::has_line`].
+    pub(crate) const HAS_LINE_TABLE_BYTES: usize = core::mem::size_of_val(&HAS_LINE);
+    /// Bytes of the per-set facts table behind [`Bitboard::count`] (on targets without a
+    /// `popcnt` instruction) and [`Position::status`](crate::Position::status).
+    pub(crate) const FACTS_TABLE_BYTES: usize = core::mem::size_of_val(&FACTS);
+    /// Bytes of the select table behind [`Bitboard::nth`].
+    pub(crate) const SELECT_TABLE_BYTES: usize = core::mem::size_of_val(&SELECT);
 
     /// The set with these bits, or `None` if a bit above 8 is set.
     #[must_use]
@@ -76,9 +83,75 @@ impl Bitboard {
     }
 
     /// Number of cells in the set.
+    ///
+    /// One instruction where the target has `popcnt`; elsewhere (baseline x86-64 has none, and
+    /// `count_ones` becomes a dozen operations) one byte of a 512-byte table.
     #[must_use]
+    #[inline]
     pub const fn count(self) -> u32 {
-        self.0.count_ones()
+        if cfg!(target_feature = "popcnt") {
+            self.0.count_ones()
+        } else {
+            (self.facts() & FACT_COUNT) as u32
+        }
+    }
+
+    /// This set's byte of [`FACTS`]. The `& 0x1ff` changes nothing (a set is 9 bits) but
+    /// proves the index in bounds.
+    #[inline]
+    pub(crate) const fn facts(self) -> u8 {
+        FACTS[self.0 as usize & 0x1ff]
+    }
+
+    /// The `k`-th lowest cell of the set (`k` from 0), or `None` when it has `k` cells or
+    /// fewer. One lookup in a 4,096-byte select table: the fast way to turn a random index
+    /// among the legal moves into a move.
+    ///
+    /// ```
+    /// use tictactoe::{Bitboard, Cell};
+    /// let corners = Bitboard::from_bits(0b101_000_101).unwrap();
+    /// assert_eq!(corners.nth(2), Some(Cell::new(6)?));
+    /// assert_eq!(corners.nth(4), None);
+    /// # Ok::<(), tictactoe::CellError>(())
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn nth(self, k: u32) -> Option<Cell> {
+        let entry = SELECT[self.0 as usize & 0x1ff];
+        if k < (entry >> SELECT_COUNT_SHIFT) as u32 {
+            // The nibble is a cell index below 9, so `Cell::new` succeeds (a branch that is
+            // always taken the same way, off the data path).
+            match Cell::new((entry >> (4 * (k & 15))) as u8 & 15) {
+                Ok(cell) => Some(cell),
+                Err(_) => None,
+            }
+        } else {
+            None
+        }
+    }
+
+    /// A cell of the set chosen by 32 random bits, uniformly when the bits are (the
+    /// multiply-shift of Lemire's "Fast Random Integer Generation in an Interval", without the
+    /// rejection step: a bias below `9 / 2^32`), or `None` for the empty set.
+    ///
+    /// The fast way to play a random legal move with any generator:
+    /// `position.legal_moves().pick(rng.next_u32())`.
+    ///
+    /// ```
+    /// use tictactoe::Bitboard;
+    /// let set = Bitboard::from_bits(0b101).unwrap();
+    /// assert_eq!(set.pick(0).map(|c| c.index()), Some(0));
+    /// assert_eq!(set.pick(u32::MAX).map(|c| c.index()), Some(2));
+    /// assert_eq!(Bitboard::EMPTY.pick(7), None);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn pick(self, random: u32) -> Option<Cell> {
+        // The count comes from the same select-table entry as the cells: one load, then a
+        // multiply and a shift, on a playout's critical path.
+        let count = SELECT[self.0 as usize & 0x1ff] >> SELECT_COUNT_SHIFT;
+        let k = (random as u64 * count) >> 32;
+        self.nth(k as u32)
     }
 
     /// Whether the set is empty.
@@ -103,12 +176,119 @@ impl Bitboard {
         }
     }
 
+    /// Whether the set contains all three cells of some line.
+    ///
+    /// One lookup in [`HAS_LINE`](crate::Bitboard::has_line): a 512-bit table, 64 bytes.
+    #[must_use]
+    pub const fn has_line(self) -> bool {
+        // `& 7` changes nothing (a set is 9 bits) but proves the index in bounds, so the
+        // lookup compiles without a bounds check.
+        HAS_LINE[(self.0 >> 6) as usize & 7] >> (self.0 & 63) & 1 != 0
+    }
+
+    /// The lines whose three cells are all in the set, as a mask over
+    /// [`Line::ALL`](crate::Line::ALL) (bit `l` is
+    /// line `l`).
+    #[must_use]
+    pub const fn line_mask(self) -> u8 {
+        let mut mask = 0;
+        let mut l = 0;
+        while l < 8 {
+            if self.0 & LINE_MASKS[l] == LINE_MASKS[l] {
+                mask |= 1 << l;
+            }
+            l += 1;
+        }
+        mask
+    }
+
     /// The cells in ascending order.
     #[must_use]
     pub const fn iter(self) -> Cells {
         Cells(self.0)
     }
 }
+
+/// The eight lines as sets, in [`Line::ALL`](crate::Line::ALL) order: written out here so that
+/// the set type does not depend on the line type (a test in `line` holds the two equal).
+pub(crate) const LINE_MASKS: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+
+/// Bit `b` of word `w` says whether the 9-bit set `64 * w + b` contains a line.
+const HAS_LINE: [u64; 8] = {
+    let mut table = [0u64; 8];
+    let mut set = 0u16;
+    while set < 512 {
+        if Bitboard(set).line_mask() != 0 {
+            table[(set >> 6) as usize] |= 1 << (set & 63);
+        }
+        set += 1;
+    }
+    table
+};
+
+/// Bits 0..4 of a set's byte: its number of cells.
+pub(crate) const FACT_COUNT: u8 = 0b1111;
+/// Bit 4 of a set's byte: whether it holds a line.
+pub(crate) const FACT_LINE: u8 = 1 << 4;
+/// Bit 5: the same as bit 4, so that X's byte and O's byte can be masked apart and ORed
+/// (`x & FACT_LINE | o & FACT_LINE_HIGH`) without a shift.
+pub(crate) const FACT_LINE_HIGH: u8 = 1 << 5;
+/// Bit 6: the set has exactly five cells. X holds five cells in a reachable position only on
+/// the full board, so X's byte alone tells a [`Position`](crate::Position) it is full.
+pub(crate) const FACT_FIVE: u8 = 1 << 6;
+
+/// For each 9-bit set, one byte: its number of cells ([`FACT_COUNT`]), whether it holds a line
+/// ([`FACT_LINE`], [`FACT_LINE_HIGH`]) and whether it has five cells ([`FACT_FIVE`]): a count,
+/// a line test and a fullness test in one load.
+const FACTS: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut set = 0u16;
+    while set < 512 {
+        let mut facts = set.count_ones() as u8;
+        if Bitboard(set).line_mask() != 0 {
+            facts |= FACT_LINE | FACT_LINE_HIGH;
+        }
+        if set.count_ones() == 5 {
+            facts |= FACT_FIVE;
+        }
+        table[set as usize] = facts;
+        set += 1;
+    }
+    table
+};
+
+/// Where a [`SELECT`] entry keeps the set's number of cells.
+const SELECT_COUNT_SHIFT: u32 = 60;
+
+/// For each 9-bit set, one `u64`: its cells in ascending order, 4 bits each (the `k`-th
+/// lowest at bits `4k..4k + 4`), and its number of cells in bits 60..64. One load gives a
+/// random pick everything it needs (4 KiB).
+static SELECT: [u64; 512] = {
+    let mut table = [0u64; 512];
+    let mut set = 0;
+    while set < 512 {
+        let (mut k, mut cell, mut entry) = (0u64, 0u64, 0u64);
+        while cell < 9 {
+            if set >> cell & 1 != 0 {
+                entry |= cell << (4 * k);
+                k += 1;
+            }
+            cell += 1;
+        }
+        table[set] = entry | k << SELECT_COUNT_SHIFT;
+        set += 1;
+    }
+    table
+};
 
 /// The cells of a [`Bitboard`], ascending.
 #[derive(Clone, Debug)]
@@ -126,7 +306,7 @@ impl Iterator for Cells {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = Bitboard(self.0).count() as usize;
         (n, Some(n))
     }
 }
@@ -213,11 +393,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn has_line_matches_the_line_loop_on_every_set() {
-        use crate::Line;
+    fn count_nth_and_the_facts_match_iteration_on_every_set() {
         for bits in 0..512u16 {
             let set = Bitboard(bits);
-            let slow = Line::ALL.iter().any(|line| set.is_superset(line.cells()));
+            assert_eq!(set.count(), bits.count_ones());
+            assert_eq!(set.facts() & FACT_COUNT, bits.count_ones() as u8);
+            assert_eq!(set.facts() & FACT_LINE != 0, set.has_line());
+            assert_eq!(set.facts() & FACT_LINE_HIGH != 0, set.has_line());
+            assert_eq!(set.facts() & FACT_FIVE != 0, set.count() == 5);
+            for k in 0..10 {
+                assert_eq!(set.nth(k), set.iter().nth(k as usize), "{set:?} {k}");
+            }
+            for random in [0, 1, u32::MAX / 3, u32::MAX / 2, u32::MAX - 1, u32::MAX] {
+                let k = (u64::from(random) * u64::from(bits.count_ones())) >> 32;
+                assert_eq!(set.pick(random), set.iter().nth(k as usize));
+            }
+        }
+    }
+
+    #[test]
+    fn has_line_matches_the_line_loop_on_every_set() {
+        for bits in 0..512u16 {
+            let set = Bitboard(bits);
+            let slow = crate::Line::ALL
+                .iter()
+                .any(|line| set.is_superset(line.cells()));
             assert_eq!(set.has_line(), slow, "{set:?}");
         }
     }

@@ -149,7 +149,15 @@ impl Board {
     /// Number of marks on the board.
     #[must_use]
     pub const fn marks(self) -> u32 {
-        self.x.count() + self.o.count()
+        // The sets are disjoint: one count of their union, not two.
+        self.occupied().count()
+    }
+
+    /// Whether all nine cells are taken: a compare, not a count.
+    #[must_use]
+    #[inline]
+    pub const fn is_full(self) -> bool {
+        self.x.bits() | self.o.bits() == Bitboard::FULL.bits()
     }
 
     /// Whether `player` holds a complete line.

@@ -154,5 +154,10 @@ pub mod table_bytes {
     /// The symmetries' image tables.
     pub const SYMMETRY: usize = crate::Symmetry::TABLE_BYTES;
     /// [`Bitboard::has_line`](crate::Bitboard::has_line)'s 512-bit table.
-    pub const HAS_LINE: usize = crate::line::HAS_LINE_TABLE_BYTES;
+    pub const HAS_LINE: usize = crate::Bitboard::HAS_LINE_TABLE_BYTES;
+    /// The per-set facts (count, line, five cells) behind `Position::status` and, without
+    /// `popcnt`, `Bitboard::count`.
+    pub const FACTS: usize = crate::Bitboard::FACTS_TABLE_BYTES;
+    /// The select table behind `Bitboard::nth` and `Bitboard::pick`.
+    pub const SELECT: usize = crate::Bitboard::SELECT_TABLE_BYTES;
 }

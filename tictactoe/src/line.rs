@@ -62,47 +62,14 @@ impl Line {
     }
 }
 
-// `Bitboard`'s line queries live here, beside the lines, so that the set type does not depend
-// on the lines it is tested against.
-impl Bitboard {
-    /// Whether the set contains all three cells of some line.
-    ///
-    /// One lookup in [`HAS_LINE`](Bitboard::has_line): a 512-bit table, 64 bytes.
-    #[must_use]
-    pub const fn has_line(self) -> bool {
-        // `& 7` changes nothing (a set is 9 bits) but proves the index in bounds, so the
-        // lookup compiles without a bounds check.
-        HAS_LINE[(self.bits() >> 6) as usize & 7] >> (self.bits() & 63) & 1 != 0
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// The lines whose three cells are all in the set, as a mask over [`Line::ALL`] (bit `l` is
-    /// line `l`).
-    #[must_use]
-    pub const fn line_mask(self) -> u8 {
-        let mut mask = 0;
-        let mut l = 0;
-        while l < 8 {
-            if self.is_superset(Line::ALL[l].cells()) {
-                mask |= 1 << l;
-            }
-            l += 1;
+    #[test]
+    fn the_line_masks_of_bitboard_are_the_lines() {
+        for (line, mask) in Line::ALL.iter().zip(crate::bitboard::LINE_MASKS) {
+            assert_eq!(line.cells().bits(), mask);
         }
-        mask
     }
 }
-
-/// Bytes of static tables behind [`Bitboard::has_line`].
-pub(crate) const HAS_LINE_TABLE_BYTES: usize = core::mem::size_of_val(&HAS_LINE);
-
-/// Bit `b` of word `w` says whether the 9-bit set `64 * w + b` contains a line.
-const HAS_LINE: [u64; 8] = {
-    let mut table = [0u64; 8];
-    let mut set = 0u16;
-    while set < 512 {
-        if Bitboard::from_bits_truncate(set).line_mask() != 0 {
-            table[(set >> 6) as usize] |= 1 << (set & 63);
-        }
-        set += 1;
-    }
-    table
-};

@@ -36,6 +36,14 @@ impl From<CellError> for PlayError {
     }
 }
 
+/// The legal moves of a finished game. Cold and out of line, so that the test before it
+/// compiles to a branch.
+#[cold]
+#[inline(never)]
+const fn no_moves() -> Bitboard {
+    Bitboard::EMPTY
+}
+
 impl Position {
     /// The cells the side to move may mark: the empty cells, or none once the game is over.
     ///
@@ -48,11 +56,15 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub const fn legal_moves(self) -> Bitboard {
-        match self.status() {
-            Status::Ongoing => self.board().empty_cells(),
-            _ => Bitboard::EMPTY,
+        // A branch, not a select: in a playout loop the game goes on at almost every call, so
+        // the branch is predicted and the next move's pick need not wait for the status
+        // lookups (a conditional move would put them on the loop's critical path).
+        if self.status().is_finished() {
+            return no_moves();
         }
+        self.board().empty_cells()
     }
 
     /// The position after the side to move marks `cell`, or why it cannot.
@@ -71,15 +83,21 @@ impl Position {
     ///
     /// # Errors
     /// [`PlayError::GameOver`] once the game is over, [`PlayError::Occupied`] for a taken cell.
+    #[inline]
     pub const fn play(self, cell: Cell) -> Result<Position, PlayError> {
+        // One test on the hot path: the cell is empty and the game is on.
+        if self.legal_moves().contains(cell) {
+            return Ok(self.play_unchecked(cell));
+        }
         let status = self.status();
         if status.is_finished() {
             return Err(PlayError::GameOver { status });
         }
-        if let Some(by) = self.board().at(cell) {
-            return Err(PlayError::Occupied { cell, by });
+        match self.board().at(cell) {
+            Some(by) => Err(PlayError::Occupied { cell, by }),
+            // Unreachable: an ongoing game whose empty cells do not contain `cell`.
+            None => Err(PlayError::GameOver { status }),
         }
-        Ok(self.play_unchecked(cell))
     }
 
     /// [`Position::play`] with a cell index, rejecting indices of 9 or more.
@@ -97,13 +115,15 @@ impl Position {
     }
 
     /// The position after a move the caller knows to be legal (debug builds check).
+    #[inline]
     pub(crate) const fn play_unchecked(self, cell: Cell) -> Position {
         debug_assert!(self.legal_moves().contains(cell));
         let board = self.board();
-        let (x, o) = match self.side_to_move() {
-            Player::X => (board.x().with(cell), board.o()),
-            Player::O => (board.x(), board.o().with(cell)),
-        };
+        // Branch-free: `o_moves` is all ones when O is to move (an odd mark count), else 0.
+        let o_moves = 0u16.wrapping_sub((board.occupied().count() & 1) as u16);
+        let bit = 1u16 << cell.index();
+        let x = Bitboard::from_bits_truncate(board.x().bits() | bit & !o_moves);
+        let o = Bitboard::from_bits_truncate(board.o().bits() | bit & o_moves);
         Position::from_board_unchecked(Board::from_disjoint(x, o))
     }
 

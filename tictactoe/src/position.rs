@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::bitboard::{FACT_FIVE, FACT_LINE, FACT_LINE_HIGH};
 use crate::{Bitboard, Board, Line, Player};
 
 /// A rule of the game that a board breaks.
@@ -178,6 +179,16 @@ pub enum Status {
 }
 
 impl Status {
+    /// The winner, if the game is won.
+    #[must_use]
+    #[inline]
+    pub const fn winner(self) -> Option<Player> {
+        match self {
+            Status::Won(player) => Some(player),
+            _ => None,
+        }
+    }
+
     /// `ongoing`, `x-won`, `o-won` or `draw`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -201,6 +212,17 @@ impl fmt::Display for Status {
         f.write_str(self.as_str())
     }
 }
+
+/// The winner by status code (see `Position::status_code`).
+const WINNER: [Option<Player>; 8] = {
+    let mut table = [None; 8];
+    let mut code = 0u8;
+    while code < 8 {
+        table[code as usize] = crate::status::status_from_code(code).winner();
+        code += 1;
+    }
+    table
+};
 
 /// One of the 5,478 positions that can arise in play, the empty board included.
 ///
@@ -240,18 +262,21 @@ impl Position {
 
     /// The player who made the last move, or `None` on the empty board.
     #[must_use]
+    #[inline]
     pub const fn last_mover(self) -> Option<Player> {
-        match self.0.marks() {
-            0 => None,
-            n if n % 2 == 1 => Some(Player::X),
-            _ => Some(Player::O),
+        if self.0.occupied().is_empty() {
+            None
+        } else {
+            Some(self.side_to_move().opponent())
         }
     }
 
-    /// The player whose turn it would be by the mark count, finished or not.
+    /// The player whose turn it would be by the mark count, finished or not: X when the count
+    /// is even. The parity comes from one byte of a table (or `popcnt`), never a software count.
     #[must_use]
+    #[inline]
     pub const fn side_to_move(self) -> Player {
-        if self.0.marks().is_multiple_of(2) {
+        if self.0.occupied().count() & 1 == 0 {
             Player::X
         } else {
             Player::O
@@ -260,6 +285,7 @@ impl Position {
 
     /// The player to move, or `None` when the game is over.
     #[must_use]
+    #[inline]
     pub const fn to_move(self) -> Option<Player> {
         match self.status() {
             Status::Ongoing => Some(self.side_to_move()),
@@ -267,23 +293,29 @@ impl Position {
         }
     }
 
-    /// The winner, if any. Only the last mover can have a line in a reachable position.
+    /// The winner, if any. Only the last mover can have a line in a reachable position, so
+    /// this is one table byte per player and a lookup, no branch.
     #[must_use]
+    #[inline]
     pub const fn winner(self) -> Option<Player> {
-        match self.last_mover() {
-            Some(player) if self.0.has_line(player) => Some(player),
-            _ => None,
-        }
+        WINNER[self.status_code() as usize & 7]
     }
 
-    /// Ongoing, won or drawn.
+    /// Ongoing, won or drawn: one table byte per player, an OR and a lookup in an 8-entry
+    /// table. No branch, no count.
     #[must_use]
+    #[inline]
     pub const fn status(self) -> Status {
-        match self.winner() {
-            Some(player) => Status::Won(player),
-            None if self.0.marks() == 9 => Status::Draw,
-            None => Status::Ongoing,
-        }
+        crate::status::status_from_code(self.status_code())
+    }
+
+    /// The code of `status::status_from_code`: bit 0 X holds a line, bit 1 O holds a line,
+    /// bit 2 the board is full (X has five marks, which in a reachable position happens only
+    /// on the full board).
+    #[inline]
+    const fn status_code(self) -> u8 {
+        let (x, o) = (self.0.x().facts(), self.0.o().facts());
+        ((x & (FACT_LINE | FACT_FIVE)) | (o & FACT_LINE_HIGH)) >> 4
     }
 
     /// All 5,478 positions, in increasing order of their base-3 code.

@@ -10,7 +10,9 @@
 //! SIMD shifts, ANDs and adds at whatever vector width the target allows. The portable build
 //! targets baseline x86-64 (SSE2: 8 boards per vector). On x86-64 with `std`, the same source
 //! is also compiled with AVX2 (16 boards) and AVX-512BW (32 boards) enabled, and each call picks
-//! the widest [`Kernel`] the CPU has (detected at run time, cached by `std`). Every kernel is
+//! the widest [`Kernel`] the CPU has (detected at run time, cached by `std`). Where the CPU has
+//! AVX-512 VBMI, a hand-written kernel replaces the shifts by a table lookup: the 64-byte
+//! [`LINE_TABLE`] sits in one register and one byte permute (`vpermb`) looks up 32 sets. Every kernel is
 //! tested against the portable one on every grid; [`verdicts_split_with`] runs a chosen one.
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -27,11 +29,19 @@ pub enum Kernel {
     Avx2,
     /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW.
     Avx512,
+    /// 512-bit vectors with AVX-512 VBMI: the whole 512-bit line table ([`LINE_TABLE`]) held
+    /// in one register and looked up for 32 sets at once with a byte permute (`vpermb`).
+    Avx512Vbmi,
 }
 
 impl Kernel {
     /// Every kernel, narrowest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Avx2, Kernel::Avx512];
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Portable,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Avx512Vbmi,
+    ];
 
     /// The kernel's name, as `ttt bench` prints it.
     #[must_use]
@@ -40,6 +50,7 @@ impl Kernel {
             Kernel::Portable => "portable",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
+            Kernel::Avx512Vbmi => "avx512-vbmi",
         }
     }
 
@@ -67,9 +78,26 @@ impl Kernel {
     }
 }
 
+/// The 512-bit line table in the layout the VBMI kernel permutes: bit `b` of byte `j` says
+/// whether the 9-bit set `j + 64 * b` holds a line. A set's low 6 bits pick the byte (what
+/// `vpermb` reads of an index byte) and its top 3 bits the bit, so no shift or mask is needed to
+/// form the byte index.
+pub const LINE_TABLE: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut set = 0u16;
+    while set < 512 {
+        if crate::Bitboard::from_bits_truncate(set).has_line() {
+            table[(set & 63) as usize] |= 1 << (set >> 6);
+        }
+        set += 1;
+    }
+    table
+};
+
 /// Bytes per board read by the batch kernel.
 pub const STATE_BYTES: usize = core::mem::size_of::<BoardWord>();
-/// Bytes of static tables the batch kernel reads.
+/// Bytes of static tables the batch kernel reads: [`LINE_TABLE`], loaded once per call into a
+/// register by the VBMI kernel (the others read none).
 pub const TABLE_BYTES: usize = 0;
 
 /// Writes the verdict of `boards[i]` to `out[i]` for every `i` below the shorter length, and
@@ -96,7 +124,7 @@ pub fn verdicts(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
 pub fn verdicts_with(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     match kernel {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        Kernel::Avx2 | Kernel::Avx512 => x86::packed(kernel, boards, out),
+        Kernel::Avx2 | Kernel::Avx512 | Kernel::Avx512Vbmi => x86::packed(kernel, boards, out),
         _ => packed_kernel(boards, out),
     }
 }
@@ -104,7 +132,7 @@ pub fn verdicts_with(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) 
 /// The packed kernel. `inline(always)`, so each caller (the portable one and each
 /// target-feature wrapper in [`x86`]) compiles it at its own vector width.
 #[inline(always)]
-fn packed_kernel(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
+pub(super) fn packed_kernel(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     let n = boards.len().min(out.len());
     for (verdict, &board) in out[..n].iter_mut().zip(&boards[..n]) {
         *verdict = Verdict::of(board);
@@ -162,14 +190,14 @@ pub fn verdicts_split(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
 pub fn verdicts_split_with(kernel: Kernel, xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     match kernel {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        Kernel::Avx2 | Kernel::Avx512 => x86::split(kernel, xs, os, out),
+        Kernel::Avx2 | Kernel::Avx512 | Kernel::Avx512Vbmi => x86::split(kernel, xs, os, out),
         _ => split_kernel(xs, os, out),
     }
 }
 
 /// The split kernel, compiled per vector width as [`packed_kernel`] is.
 #[inline(always)]
-fn split_kernel(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+pub(super) fn split_kernel(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     let n = xs.len().min(os.len()).min(out.len());
     for ((verdict, &x), &o) in out[..n].iter_mut().zip(&xs[..n]).zip(&os[..n]) {
         let full = (((x | o) & 0x1ff) + 1) >> 9;
@@ -217,7 +245,7 @@ mod tests {
         let mut expected = vec![Verdict::default(); boards.len()];
         split_kernel(&xs, &os, &mut expected);
         for kernel in Kernel::ALL {
-            for len in [0, 1, 31, 33, 63, 65, boards.len()] {
+            for len in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, boards.len()] {
                 let mut split = vec![Verdict::default(); len];
                 let mut pack = vec![Verdict::default(); len];
                 assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut split), len);
@@ -238,7 +266,11 @@ mod tests {
             std::arch::is_x86_feature_detected!("avx2")
         );
         let best = Kernel::best();
-        if std::arch::is_x86_feature_detected!("avx512bw") {
+        if std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+        {
+            assert_eq!(best, Kernel::Avx512Vbmi);
+        } else if std::arch::is_x86_feature_detected!("avx512bw") {
             assert_eq!(best, Kernel::Avx512);
         } else if std::arch::is_x86_feature_detected!("avx2") {
             assert_eq!(best, Kernel::Avx2);

@@ -74,9 +74,14 @@ impl Check for Masks {
         }
     }
 
+    // Branch-free, unlike `winner`: the (player, line) tests, then the 8-entry status table.
     #[inline]
     fn status(board: Board) -> Option<Status> {
-        Some(super::status_of(Self::winner(board), board))
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        let (x, o) = sse2::lines(board);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        let (x, o) = (has_line(board.x().bits()), has_line(board.o().bits()));
+        Some(super::status_from_lines(x, o, board))
     }
 }
 
@@ -117,6 +122,14 @@ mod sse2 {
 
     /// Bits 0, 2, .., 14 of [`line_pairs`]: X's lines.
     const X_BITS: u32 = 0x5555;
+
+    /// Whether X and whether O holds a line.
+    #[inline]
+    pub(super) fn lines(board: Board) -> (bool, bool) {
+        // SAFETY: as in `winner`.
+        let pairs = unsafe { line_pairs(board.x().bits(), board.o().bits()) };
+        (pairs & X_BITS != 0, pairs & !X_BITS != 0)
+    }
 
     #[inline]
     pub(super) fn winner(board: Board) -> Option<Player> {

@@ -140,6 +140,7 @@ impl Method {
 
     /// The player holding a line on `board` by this method (conversion included).
     #[must_use]
+    #[inline]
     pub fn winner(self, board: Board) -> Option<Player> {
         fn of<C: Check>(board: Board) -> Option<Player> {
             C::winner(C::prepare(board))
@@ -161,6 +162,7 @@ impl Method {
     /// Ongoing, won or drawn by this method, or `None` for a method that (as published) only
     /// finds winners (`paper`).
     #[must_use]
+    #[inline]
     pub fn status(self, board: Board) -> Option<Status> {
         fn of<C: Check>(board: Board) -> Option<Status> {
             C::status(C::prepare(board))

@@ -90,11 +90,8 @@ impl Verdict {
     #[must_use]
     #[inline]
     pub const fn status(self) -> Status {
-        match self.winner() {
-            Some(player) => Status::Won(player),
-            None if self.0 & 4 != 0 => Status::Draw,
-            None => Status::Ongoing,
-        }
+        // The three bits are the status code: one lookup, no branch.
+        super::status_from_code(self.0)
     }
 }
 

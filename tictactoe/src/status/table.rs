@@ -68,9 +68,14 @@ impl Check for Table {
         }
     }
 
+    // Branch-free: both lookups, then the 8-entry status table.
     #[inline]
     fn status(board: Board) -> Option<Status> {
-        Some(super::status_of(Self::winner(board), board))
+        Some(super::status_from_lines(
+            line(board.x()).is_some(),
+            line(board.o()).is_some(),
+            board,
+        ))
     }
 }
 

@@ -26,7 +26,7 @@ pub struct TableBits;
 impl Check for TableBits {
     const METHOD: Method = Method::TableBits;
     type State = Board;
-    const TABLE_BYTES: usize = crate::line::HAS_LINE_TABLE_BYTES;
+    const TABLE_BYTES: usize = crate::Bitboard::HAS_LINE_TABLE_BYTES;
 
     #[inline]
     fn prepare(board: Board) -> Board {
@@ -45,8 +45,13 @@ impl Check for TableBits {
         }
     }
 
+    // Branch-free: both lookups, then the 8-entry status table.
     #[inline]
     fn status(board: Board) -> Option<Status> {
-        Some(super::status_of(Self::winner(board), board))
+        Some(super::status_from_lines(
+            board.x().has_line(),
+            board.o().has_line(),
+            board,
+        ))
     }
 }
