@@ -142,7 +142,7 @@ impl Header {
             return Err(FormatError::HeaderChecksum);
         }
         let packing =
-            Packing::from_id(bytes[10]).ok_or(FormatError::UnknownEncoding { id: bytes[10] })?;
+            Packing::from_id(bytes[10]).ok_or(FormatError::UnknownPacking { id: bytes[10] })?;
         if bytes[11] != 0 || bytes[24..28] != [0; 4] {
             return Err(FormatError::ReservedNotZero);
         }
@@ -268,9 +268,9 @@ pub enum FormatError {
     /// The header's CRC-32C does not match.
     #[error("the header is damaged (checksum mismatch)")]
     HeaderChecksum,
-    /// An encoding id that names no packing.
+    /// A packing id (the header's encoding byte) that names no [`Packing`].
     #[error("unknown encoding id {id} in the header")]
-    UnknownEncoding {
+    UnknownPacking {
         /// The id.
         id: u8,
     },
