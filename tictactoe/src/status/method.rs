@@ -56,6 +56,45 @@ pub enum Method {
 )]
 pub struct ParseMethodError;
 
+/// `$single` with the type alias `$C` naming the method's [`Check`] type, for the seven
+/// single-board methods, and `$batch` for the three batch ones: the one place that maps a
+/// method to its type.
+macro_rules! by_method {
+    ($method:expr, $C:ident => $single:expr, batch => $batch:expr) => {
+        match $method {
+            Method::Traditional => {
+                type $C = Traditional;
+                $single
+            }
+            Method::Paper => {
+                type $C = Paper;
+                $single
+            }
+            Method::Masks => {
+                type $C = Masks;
+                $single
+            }
+            Method::Table => {
+                type $C = Table;
+                $single
+            }
+            Method::TableBits => {
+                type $C = TableBits;
+                $single
+            }
+            Method::Shift => {
+                type $C = Shift;
+                $single
+            }
+            Method::Base3 => {
+                type $C = Base3Table;
+                $single
+            }
+            Method::Batch | Method::BatchPortable | Method::BatchPacked => $batch,
+        }
+    };
+}
+
 impl Method {
     /// Every method, in reporting order.
     pub const ALL: [Method; 10] = [
@@ -111,52 +150,24 @@ impl Method {
     /// Bytes per board of the representation the method reads.
     #[must_use]
     pub const fn state_bytes(self) -> usize {
-        match self {
-            Method::Traditional => Traditional::STATE_BYTES,
-            Method::Paper => Paper::STATE_BYTES,
-            Method::Masks => Masks::STATE_BYTES,
-            Method::Table => Table::STATE_BYTES,
-            Method::TableBits => TableBits::STATE_BYTES,
-            Method::Shift => Shift::STATE_BYTES,
-            Method::Base3 => Base3Table::STATE_BYTES,
-            Method::Batch | Method::BatchPortable | Method::BatchPacked => batch::STATE_BYTES,
-        }
+        by_method!(self, C => C::STATE_BYTES, batch => batch::STATE_BYTES)
     }
 
     /// Bytes of static tables the method reads.
     #[must_use]
     pub const fn table_bytes(self) -> usize {
-        match self {
-            Method::Traditional => Traditional::TABLE_BYTES,
-            Method::Paper => Paper::TABLE_BYTES,
-            Method::Masks => Masks::TABLE_BYTES,
-            Method::Table => Table::TABLE_BYTES,
-            Method::TableBits => TableBits::TABLE_BYTES,
-            Method::Shift => Shift::TABLE_BYTES,
-            Method::Base3 => Base3Table::TABLE_BYTES,
-            Method::Batch | Method::BatchPortable | Method::BatchPacked => batch::TABLE_BYTES,
-        }
+        by_method!(self, C => C::TABLE_BYTES, batch => batch::TABLE_BYTES)
     }
 
     /// The player holding a line on `board` by this method (conversion included).
     #[must_use]
     #[inline]
     pub fn winner(self, board: Board) -> Option<Player> {
-        fn of<C: Check>(board: Board) -> Option<Player> {
-            C::winner(C::prepare(board))
-        }
-        match self {
-            Method::Traditional => of::<Traditional>(board),
-            Method::Paper => of::<Paper>(board),
-            Method::Masks => of::<Masks>(board),
-            Method::Table => of::<Table>(board),
-            Method::TableBits => of::<TableBits>(board),
-            Method::Shift => of::<Shift>(board),
-            Method::Base3 => of::<Base3Table>(board),
-            Method::Batch | Method::BatchPortable | Method::BatchPacked => {
-                self.batch_verdict(board).winner()
-            }
-        }
+        by_method!(
+            self,
+            C => C::winner(C::prepare(board)),
+            batch => self.batch_verdict(board).winner()
+        )
     }
 
     /// Ongoing, won or drawn by this method, or `None` for a method that (as published) only
@@ -164,21 +175,11 @@ impl Method {
     #[must_use]
     #[inline]
     pub fn status(self, board: Board) -> Option<Status> {
-        fn of<C: Check>(board: Board) -> Option<Status> {
-            C::status(C::prepare(board))
-        }
-        match self {
-            Method::Traditional => of::<Traditional>(board),
-            Method::Paper => of::<Paper>(board),
-            Method::Masks => of::<Masks>(board),
-            Method::Table => of::<Table>(board),
-            Method::TableBits => of::<TableBits>(board),
-            Method::Shift => of::<Shift>(board),
-            Method::Base3 => of::<Base3Table>(board),
-            Method::Batch | Method::BatchPortable | Method::BatchPacked => {
-                Some(self.batch_verdict(board).status())
-            }
-        }
+        by_method!(
+            self,
+            C => C::status(C::prepare(board)),
+            batch => Some(self.batch_verdict(board).status())
+        )
     }
 
     /// A batch method's verdict on enough copies of `board` that the wide kernels' vector
