@@ -68,6 +68,15 @@ impl CodeKind {
         }
     }
 
+    /// `code` when it is below [`count`](Self::count), else the error naming this kind.
+    const fn check(self, code: u32) -> Result<u32, CodeError> {
+        if code < self.count() {
+            Ok(code)
+        } else {
+            Err(CodeError { kind: self, code })
+        }
+    }
+
     /// Bits needed to store any code.
     #[must_use]
     pub const fn bits(self) -> u32 {
@@ -258,14 +267,7 @@ impl GameCode {
 impl TryFrom<u32> for GameCode {
     type Error = CodeError;
     fn try_from(code: u32) -> Result<GameCode, CodeError> {
-        if code < GameCode::COUNT {
-            Ok(GameCode(code))
-        } else {
-            Err(CodeError {
-                kind: GameCode::KIND,
-                code,
-            })
-        }
+        GameCode::KIND.check(code).map(GameCode)
     }
 }
 
@@ -309,14 +311,7 @@ impl PrefixCode {
 impl TryFrom<u32> for PrefixCode {
     type Error = CodeError;
     fn try_from(code: u32) -> Result<PrefixCode, CodeError> {
-        if code < PrefixCode::COUNT {
-            Ok(PrefixCode(code))
-        } else {
-            Err(CodeError {
-                kind: PrefixCode::KIND,
-                code,
-            })
-        }
+        PrefixCode::KIND.check(code).map(PrefixCode)
     }
 }
 
