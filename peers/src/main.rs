@@ -9,6 +9,9 @@
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release --manifest-path peers/Cargo.toml
 //! ```
 //!
+//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`); none
+//! runs them all.
+//!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
 
 use std::collections::HashMap;
@@ -225,12 +228,31 @@ fn main() {
         positions.len()
     );
 
-    single_board(&positions, &ttts, &bgs, &nortses, &words);
-    play_and_check(&positions, &all, &order);
-    over_an_array(&positions, &ttts);
-    self_play();
-    perfect_play(&all);
+    // `cargo run ... -- single selfplay` runs only those groups; no argument runs all.
+    let chosen: Vec<String> = std::env::args().skip(1).collect();
+    for name in &chosen {
+        assert!(GROUPS.contains(&name.as_str()), "unknown group {name:?}: expected one of {GROUPS:?}");
+    }
+    let run = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
+    if run("single") {
+        single_board(&positions, &ttts, &bgs, &nortses, &words);
+    }
+    if run("play") {
+        play_and_check(&positions, &all, &order);
+    }
+    if run("array") {
+        over_an_array(&positions, &ttts);
+    }
+    if run("selfplay") {
+        self_play();
+    }
+    if run("perfect") {
+        perfect_play(&all);
+    }
 }
+
+/// The groups, by the names `main` takes as arguments.
+const GROUPS: [&str; 5] = ["single", "play", "array", "selfplay", "perfect"];
 
 /// A lab method's status over the positions, `REPEAT` times, its representation prepared
 /// beforehand (`prepare` is not part of the check).

@@ -30,9 +30,9 @@ impl Bitboard {
     pub const COUNT: usize = 512;
     /// Bytes of static tables behind [`Bitboard::has_line`].
     pub(crate) const HAS_LINE_TABLE_BYTES: usize = core::mem::size_of_val(&HAS_LINE);
-    /// Bytes of the per-set facts table behind [`Bitboard::count`] (on targets without a
-    /// `popcnt` instruction) and [`Position::status`](crate::Position::status).
-    pub(crate) const FACTS_TABLE_BYTES: usize = core::mem::size_of_val(&FACTS);
+    /// Bytes of the per-set count table behind [`Bitboard::count`] (on targets without a
+    /// `popcnt` instruction).
+    pub(crate) const COUNTS_TABLE_BYTES: usize = core::mem::size_of_val(&COUNTS);
     /// Bytes of the select table behind [`Bitboard::nth`].
     pub(crate) const SELECT_TABLE_BYTES: usize = core::mem::size_of_val(&SELECT);
 
@@ -92,15 +92,9 @@ impl Bitboard {
         if cfg!(target_feature = "popcnt") {
             self.0.count_ones()
         } else {
-            (self.facts() & FACT_COUNT) as u32
+            // The `& 0x1ff` changes nothing (a set is 9 bits) but proves the index in bounds.
+            COUNTS[self.0 as usize & 0x1ff] as u32
         }
-    }
-
-    /// This set's byte of [`FACTS`]. The `& 0x1ff` changes nothing (a set is 9 bits) but
-    /// proves the index in bounds.
-    #[inline]
-    pub(crate) const fn facts(self) -> u8 {
-        FACTS[self.0 as usize & 0x1ff]
     }
 
     /// The `k`-th lowest cell of the set (`k` from 0), or `None` when it has `k` cells or
@@ -117,7 +111,7 @@ impl Bitboard {
     #[must_use]
     #[inline]
     pub const fn nth(self, k: u32) -> Option<Cell> {
-        let entry = SELECT[self.0 as usize & 0x1ff];
+        let entry = self.select();
         if k < (entry >> SELECT_COUNT_SHIFT) as u32 {
             // The nibble is a cell index below 9, so `Cell::new` succeeds (a branch that is
             // always taken the same way, off the data path).
@@ -147,11 +141,18 @@ impl Bitboard {
     #[must_use]
     #[inline]
     pub const fn pick(self, random: u32) -> Option<Cell> {
-        // The count comes from the same select-table entry as the cells: one load, then a
-        // multiply and a shift, on a playout's critical path.
-        let count = SELECT[self.0 as usize & 0x1ff] >> SELECT_COUNT_SHIFT;
-        let k = (random as u64 * count) >> 32;
+        // The count by `count`, not from the select entry: `popcnt` where the target has it,
+        // else a load that runs beside the select load instead of before the multiply. A
+        // playout waits on this chain at every move.
+        let k = (random as u64 * self.count() as u64) >> 32;
         self.nth(k as u32)
+    }
+
+    /// This set's entry of [`SELECT`]. The `& 0x1ff` changes nothing (a set is 9 bits) but
+    /// proves the index in bounds.
+    #[inline]
+    const fn select(self) -> u64 {
+        SELECT[self.0 as usize & 0x1ff]
     }
 
     /// Whether the set is empty.
@@ -235,32 +236,13 @@ const HAS_LINE: [u64; 8] = {
     table
 };
 
-/// Bits 0..4 of a set's byte: its number of cells.
-pub(crate) const FACT_COUNT: u8 = 0b1111;
-/// Bit 4 of a set's byte: whether it holds a line.
-pub(crate) const FACT_LINE: u8 = 1 << 4;
-/// Bit 5: the same as bit 4, so that X's byte and O's byte can be masked apart and ORed
-/// (`x & FACT_LINE | o & FACT_LINE_HIGH`) without a shift.
-pub(crate) const FACT_LINE_HIGH: u8 = 1 << 5;
-/// Bit 6: the set has exactly five cells. X holds five cells in a reachable position only on
-/// the full board, so X's byte alone tells a [`Position`](crate::Position) it is full.
-pub(crate) const FACT_FIVE: u8 = 1 << 6;
-
-/// For each 9-bit set, one byte: its number of cells ([`FACT_COUNT`]), whether it holds a line
-/// ([`FACT_LINE`], [`FACT_LINE_HIGH`]) and whether it has five cells ([`FACT_FIVE`]): a count,
-/// a line test and a fullness test in one load.
-const FACTS: [u8; 512] = {
+/// For each 9-bit set, its number of cells: [`Bitboard::count`] on targets without a
+/// `popcnt` instruction, one load instead of a dozen operations.
+const COUNTS: [u8; 512] = {
     let mut table = [0u8; 512];
     let mut set = 0u16;
     while set < 512 {
-        let mut facts = set.count_ones() as u8;
-        if Bitboard(set).line_mask() != 0 {
-            facts |= FACT_LINE | FACT_LINE_HIGH;
-        }
-        if set.count_ones() == 5 {
-            facts |= FACT_FIVE;
-        }
-        table[set as usize] = facts;
+        table[set as usize] = set.count_ones() as u8;
         set += 1;
     }
     table
@@ -270,9 +252,8 @@ const FACTS: [u8; 512] = {
 const SELECT_COUNT_SHIFT: u32 = 60;
 
 /// For each 9-bit set, one `u64`: its cells in ascending order, 4 bits each (the `k`-th
-/// lowest at bits `4k..4k + 4`), and its number of cells in bits 60..64. One load gives a
-/// random pick everything it needs (4 KiB).
-static SELECT: [u64; 512] = {
+/// lowest at bits `4k..4k + 4`), and its number of cells in bits 60..64 (4 KiB).
+const SELECT: [u64; 512] = {
     let mut table = [0u64; 512];
     let mut set = 0;
     while set < 512 {
@@ -393,14 +374,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn count_nth_and_the_facts_match_iteration_on_every_set() {
+    fn count_nth_and_pick_match_iteration_on_every_set() {
         for bits in 0..512u16 {
             let set = Bitboard(bits);
             assert_eq!(set.count(), bits.count_ones());
-            assert_eq!(set.facts() & FACT_COUNT, bits.count_ones() as u8);
-            assert_eq!(set.facts() & FACT_LINE != 0, set.has_line());
-            assert_eq!(set.facts() & FACT_LINE_HIGH != 0, set.has_line());
-            assert_eq!(set.facts() & FACT_FIVE != 0, set.count() == 5);
+            assert_eq!(u32::from(COUNTS[bits as usize]), bits.count_ones());
             for k in 0..10 {
                 assert_eq!(set.nth(k), set.iter().nth(k as usize), "{set:?} {k}");
             }

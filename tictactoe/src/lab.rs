@@ -155,9 +155,10 @@ pub mod table_bytes {
     pub const SYMMETRY: usize = crate::Symmetry::TABLE_BYTES;
     /// [`Bitboard::has_line`](crate::Bitboard::has_line)'s 512-bit table.
     pub const HAS_LINE: usize = crate::Bitboard::HAS_LINE_TABLE_BYTES;
-    /// The per-set facts (count, line, five cells) behind `Position::status` and, without
-    /// `popcnt`, `Bitboard::count`.
-    pub const FACTS: usize = crate::Bitboard::FACTS_TABLE_BYTES;
+    /// The per-set counts behind `Bitboard::count` without `popcnt`.
+    pub const COUNTS: usize = crate::Bitboard::COUNTS_TABLE_BYTES;
+    /// X's and O's status bytes behind `Position::status` and `Position::winner`.
+    pub const POSITION_STATUS: usize = crate::Position::STATUS_TABLE_BYTES;
     /// The select table behind `Bitboard::nth` and `Bitboard::pick`.
     pub const SELECT: usize = crate::Bitboard::SELECT_TABLE_BYTES;
 }

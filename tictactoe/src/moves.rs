@@ -36,14 +36,6 @@ impl From<CellError> for PlayError {
     }
 }
 
-/// The legal moves of a finished game. Cold and out of line, so that the test before it
-/// compiles to a branch.
-#[cold]
-#[inline(never)]
-const fn no_moves() -> Bitboard {
-    Bitboard::EMPTY
-}
-
 impl Position {
     /// The cells the side to move may mark: the empty cells, or none once the game is over.
     ///
@@ -62,7 +54,8 @@ impl Position {
         // the branch is predicted and the next move's pick need not wait for the status
         // lookups (a conditional move would put them on the loop's critical path).
         if self.status().is_finished() {
-            return no_moves();
+            core::hint::cold_path();
+            return Bitboard::EMPTY;
         }
         self.board().empty_cells()
     }

@@ -2,7 +2,6 @@
 
 use core::fmt;
 
-use crate::bitboard::{FACT_FIVE, FACT_LINE, FACT_LINE_HIGH};
 use crate::{Bitboard, Board, Line, Player};
 
 /// A rule of the game that a board breaks.
@@ -168,12 +167,15 @@ pub struct InvalidBoard {
 }
 
 /// The state of a game at a position.
+///
+/// `Won` comes first so that the compiler's layout (today: `Won(X)` 0, `Won(O)` 1, `Ongoing`
+/// 2, `Draw` 3) is the code [`Position::status`] computes, which then costs no conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
-    /// No line and an empty cell: someone is to move.
-    Ongoing,
     /// The player has a line.
     Won(Player),
+    /// No line and an empty cell: someone is to move.
+    Ongoing,
     /// The board is full and nobody has a line.
     Draw,
 }
@@ -213,16 +215,52 @@ impl fmt::Display for Status {
     }
 }
 
-/// The winner by status code (see `Position::status_code`).
-const WINNER: [Option<Player>; 8] = {
-    let mut table = [None; 8];
-    let mut code = 0u8;
-    while code < 8 {
-        table[code as usize] = crate::status::status_from_code(code).winner();
-        code += 1;
+/// A position's status as two bytes XORed, one looked up by X's cells ([`BY_X`]) and one by
+/// O's ([`BY_O`]), read by [`status_of_code`].
+///
+/// In a reachable position at most one player holds a line, and X holds five cells only on
+/// the full board (O moved last on a board where O won, so X has at most four then). X's byte
+/// decides every case but O's line: `Won(X)` (0) when X holds a line, `Draw` (3) when X holds
+/// five cells without one, `Ongoing` (2) otherwise; O's byte is 3 when O holds a line, which
+/// turns `Ongoing` (2) into `Won(O)` (1), and 0 otherwise. Two loads and an XOR: no count, no
+/// branch.
+const fn side_table(o_side: bool) -> [u8; Bitboard::COUNT] {
+    let mut table = [0u8; Bitboard::COUNT];
+    let mut bits = 0;
+    while bits < Bitboard::COUNT {
+        let set = Bitboard::from_bits_truncate(bits as u16);
+        table[bits] = match (o_side, set.has_line(), set.count() == 5) {
+            (false, true, _) => 0,
+            (false, false, true) => 3,
+            (false, false, false) => 2,
+            (true, true, _) => 3,
+            (true, false, _) => 0,
+        };
+        bits += 1;
     }
     table
-};
+}
+
+/// X's half of a position's status code (see [`side_table`]).
+const BY_X: [u8; Bitboard::COUNT] = side_table(false);
+/// O's half of a position's status code (see [`side_table`]).
+const BY_O: [u8; Bitboard::COUNT] = side_table(true);
+
+/// The winner of a [`side_table`] code: a lookup, where a `match` compiles to a branch.
+const WINNER_OF_CODE: [Option<Player>; 4] = [Some(Player::X), Some(Player::O), None, None];
+
+/// The status of a [`side_table`] code. The codes follow the compiler's layout of [`Status`]
+/// (see there), so this `match` compiles to a mask; with another layout it stays right, only
+/// slower.
+#[inline]
+const fn status_of_code(code: u8) -> Status {
+    match code & 3 {
+        0 => Status::Won(Player::X),
+        1 => Status::Won(Player::O),
+        2 => Status::Ongoing,
+        _ => Status::Draw,
+    }
+}
 
 /// One of the 5,478 positions that can arise in play, the empty board included.
 ///
@@ -245,6 +283,8 @@ impl Position {
     pub const EMPTY: Position = Position(Board::EMPTY);
     /// Number of reachable positions, the empty board included.
     pub const COUNT: usize = 5_478;
+    /// Bytes of the two tables behind [`Position::status`] and [`Position::winner`].
+    pub(crate) const STATUS_TABLE_BYTES: usize = 2 * Bitboard::COUNT;
 
     /// Wraps a board known to be reachable.
     ///
@@ -293,29 +333,26 @@ impl Position {
         }
     }
 
-    /// The winner, if any. Only the last mover can have a line in a reachable position, so
-    /// this is one table byte per player and a lookup, no branch.
+    /// The winner, if any: [`Position::status`]'s two table bytes, an XOR and a 4-entry
+    /// table, no branch.
     #[must_use]
     #[inline]
     pub const fn winner(self) -> Option<Player> {
-        WINNER[self.status_code() as usize & 7]
+        WINNER_OF_CODE[self.status_code() as usize & 3]
     }
 
-    /// Ongoing, won or drawn: one table byte per player, an OR and a lookup in an 8-entry
-    /// table. No branch, no count.
+    /// Ongoing, won or drawn: one table byte per player and an XOR. No branch, no count.
     #[must_use]
     #[inline]
     pub const fn status(self) -> Status {
-        crate::status::status_from_code(self.status_code())
+        status_of_code(self.status_code())
     }
 
-    /// The code of `status::status_from_code`: bit 0 X holds a line, bit 1 O holds a line,
-    /// bit 2 the board is full (X has five marks, which in a reachable position happens only
-    /// on the full board).
+    /// The XOR of X's and O's [`side_table`] bytes. The `& 0x1ff` changes nothing (a set is 9
+    /// bits) but proves the index in bounds.
     #[inline]
     const fn status_code(self) -> u8 {
-        let (x, o) = (self.0.x().facts(), self.0.o().facts());
-        ((x & (FACT_LINE | FACT_FIVE)) | (o & FACT_LINE_HIGH)) >> 4
+        BY_X[self.0.x().bits() as usize & 0x1ff] ^ BY_O[self.0.o().bits() as usize & 0x1ff]
     }
 
     /// All 5,478 positions, in increasing order of their base-3 code.
