@@ -207,6 +207,19 @@ impl Status {
     pub const fn is_finished(self) -> bool {
         !matches!(self, Status::Ongoing)
     }
+
+    /// The status of the low two bits of `code`: 0 `Won(X)`, 1 `Won(O)`, 2 `Ongoing`,
+    /// 3 `Draw`. That is the compiler's layout of `Status` today (see the type), so this
+    /// `match` compiles to a mask; with another layout it stays right, only slower.
+    #[inline]
+    pub(crate) const fn from_code(code: u8) -> Status {
+        match code & 3 {
+            0 => Status::Won(Player::X),
+            1 => Status::Won(Player::O),
+            2 => Status::Ongoing,
+            _ => Status::Draw,
+        }
+    }
 }
 
 impl fmt::Display for Status {
@@ -216,7 +229,7 @@ impl fmt::Display for Status {
 }
 
 /// A position's status as two bytes XORed, one looked up by X's cells ([`BY_X`]) and one by
-/// O's ([`BY_O`]), read by [`status_of_code`].
+/// O's ([`BY_O`]), read by [`Status::from_code`].
 ///
 /// In a reachable position at most one player holds a line, and X holds five cells only on
 /// the full board (O moved last on a board where O won, so X has at most four then). X's byte
@@ -248,19 +261,6 @@ const BY_O: [u8; Bitboard::COUNT] = side_table(true);
 
 /// The winner of a [`side_table`] code: a lookup, where a `match` compiles to a branch.
 const WINNER_OF_CODE: [Option<Player>; 4] = [Some(Player::X), Some(Player::O), None, None];
-
-/// The status of a [`side_table`] code. The codes follow the compiler's layout of [`Status`]
-/// (see there), so this `match` compiles to a mask; with another layout it stays right, only
-/// slower.
-#[inline]
-const fn status_of_code(code: u8) -> Status {
-    match code & 3 {
-        0 => Status::Won(Player::X),
-        1 => Status::Won(Player::O),
-        2 => Status::Ongoing,
-        _ => Status::Draw,
-    }
-}
 
 /// One of the 5,478 positions that can arise in play, the empty board included.
 ///
@@ -345,7 +345,7 @@ impl Position {
     #[must_use]
     #[inline]
     pub const fn status(self) -> Status {
-        status_of_code(self.status_code())
+        Status::from_code(self.status_code())
     }
 
     /// The XOR of X's and O's [`side_table`] bytes. The `& 0x1ff` changes nothing (a set is 9
