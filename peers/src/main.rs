@@ -378,6 +378,17 @@ fn single_board(
                 }
                 sum
             }),
+            // The loop alone: each position read and stored through `black_box`, no check. What
+            // every row above pays before its check.
+            case("harness floor: black_box(position), no check", n, || {
+                let sum = 0;
+                for _ in 0..REPEAT {
+                    for &p in positions {
+                        black_box(p);
+                    }
+                }
+                sum
+            }),
         ],
     );
 }
