@@ -4,10 +4,11 @@ use numpy::{Element, PyArrayDyn};
 use pyo3::prelude::*;
 
 use crate::arrays::{fill, output};
-use crate::grid::{Input, lookup, run};
-use crate::tables::{ENTRIES, Kind, tables};
+use crate::grid::{Input, by_sets, lookup, run};
+use crate::tables::{ENTRIES, FACT_PAIRS, INVALID, Kind, tables};
 
-/// Looks every item of `x` (boards or codes) up in `table`.
+/// Looks every item of `x` (boards or codes) up in `table`; `bitboards` codes in `by_facts`
+/// instead when the answer is a function of the facts of the two sets (`Tables::facts`).
 fn answer<'py, T: Element + Copy + Send + Sync>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
@@ -15,17 +16,27 @@ fn answer<'py, T: Element + Copy + Send + Sync>(
     out: Option<Bound<'py, PyAny>>,
     dtype: &str,
     table: &'static [T; ENTRIES],
+    by_facts: Option<&'static [T; FACT_PAIRS]>,
 ) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
     let input = Input::read("x", x, encoding)?;
     let out = output::<T>(py, out, dtype, &input.items())?;
     let src = input.source()?;
-    fill(py, &out, |dst| run(src, dst, 1, |g, o| lookup(table, g, o)))?;
+    let facts = &tables().facts;
+    fill(py, &out, |dst| match (src.bitboards(), by_facts) {
+        (Some(codes), Some(by_facts)) => {
+            // Two bytes' sum: below FACT_PAIRS, no bounds check.
+            let answer = |pair: u32| by_facts[pair as usize];
+            by_sets(codes, facts, dst, answer, table[INVALID as usize]);
+        }
+        _ => run(src, dst, 1, |g, o| lookup(table, g, o)),
+    })?;
     Ok(out)
 }
 
-/// Defines one lookup function: name, element type, dtype name, table, doc.
+/// Defines one lookup function: name, element type, dtype name, table (and the same by facts,
+/// when there is one), doc.
 macro_rules! answers {
-    ($($(#[doc = $doc:literal])* $name:ident: $t:ty, $dtype:literal, $table:ident;)*) => {$(
+    ($($(#[doc = $doc:literal])* $name:ident: $t:ty, $dtype:literal, $table:ident $(| $facts:ident)?;)*) => {$(
         $(#[doc = $doc])*
         #[pyfunction]
         #[pyo3(signature = (x, encoding = "boards", *, out = None))]
@@ -35,7 +46,8 @@ macro_rules! answers {
             encoding: &str,
             out: Option<Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyArrayDyn<$t>>> {
-            answer(py, x, encoding, out, $dtype, &*tables().$table)
+            let by_facts = None $(.or(Some(&*tables().$facts)))?;
+            answer(py, x, encoding, out, $dtype, &*tables().$table, by_facts)
         }
     )*};
 }
@@ -71,7 +83,7 @@ answers! {
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.status(np.array([0, 229, 13, 20000]), "base3").tolist()
     /// [0, 1, -1, -1]
-    status: i8, "int8", status;
+    status: i8, "int8", status | status_of_facts;
     /// The player to move (int8): 1 X, 2 O, 0 when the game is over; -1 when the item is not a
     /// reachable position.
     ///
@@ -143,5 +155,5 @@ pub fn canonical<'py>(
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<i32>>> {
     let table = &*tables().code[Kind::Canonical as usize];
-    answer(py, x, encoding, out, "int32", table)
+    answer(py, x, encoding, out, "int32", table, None)
 }

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 use tictactoe::encoding::{Base3, Oriented};
-use tictactoe::{Board, Cell, Player, Position, Status, Violation, solver};
+use tictactoe::{Bitboard, Board, Cell, Player, Position, Status, Violation, solver};
 
 /// Number of grids.
 pub const GRIDS: usize = Board::COUNT;
@@ -21,6 +21,12 @@ pub const ENTRIES: usize = GRIDS + 1;
 /// The encodings, in the library's order ([`Kind::ALL`]), with the library's names; a
 /// fieldless enum, so `kind as usize` indexes the per-encoding tables.
 pub use tictactoe::encoding::Kind;
+
+/// Entries of a per-set table: every 9-bit set of cells.
+pub const SETS: usize = 512;
+/// Entries of a table indexed by the facts of both players' sets ([`Tables::facts`]): every
+/// sum of two bytes.
+pub const FACT_PAIRS: usize = 512;
 
 /// Sentinel of the `uint16` move masks: bit 15 set, so never a set of cells.
 pub const NO_MASK: u16 = 0xffff;
@@ -60,6 +66,45 @@ pub struct Tables {
     pub best: Box<[u16; ENTRIES]>,
     /// The symmetry taking the class representative to the position; -1 for non-positions.
     pub symmetry: Box<[i8; ENTRIES]>,
+    /// `code_by_sets[kind]`, for the encodings whose code is a sum of one digit per cell
+    /// (`base3`, `base4`, `bitboards`): the code of a `bitboards` code's grid as X's part plus
+    /// O's part (the code of the grid holding only X's set, and only O's).
+    pub code_by_sets: [Option<BySets<u32>>; 7],
+    /// The facts of each set, as decimal digits whose sum tells both players' facts apart:
+    /// O's count (units), X's count (tens), lines (hundreds: 1 X holds one, 2 O does). X's
+    /// part is `10 count + 100 line` (at most 190), O's `count + 200 line` (at most 209): two
+    /// bytes, whose sum indexes a table of [`FACT_PAIRS`] entries with no bounds check.
+    pub facts: BySets<u8>,
+    /// [`Tables::status`] by [`Tables::facts`]: a grid is a position, and its status, by the
+    /// two piece counts and which players hold a line (checked on every grid when the table is
+    /// built); the sentinel where no grid has the facts.
+    pub status_of_facts: Box<[i8; FACT_PAIRS]>,
+}
+
+/// A function of `bitboards` codes read straight from the code's two 9-bit sets, with no grid
+/// index: `x[X's set] + o[O's set]` for the codes that decode (`grid::by_sets`). Two tables of
+/// 512 bytes or 2 KiB, which stay in the L1 cache where a 2^18-entry code-indexed table does
+/// not.
+pub struct BySets<P> {
+    /// X's part of each set.
+    pub x: Box<[P; SETS]>,
+    /// O's part of each set.
+    pub o: Box<[P; SETS]>,
+}
+
+impl<P: Copy> BySets<P> {
+    fn new(part: impl Fn(Player, Bitboard) -> P) -> BySets<P> {
+        let table = |player| {
+            let sets = (0..SETS).map(|set| part(player, set_of(set)));
+            sets.collect::<Box<[P]>>()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!())
+        };
+        BySets {
+            x: table(Player::X),
+            o: table(Player::O),
+        }
+    }
 }
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -97,6 +142,17 @@ fn build() -> Tables {
         distance: filled(-1),
         best: filled(NO_MASK),
         symmetry: filled(-1),
+        code_by_sets: std::array::from_fn(|k| {
+            let kind = Kind::ALL[k];
+            ADDITIVE.contains(&kind).then(|| {
+                BySets::new(|player, set| {
+                    let code = kind.encode(board_of_set(player, set));
+                    code.expect("the encoding holds every grid")
+                })
+            })
+        }),
+        facts: BySets::new(facts_of),
+        status_of_facts: filled(-1),
     };
     for grid in 0..GRIDS {
         let board = board_of_grid(grid);
@@ -131,6 +187,7 @@ fn build() -> Tables {
         t.best[grid] = solution.best_moves.bits();
         t.symmetry[grid] = Oriented::from_position(position).symmetry().index() as i8;
     }
+    t.status_of_facts = by_facts(&t.status, &t.facts);
     for kind in Kind::ALL.into_iter().filter(|&kind| kind != Kind::Base3) {
         for code in 0..kind.limit() {
             if let Ok(board) = kind.decode(code) {
@@ -139,6 +196,25 @@ fn build() -> Tables {
         }
     }
     t
+}
+
+/// `table` (one entry per grid) indexed by the facts of the grid's two sets instead (its
+/// sentinel where no grid has the facts); panics unless all grids with the same facts have the
+/// same entry.
+fn by_facts<T: Copy + PartialEq>(table: &[T; ENTRIES], facts: &BySets<u8>) -> Box<[T; FACT_PAIRS]> {
+    let mut out = filled(table[INVALID as usize]);
+    let mut seen = [false; FACT_PAIRS];
+    for (grid, &entry) in table[..GRIDS].iter().enumerate() {
+        let board = board_of_grid(grid);
+        let (x, o) = (usize::from(board.x().bits()), usize::from(board.o().bits()));
+        let pair = usize::from(facts.x[x]) + usize::from(facts.o[o]);
+        assert!(
+            !seen[pair] || out[pair] == entry,
+            "grid {grid}: not a function of the facts"
+        );
+        (seen[pair], out[pair]) = (true, entry);
+    }
+    out
 }
 
 // The helpers below are the only calls into the library's encodings and positions.
@@ -152,6 +228,33 @@ fn board_of_grid(grid: usize) -> Board {
     Base3::try_from_code(grid as u32)
         .expect("every index below 3^9 is a base-3 code")
         .to_board()
+}
+
+/// The encodings whose code is a sum of one digit per cell: a grid's code is the code of the
+/// grid with X's marks alone plus that of the grid with O's alone.
+const ADDITIVE: [Kind; 3] = [Kind::Base3, Kind::Base4, Kind::BitboardPair];
+
+/// The 9-bit set `set` (below [`SETS`]).
+fn set_of(set: usize) -> Bitboard {
+    Bitboard::from_bits(set as u16).expect("a set is 9 bits")
+}
+
+/// The grid where `player` holds the cells of `set` and nobody else holds any.
+fn board_of_set(player: Player, set: Bitboard) -> Board {
+    let shift = if player == Player::X { 0 } else { 9 };
+    let code = u32::from(set.bits()) << shift;
+    Kind::BitboardPair
+        .decode(code)
+        .expect("a single set is a bitboards code")
+}
+
+/// `player`'s part of [`Tables::facts`] for `set`.
+fn facts_of(player: Player, set: Bitboard) -> u8 {
+    let (count, line) = (set.count() as u8, u8::from(set.has_line()));
+    match player {
+        Player::X => 10 * count + 100 * line,
+        Player::O => count + 200 * line,
+    }
 }
 
 fn cells(board: Board) -> [i8; 9] {
