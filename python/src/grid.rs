@@ -274,6 +274,7 @@ pub fn boards_of_grids(t: &Tables, grids: &[u32], rows: &mut [i8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::{FACT_PAIRS, fact_tables};
 
     #[test]
     fn the_base4_path_matches_the_code_table_on_every_code() {
@@ -284,27 +285,45 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_bitboards_paths_by_sets_match_the_code_table_on_every_code() {
-        let t = tables();
+    /// Checks the direct path of `bitboards` codes, `answer_by_sets(sets, answer)`, against
+    /// the grid path (the code-indexed table, then `grid_table`) on every code and a few past
+    /// the range.
+    fn check_by_sets<P: Copy + Into<u32>, O: Copy + PartialEq + std::fmt::Debug>(
+        sets: &BySets<P>,
+        answer: impl Fn(u32) -> O,
+        grid_table: impl Fn(usize) -> O,
+    ) {
         let limit = Kind::BitboardPair.limit();
         let codes: Vec<u32> = (0..limit).chain([limit, limit + 5, u32::MAX]).collect();
-        let grids = &*t.grid_of_code[Kind::BitboardPair as usize];
-        let grid = |code: u32| grids[code.min(limit) as usize] as usize;
-        let mut status = vec![0i8; codes.len()];
-        let by_facts = |pair: u32| t.status_of_facts[pair as usize];
-        answer_by_sets(&codes, &t.facts, &mut status, by_facts, -1);
-        for (&code, &s) in codes.iter().zip(&status) {
-            assert_eq!(s, t.status[grid(code)], "status of {code}");
+        let grids = &*tables().grid_of_code[Kind::BitboardPair as usize];
+        let invalid = grid_table(INVALID as usize);
+        let mut out = vec![invalid; codes.len()];
+        answer_by_sets(&codes, sets, &mut out, answer, invalid);
+        for (&code, &o) in codes.iter().zip(&out) {
+            assert_eq!(
+                o,
+                grid_table(grids[code.min(limit) as usize].into()),
+                "code {code}"
+            );
         }
-        let mut converted = vec![0i32; codes.len()];
+    }
+
+    #[test]
+    fn the_bitboards_paths_by_sets_match_the_grid_path_on_every_code() {
+        fn by<T: Copy>(table: &'static [T; FACT_PAIRS]) -> impl Fn(u32) -> T {
+            move |pair| table[pair as usize]
+        }
+        let (t, f) = (tables(), fact_tables());
+        check_by_sets(&f.facts, by(&f.is_grid), |g| t.is_grid[g]);
+        check_by_sets(&f.facts, by(&f.is_position), |g| t.is_position[g]);
+        check_by_sets(&f.facts, by(&f.violations), |g| t.violations[g]);
+        check_by_sets(&f.facts, by(&f.status), |g| t.status[g]);
+        check_by_sets(&f.facts, by(&f.to_move), |g| t.to_move[g]);
+        check_by_sets(&f.facts, by(&f.winner), |g| t.winner[g]);
         for kind in Kind::ALL {
-            let Some(sets) = &t.code_by_sets[kind as usize] else {
-                continue;
-            };
-            answer_by_sets(&codes, sets, &mut converted, |code| code as i32, -1);
-            for (&code, &c) in codes.iter().zip(&converted) {
-                assert_eq!(c, t.code[kind as usize][grid(code)], "{code} to {kind:?}");
+            if let Some(sets) = &t.code_by_sets[kind as usize] {
+                let code = |g: usize| t.code[kind as usize][g];
+                check_by_sets(sets, |c| c as i32, code);
             }
         }
     }

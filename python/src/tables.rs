@@ -3,8 +3,11 @@
 //! Every answer of the vectorised API is a table lookup by *grid index*: the grid's base-3 code
 //! (`0..19,683`), or [`INVALID`] (19,683) for an input that is not a grid (a code the encoding
 //! does not decode, a board with a cell outside 0, 1, 2). Each table has one entry per grid
-//! and one more, the sentinel, at [`INVALID`]. This module is the only place that asks the
-//! library about grids; it does so once per grid, through the small helpers at the bottom.
+//! and one more, the sentinel, at [`INVALID`]. `bitboards` codes skip the grid index where
+//! they can: per-set tables ([`BySets`]) give the codes of three encodings, and the answers
+//! that depend only on piece counts and lines ([`FactTables`]). This module is the only place
+//! that asks the library about grids; it does so once per grid, through the small helpers at
+//! the bottom.
 
 use std::sync::OnceLock;
 
@@ -70,21 +73,36 @@ pub struct Tables {
     /// (`base3`, `base4`, `bitboards`): the code of a `bitboards` code's grid as X's part plus
     /// O's part (the code of the grid holding only X's set, and only O's).
     pub code_by_sets: [Option<BySets<u32>>; 7],
+}
+
+/// The answers that depend on a grid only through the piece counts of X and O and which of
+/// them holds a line (checked on every grid when the tables are built), indexed by those facts
+/// instead of the grid: the direct path for `bitboards` codes (`grid::by_sets`), with the
+/// sentinel where no grid has the facts.
+pub struct FactTables {
     /// The facts of each set, as decimal digits whose sum tells both players' facts apart:
     /// O's count (units), X's count (tens), lines (hundreds: 1 X holds one, 2 O does). X's
     /// part is `10 count + 100 line` (at most 190), O's `count + 200 line` (at most 209): two
     /// bytes, whose sum indexes a table of [`FACT_PAIRS`] entries with no bounds check.
     pub facts: BySets<u8>,
-    /// [`Tables::status`] by [`Tables::facts`]: a grid is a position, and its status, by the
-    /// two piece counts and which players hold a line (checked on every grid when the table is
-    /// built); the sentinel where no grid has the facts.
-    pub status_of_facts: Box<[i8; FACT_PAIRS]>,
+    /// [`Tables::is_grid`] by facts.
+    pub is_grid: Box<[bool; FACT_PAIRS]>,
+    /// [`Tables::is_position`] by facts.
+    pub is_position: Box<[bool; FACT_PAIRS]>,
+    /// [`Tables::violations`] by facts.
+    pub violations: Box<[u8; FACT_PAIRS]>,
+    /// [`Tables::status`] by facts.
+    pub status: Box<[i8; FACT_PAIRS]>,
+    /// [`Tables::to_move`] by facts.
+    pub to_move: Box<[i8; FACT_PAIRS]>,
+    /// [`Tables::winner`] by facts.
+    pub winner: Box<[i8; FACT_PAIRS]>,
 }
 
 /// A function of `bitboards` codes read straight from the code's two 9-bit sets, with no grid
 /// index: `x[X's set] + o[O's set]` for the codes that decode (`grid::by_sets`). Two tables of
-/// 512 bytes or 2 KiB, which stay in the L1 cache where a 2^18-entry code-indexed table does
-/// not.
+/// 512 bytes ([`FactTables::facts`]) or 2 KiB ([`Tables::code_by_sets`]), which stay in the L1
+/// cache where a 2^18-entry code-indexed table does not.
 pub struct BySets<P> {
     /// X's part of each set.
     pub x: Box<[P; SETS]>,
@@ -108,11 +126,28 @@ impl<P: Copy> BySets<P> {
 }
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
+static FACT_TABLES: OnceLock<FactTables> = OnceLock::new();
 
 /// The tables, built on first use (tens of milliseconds; about 2.5 MB, most of it the two
 /// 512 KiB code-indexed tables of the 18-bit encodings).
 pub fn tables() -> &'static Tables {
     TABLES.get_or_init(build)
+}
+
+/// The tables by facts, built on first use from [`tables`] (a few KiB).
+pub fn fact_tables() -> &'static FactTables {
+    FACT_TABLES.get_or_init(|| {
+        let (t, facts) = (tables(), BySets::new(facts_of));
+        FactTables {
+            is_grid: by_facts(&t.is_grid, &facts),
+            is_position: by_facts(&t.is_position, &facts),
+            violations: by_facts(&t.violations, &facts),
+            status: by_facts(&t.status, &facts),
+            to_move: by_facts(&t.to_move, &facts),
+            winner: by_facts(&t.winner, &facts),
+            facts,
+        }
+    })
 }
 
 fn filled<T: Copy, const N: usize>(value: T) -> Box<[T; N]> {
@@ -151,8 +186,6 @@ fn build() -> Tables {
                 })
             })
         }),
-        facts: BySets::new(facts_of),
-        status_of_facts: filled(-1),
     };
     for grid in 0..GRIDS {
         let board = board_of_grid(grid);
@@ -187,7 +220,6 @@ fn build() -> Tables {
         t.best[grid] = solution.best_moves.bits();
         t.symmetry[grid] = Oriented::from_position(position).symmetry().index() as i8;
     }
-    t.status_of_facts = by_facts(&t.status, &t.facts);
     for kind in Kind::ALL.into_iter().filter(|&kind| kind != Kind::Base3) {
         for code in 0..kind.limit() {
             if let Ok(board) = kind.decode(code) {
