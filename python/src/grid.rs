@@ -226,15 +226,23 @@ fn answer_by_sets<C: Code, P: Copy + Into<u32>, O: Copy>(
         // A select, not a branch: codes mixed with non-codes cost no mispredictions.
         std::hint::select_unpredictable(bad, invalid, value)
     };
-    // Four items per iteration: the loop's own increment and test are a fifth of the work.
-    let (mut outs, mut ins) = (out.chunks_exact_mut(4), codes.chunks_exact(4));
+    map_unrolled(codes, out, one);
+}
+
+/// `out[i] = f(src[i])`, four items per iteration: the loop's own increment and test are
+/// amortised, and a short loop body is less at the mercy of where it lands in the code (the
+/// one-item loop of [`lookup`] measured 25% slower in a build where an unrelated change had
+/// moved it across a 32-byte boundary).
+#[inline]
+fn map_unrolled<I: Copy, O>(src: &[I], out: &mut [O], f: impl Fn(I) -> O) {
+    let (mut outs, mut ins) = (out.chunks_exact_mut(4), src.chunks_exact(4));
     for (dst, src) in (&mut outs).zip(&mut ins) {
-        for (slot, &c) in dst.iter_mut().zip(src) {
-            *slot = one(c);
+        for (slot, &item) in dst.iter_mut().zip(src) {
+            *slot = f(item);
         }
     }
-    for (slot, &c) in outs.into_remainder().iter_mut().zip(ins.remainder()) {
-        *slot = one(c);
+    for (slot, &item) in outs.into_remainder().iter_mut().zip(ins.remainder()) {
+        *slot = f(item);
     }
 }
 
@@ -256,9 +264,7 @@ pub fn run<O: Send>(src: Source<'_>, out: &mut [O], width: usize, emit: impl Fn(
 /// One table entry per item.
 #[inline]
 pub fn lookup<O: Copy>(table: &[O; crate::tables::ENTRIES], grids: &[u32], out: &mut [O]) {
-    for (o, &g) in out.iter_mut().zip(grids) {
-        *o = table[g as usize];
-    }
+    map_unrolled(grids, out, |g| table[g as usize]);
 }
 
 /// Boards of grid indices (rows of -1 for [`INVALID`]): one `u64` and one byte per row.
