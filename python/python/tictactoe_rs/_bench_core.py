@@ -1,8 +1,8 @@
 """Throughput of the vectorised core API: items per second on arrays of 10^6 entries, one
 core, median of several runs, output preallocated (``out=``).
 
-Run ``python -m tictactoe_rs._bench_core`` (``--n``, ``--runs``, ``--against``); ``run()``
-returns the rows for other benchmark commands.
+Run ``python -m tictactoe_rs._bench_core`` (``--n``, ``--runs``, ``--against``, ``--only``);
+``run()`` returns the rows for other benchmark commands.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 import importlib.util
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -84,15 +84,23 @@ def _load(path: str) -> ModuleType:
     return module
 
 
-def run(n: int = 1_000_000, runs: int = 15, seed: int = 0, against: str | None = None) -> list[Row]:
+def run(
+    n: int = 1_000_000,
+    runs: int = 15,
+    seed: int = 0,
+    against: str | None = None,
+    only: Sequence[str] = (),
+) -> list[Row]:
     """Measures every operation on ``n`` random entries (reachable positions, except the
     "any grid" row): the median of ``runs`` timed calls, interleaved across operations.
+    ``only``: the operations whose names contain one of these strings (all when empty).
 
     ``against``: the path of another build's ``_native`` shared library (an older wheel's
     ``tictactoe_rs/_native.abi3.so``, say). Each call is then timed on both builds in turn, in
     alternating order, so that both see the same load, and the rows of that build follow,
     with ``build="against"``."""
     cases = _cases(n, np.random.default_rng(seed))
+    cases = [case for case in cases if not only or any(part in case[1] for part in only)]
     builds: dict[str, Any] = {"this": _native}
     if against is not None:
         builds["against"] = _load(against)
@@ -127,9 +135,16 @@ def main() -> None:
         metavar="PATH",
         help="another build's _native shared library, timed call by call in turn with this one",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="only the operations whose names contain TEXT (repeatable)",
+    )
     args = parser.parse_args()
     print(f"{args.n} entries per call, median (and best) of {args.runs} runs, one thread")
-    rows = run(args.n, args.runs, against=args.against)
+    rows = run(args.n, args.runs, against=args.against, only=args.only)
     other = {row.name: row for row in rows if row.build == "against"}
     extra = f" {'against/s':>10} {'its best/s':>10}" if other else ""
     print(f"{'group':8} {'operation':32} {'items/s':>10} {'ns/item':>8} {'best/s':>10}{extra}")
