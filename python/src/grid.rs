@@ -176,9 +176,9 @@ fn grid_of_base4(code: u32) -> u32 {
 /// lookups in 5 KiB of tables (measured faster than one in its 512 KiB code-indexed table:
 /// 1.02 against 0.90 x 10^9 statuses per second); one lookup in a code-indexed table for the
 /// others. For `bitboards` the 512 KiB table measured faster than two set lookups and an
-/// overlap test as a first pass (0.80-0.85 against 0.72 x 10^9); the status and the
-/// conversions to `base3`, `base4` and `bitboards` skip the grid index altogether
-/// ([`by_sets`]).
+/// overlap test as a first pass (0.80-0.85 against 0.72 x 10^9); the answers that depend only
+/// on counts and lines (`FactTables`) and the conversions to `base3`, `base4` and `bitboards`
+/// skip the grid index altogether ([`by_sets`]).
 fn decode<C: Code>(t: &Tables, kind: Kind, codes: &[C], dst: &mut [u32]) {
     let pairs = dst.iter_mut().zip(codes);
     if kind == Kind::Base3 {
