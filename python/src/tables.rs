@@ -27,7 +27,7 @@ pub use tictactoe::encoding::Kind;
 
 /// Entries of a per-set table: every 9-bit set of cells.
 pub const SETS: usize = 512;
-/// Entries of a table indexed by the facts of both players' sets ([`Tables::facts`]): every
+/// Entries of a table indexed by the facts of both players' sets ([`FactTables::facts`]): every
 /// sum of two bytes.
 pub const FACT_PAIRS: usize = 512;
 
@@ -280,7 +280,7 @@ fn board_of_set(player: Player, set: Bitboard) -> Board {
         .expect("a single set is a bitboards code")
 }
 
-/// `player`'s part of [`Tables::facts`] for `set`.
+/// `player`'s part of [`FactTables::facts`] for `set`.
 fn facts_of(player: Player, set: Bitboard) -> u8 {
     let (count, line) = (set.count() as u8, u8::from(set.has_line()));
     match player {
