@@ -4,10 +4,11 @@ use numpy::{Element, PyArrayDyn};
 use pyo3::prelude::*;
 
 use crate::arrays::{fill, output};
-use crate::grid::{Input, lookup, run};
-use crate::tables::{ENTRIES, Kind, tables};
+use crate::grid::{Input, by_sets, lookup, run};
+use crate::tables::{ENTRIES, FACT_PAIRS, INVALID, Kind, fact_tables, tables};
 
-/// Looks every item of `x` (boards or codes) up in `table`.
+/// Looks every item of `x` (boards or codes) up in `table`; `bitboards` codes in `by_facts`
+/// instead, when the answer has a table there (`FactTables`).
 fn answer<'py, T: Element + Copy + Send + Sync>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
@@ -15,17 +16,27 @@ fn answer<'py, T: Element + Copy + Send + Sync>(
     out: Option<Bound<'py, PyAny>>,
     dtype: &str,
     table: &'static [T; ENTRIES],
+    by_facts: Option<&'static [T; FACT_PAIRS]>,
 ) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
     let input = Input::read("x", x, encoding)?;
     let out = output::<T>(py, out, dtype, &input.items())?;
     let src = input.source()?;
-    fill(py, &out, |dst| run(src, dst, 1, |g, o| lookup(table, g, o)))?;
+    let facts = &fact_tables().facts;
+    fill(py, &out, |dst| match (src.bitboards(), by_facts) {
+        (Some(codes), Some(by_facts)) => {
+            // Two bytes' sum: below FACT_PAIRS, no bounds check.
+            let answer = |pair: u32| by_facts[pair as usize];
+            by_sets(codes, facts, dst, answer, table[INVALID as usize]);
+        }
+        _ => run(src, dst, 1, |g, o| lookup(table, g, o)),
+    })?;
     Ok(out)
 }
 
-/// Defines one lookup function: name, element type, dtype name, table, doc.
+/// Defines one lookup function: name, element type, dtype name, table (followed by
+/// `fact_tables` when `FactTables` has it too), doc.
 macro_rules! answers {
-    ($($(#[doc = $doc:literal])* $name:ident: $t:ty, $dtype:literal, $table:ident;)*) => {$(
+    ($($(#[doc = $doc:literal])* $name:ident: $t:ty, $dtype:literal, $table:ident $(, $by_facts:ident)?;)*) => {$(
         $(#[doc = $doc])*
         #[pyfunction]
         #[pyo3(signature = (x, encoding = "boards", *, out = None))]
@@ -35,7 +46,8 @@ macro_rules! answers {
             encoding: &str,
             out: Option<Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyArrayDyn<$t>>> {
-            answer(py, x, encoding, out, $dtype, &*tables().$table)
+            let by_facts = None $(.or(Some(&*$by_facts().$table)))?;
+            answer(py, x, encoding, out, $dtype, &*tables().$table, by_facts)
         }
     )*};
 }
@@ -50,13 +62,13 @@ answers! {
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.is_valid(np.array([0, 3, 19683]), "base4").tolist()
     /// [True, False, False]
-    is_valid: bool, "bool", is_grid;
+    is_valid: bool, "bool", is_grid, fact_tables;
     /// Whether each item is a reachable position (one of the 5,478).
     ///
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.is_position(np.array([[1, 1, 1, 2, 2, 2, 0, 0, 0]], np.int8)).tolist()
     /// [False]
-    is_position: bool, "bool", is_position;
+    is_position: bool, "bool", is_position, fact_tables;
     /// The rules each board breaks, as bit flags (uint8): bit 0 `o-started`, bit 1
     /// `x-went-twice`, bit 2 `continued-after-win` (the library's `Violation::ALL` order).
     /// 0 for reachable positions; 255 for items that are not grids.
@@ -64,28 +76,28 @@ answers! {
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.violations(np.array([[1, 1, 1, 2, 2, 2, 0, 0, 0]], np.int8)).tolist()
     /// [4]
-    violations: u8, "uint8", violations;
+    violations: u8, "uint8", violations, fact_tables;
     /// The status of each position (int8): 0 ongoing, 1 X won, 2 O won, 3 draw; -1 when the
     /// item is not a reachable position.
     ///
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.status(np.array([0, 229, 13, 20000]), "base3").tolist()
     /// [0, 1, -1, -1]
-    status: i8, "int8", status;
+    status: i8, "int8", status, fact_tables;
     /// The player to move (int8): 1 X, 2 O, 0 when the game is over; -1 when the item is not a
     /// reachable position.
     ///
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.to_move(np.array([0, 1]), "rank").tolist()
     /// [1, 2]
-    to_move: i8, "int8", to_move;
+    to_move: i8, "int8", to_move, fact_tables;
     /// The winner (int8): 0 nobody (yet), 1 X, 2 O; -1 when the item is not a reachable
     /// position.
     ///
     /// >>> import numpy as np, tictactoe_rs as t
     /// >>> t.winner(np.array([[1, 1, 1, 2, 2, 0, 0, 0, 0]], np.int8)).tolist()
     /// [1]
-    winner: i8, "int8", winner;
+    winner: i8, "int8", winner, fact_tables;
     /// The legal moves as a uint16 mask (bit `i` = cell `i`; 0 when the game is over); 0xFFFF
     /// when the item is not a reachable position. `masks_to_cells` gives the `(..., 9)` bool
     /// form.
@@ -143,5 +155,5 @@ pub fn canonical<'py>(
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<i32>>> {
     let table = &*tables().code[Kind::Canonical as usize];
-    answer(py, x, encoding, out, "int32", table)
+    answer(py, x, encoding, out, "int32", table, None)
 }

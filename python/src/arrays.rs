@@ -60,6 +60,10 @@ pub enum IntSlice<'a> {
 pub trait Code: Copy + Send + Sync {
     /// The value as a `u32`, or `u32::MAX` when it does not fit.
     fn to_code(self) -> u32;
+
+    /// The value's bits, sign-extended to 64 (`as u64`): a negative value has bit 63 set, so
+    /// a range check on the low bits needs no separate sign test.
+    fn to_bits(self) -> u64;
 }
 
 macro_rules! signed_code {
@@ -68,6 +72,11 @@ macro_rules! signed_code {
             #[inline]
             fn to_code(self) -> u32 {
                 u32::try_from(self).unwrap_or(u32::MAX)
+            }
+
+            #[inline]
+            fn to_bits(self) -> u64 {
+                self as u64
             }
         }
     )*};
@@ -80,6 +89,11 @@ macro_rules! unsigned_code {
             #[inline]
             fn to_code(self) -> u32 {
                 u32::from(self)
+            }
+
+            #[inline]
+            fn to_bits(self) -> u64 {
+                u64::from(self)
             }
         }
     )*};

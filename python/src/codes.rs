@@ -4,7 +4,7 @@ use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
 use crate::arrays::{Ints, fill, output, typed};
-use crate::grid::{Input, Source, boards_of_grids, kind, lookup, run};
+use crate::grid::{Input, Source, boards_of_grids, by_sets, kind, lookup, run};
 use crate::tables::{INVALID, Kind, tables};
 
 /// Codes of boards in an encoding.
@@ -94,9 +94,12 @@ fn to_codes<'py>(
 ) -> PyResult<Bound<'py, PyArrayDyn<i32>>> {
     let out = output::<i32>(py, out, "int32", &input.items())?;
     let src: Source<'_> = input.source()?;
-    let table = &*tables().code[to as usize];
+    let t = tables();
+    let table = &*t.code[to as usize];
     fill(py, &out, |dst| {
-        if to == Kind::Base3 {
+        if let (Some(codes), Some(sets)) = (src.bitboards(), &t.code_by_sets[to as usize]) {
+            by_sets(codes, sets, dst, |code| code as i32, -1);
+        } else if to == Kind::Base3 {
             // The grid index is the base-3 code.
             run(src, dst, 1, |grids, codes| {
                 for (o, &g) in codes.iter_mut().zip(grids) {

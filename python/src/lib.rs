@@ -2,7 +2,8 @@
 //!
 //! The binding converts numpy arrays and releases the GIL; the logic stays in the library.
 //! Every per-item answer is a lookup in a table built from the library once (`tables`), by
-//! the grid index of the item (`grid`).
+//! the grid index of the item (`grid`), or for `bitboards` codes, where it can, by the two
+//! 9-bit sets of the code (`grid::by_sets`).
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;

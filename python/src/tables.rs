@@ -3,13 +3,16 @@
 //! Every answer of the vectorised API is a table lookup by *grid index*: the grid's base-3 code
 //! (`0..19,683`), or [`INVALID`] (19,683) for an input that is not a grid (a code the encoding
 //! does not decode, a board with a cell outside 0, 1, 2). Each table has one entry per grid
-//! and one more, the sentinel, at [`INVALID`]. This module is the only place that asks the
-//! library about grids; it does so once per grid, through the small helpers at the bottom.
+//! and one more, the sentinel, at [`INVALID`]. `bitboards` codes skip the grid index where
+//! they can: per-set tables ([`BySets`]) give the codes of three encodings, and the answers
+//! that depend only on piece counts and lines ([`FactTables`]). This module is the only place
+//! that asks the library about grids; it does so once per grid, through the small helpers at
+//! the bottom.
 
 use std::sync::OnceLock;
 
 use tictactoe::encoding::{Base3, Oriented};
-use tictactoe::{Board, Cell, Player, Position, Status, Violation, solver};
+use tictactoe::{Bitboard, Board, Cell, Player, Position, Status, Violation, solver};
 
 /// Number of grids.
 pub const GRIDS: usize = Board::COUNT;
@@ -21,6 +24,12 @@ pub const ENTRIES: usize = GRIDS + 1;
 /// The encodings, in the library's order ([`Kind::ALL`]), with the library's names; a
 /// fieldless enum, so `kind as usize` indexes the per-encoding tables.
 pub use tictactoe::encoding::Kind;
+
+/// Entries of a per-set table: every 9-bit set of cells.
+pub const SETS: usize = 512;
+/// Entries of a table indexed by the facts of both players' sets ([`FactTables::facts`]): every
+/// sum of two bytes.
+pub const FACT_PAIRS: usize = 512;
 
 /// Sentinel of the `uint16` move masks: bit 15 set, so never a set of cells.
 pub const NO_MASK: u16 = 0xffff;
@@ -60,14 +69,85 @@ pub struct Tables {
     pub best: Box<[u16; ENTRIES]>,
     /// The symmetry taking the class representative to the position; -1 for non-positions.
     pub symmetry: Box<[i8; ENTRIES]>,
+    /// `code_by_sets[kind]`, for the encodings whose code is a sum of one digit per cell
+    /// (`base3`, `base4`, `bitboards`): the code of a `bitboards` code's grid as X's part plus
+    /// O's part (the code of the grid holding only X's set, and only O's).
+    pub code_by_sets: [Option<BySets<u32>>; 7],
+}
+
+/// The answers that depend on a grid only through the piece counts of X and O and which of
+/// them holds a line (checked on every grid when the tables are built), indexed by those facts
+/// instead of the grid: the direct path for `bitboards` codes (`grid::by_sets`), with the
+/// sentinel where no grid has the facts.
+pub struct FactTables {
+    /// The facts of each set, as decimal digits whose sum tells both players' facts apart:
+    /// O's count (units), X's count (tens), lines (hundreds: 1 X holds one, 2 O does). X's
+    /// part is `10 count + 100 line` (at most 190), O's `count + 200 line` (at most 209): two
+    /// bytes, whose sum indexes a table of [`FACT_PAIRS`] entries with no bounds check.
+    pub facts: BySets<u8>,
+    /// [`Tables::is_grid`] by facts.
+    pub is_grid: Box<[bool; FACT_PAIRS]>,
+    /// [`Tables::is_position`] by facts.
+    pub is_position: Box<[bool; FACT_PAIRS]>,
+    /// [`Tables::violations`] by facts.
+    pub violations: Box<[u8; FACT_PAIRS]>,
+    /// [`Tables::status`] by facts.
+    pub status: Box<[i8; FACT_PAIRS]>,
+    /// [`Tables::to_move`] by facts.
+    pub to_move: Box<[i8; FACT_PAIRS]>,
+    /// [`Tables::winner`] by facts.
+    pub winner: Box<[i8; FACT_PAIRS]>,
+}
+
+/// A function of `bitboards` codes read straight from the code's two 9-bit sets, with no grid
+/// index: `x[X's set] + o[O's set]` for the codes that decode (`grid::by_sets`). Two tables of
+/// 512 bytes ([`FactTables::facts`]) or 2 KiB ([`Tables::code_by_sets`]), which stay in the L1
+/// cache where a 2^18-entry code-indexed table does not.
+pub struct BySets<P> {
+    /// X's part of each set.
+    pub x: Box<[P; SETS]>,
+    /// O's part of each set.
+    pub o: Box<[P; SETS]>,
+}
+
+impl<P: Copy> BySets<P> {
+    fn new(part: impl Fn(Player, Bitboard) -> P) -> BySets<P> {
+        let table = |player| {
+            let sets = (0..SETS).map(|set| part(player, set_of(set)));
+            sets.collect::<Box<[P]>>()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!())
+        };
+        BySets {
+            x: table(Player::X),
+            o: table(Player::O),
+        }
+    }
 }
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
+static FACT_TABLES: OnceLock<FactTables> = OnceLock::new();
 
 /// The tables, built on first use (tens of milliseconds; about 2.5 MB, most of it the two
 /// 512 KiB code-indexed tables of the 18-bit encodings).
 pub fn tables() -> &'static Tables {
     TABLES.get_or_init(build)
+}
+
+/// The tables by facts, built on first use from [`tables`] (a few KiB).
+pub fn fact_tables() -> &'static FactTables {
+    FACT_TABLES.get_or_init(|| {
+        let (t, facts) = (tables(), BySets::new(facts_of));
+        FactTables {
+            is_grid: by_facts(&t.is_grid, &facts),
+            is_position: by_facts(&t.is_position, &facts),
+            violations: by_facts(&t.violations, &facts),
+            status: by_facts(&t.status, &facts),
+            to_move: by_facts(&t.to_move, &facts),
+            winner: by_facts(&t.winner, &facts),
+            facts,
+        }
+    })
 }
 
 fn filled<T: Copy, const N: usize>(value: T) -> Box<[T; N]> {
@@ -97,6 +177,15 @@ fn build() -> Tables {
         distance: filled(-1),
         best: filled(NO_MASK),
         symmetry: filled(-1),
+        code_by_sets: std::array::from_fn(|k| {
+            let kind = Kind::ALL[k];
+            ADDITIVE.contains(&kind).then(|| {
+                BySets::new(|player, set| {
+                    let code = kind.encode(board_of_set(player, set));
+                    code.expect("the encoding holds every grid")
+                })
+            })
+        }),
     };
     for grid in 0..GRIDS {
         let board = board_of_grid(grid);
@@ -141,6 +230,25 @@ fn build() -> Tables {
     t
 }
 
+/// `table` (one entry per grid) indexed by the facts of the grid's two sets instead (its
+/// sentinel where no grid has the facts); panics unless all grids with the same facts have the
+/// same entry.
+fn by_facts<T: Copy + PartialEq>(table: &[T; ENTRIES], facts: &BySets<u8>) -> Box<[T; FACT_PAIRS]> {
+    let mut out = filled(table[INVALID as usize]);
+    let mut seen = [false; FACT_PAIRS];
+    for (grid, &entry) in table[..GRIDS].iter().enumerate() {
+        let board = board_of_grid(grid);
+        let (x, o) = (usize::from(board.x().bits()), usize::from(board.o().bits()));
+        let pair = usize::from(facts.x[x]) + usize::from(facts.o[o]);
+        assert!(
+            !seen[pair] || out[pair] == entry,
+            "grid {grid}: not a function of the facts"
+        );
+        (seen[pair], out[pair]) = (true, entry);
+    }
+    out
+}
+
 // The helpers below are the only calls into the library's encodings and positions.
 
 /// The grid index of a board: its base-3 code.
@@ -152,6 +260,33 @@ fn board_of_grid(grid: usize) -> Board {
     Base3::try_from_code(grid as u32)
         .expect("every index below 3^9 is a base-3 code")
         .to_board()
+}
+
+/// The encodings whose code is a sum of one digit per cell: a grid's code is the code of the
+/// grid with X's marks alone plus that of the grid with O's alone.
+const ADDITIVE: [Kind; 3] = [Kind::Base3, Kind::Base4, Kind::BitboardPair];
+
+/// The 9-bit set `set` (below [`SETS`]).
+fn set_of(set: usize) -> Bitboard {
+    Bitboard::from_bits(set as u16).expect("a set is 9 bits")
+}
+
+/// The grid where `player` holds the cells of `set` and nobody else holds any.
+fn board_of_set(player: Player, set: Bitboard) -> Board {
+    let shift = if player == Player::X { 0 } else { 9 };
+    let code = u32::from(set.bits()) << shift;
+    Kind::BitboardPair
+        .decode(code)
+        .expect("a single set is a bitboards code")
+}
+
+/// `player`'s part of [`FactTables::facts`] for `set`.
+fn facts_of(player: Player, set: Bitboard) -> u8 {
+    let (count, line) = (set.count() as u8, u8::from(set.has_line()));
+    match player {
+        Player::X => 10 * count + 100 * line,
+        Player::O => count + 200 * line,
+    }
 }
 
 fn cells(board: Board) -> [i8; 9] {
