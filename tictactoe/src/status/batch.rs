@@ -1,33 +1,52 @@
-//! Many boards at once: the `shift` kernel over slices, written so the compiler
-//! vectorises it, and compiled once per vector width.
+//! Many boards at once: the `shift` kernel over slices, auto-vectorised or hand-written per
+//! instruction set, picked at run time.
 //!
 //! | function | input | out | state bytes | table bytes |
 //! |---|---|---|---|---|
 //! | [`verdicts_split`] (fastest) | X's cells and O's cells, two `&[u16]` | `&mut [Verdict]` | 4 (+1 out) | 0 |
 //! | [`verdicts`] | one [`BoardWord`] `u32` per board | `&mut [Verdict]` | 4 (+1 out) | 0 |
 //!
-//! The kernels are straight-line integer code with compile-time masks, which LLVM turns into
-//! SIMD shifts, ANDs and adds at whatever vector width the target allows. The portable build
-//! targets baseline x86-64 (SSE2: 8 boards per vector). On x86-64 with `std`, the same source
-//! is also compiled with AVX2 (16 boards) and AVX-512BW (32 boards) enabled, and each call picks
-//! the widest [`Kernel`] the CPU has (detected at run time, cached by `std`). Where the CPU has
-//! AVX-512 VBMI, a hand-written kernel replaces the shifts by a table lookup: the 64-byte
-//! [`LINE_TABLE`] sits in one register and one byte permute (`vpermb`) looks up 32 sets. Every kernel is
-//! tested against the portable one on every grid; [`verdicts_split_with`] runs a chosen one.
+//! Each set is 9 bits (cells 0 to 8, as [`Bitboard::bits`](crate::Bitboard::bits) returns);
+//! X's and O's may overlap, and every kernel gives the same verdict on every pair of 9-bit sets.
+//!
+//! The split layout has a kernel per [`Kernel`], each tested against the scalar one
+//! (`split_kernel`, plain Rust) on every pair of 9-bit sets, every grid and the lengths 0 to
+//! 100 (vector loops and tails); [`verdicts_split_with`] runs a chosen one:
+//!
+//! - [`Kernel::Portable`]: on x86-64, hand-written SSE2 (the baseline): 16 boards per step in
+//!   bytes (cells 0-7 in one byte, cell 8 in another), lines found by 16-bit shifts and byte
+//!   masks; if the build itself enables AVX2, the AVX2 kernel below. Elsewhere the scalar
+//!   kernel, which LLVM vectorises for the target.
+//! - [`Kernel::Avx2`]: hand-written, a table lookup: one 16-bit lane per board holds X's cells
+//!   0-7 in its low byte and O's in its high byte, and `vpshufb` looks up both players' low and
+//!   high nibbles in two 16-byte tables of lines, a third on cell 8.
+//! - [`Kernel::Avx512`]: the scalar kernel compiled with AVX-512BW enabled (auto-vectorised).
+//! - [`Kernel::Avx512Vbmi`]: hand-written, the 64-byte [`LINE_TABLE`] in one register and one
+//!   byte permute (`vpermb`) looking up 32 sets.
+//!
+//! The packed layout ([`verdicts`]) is the scalar [`Verdict::of`] auto-vectorised: compiled
+//! for the target, with AVX2 and with AVX-512BW, and hand-written on VBMI. Each call picks the
+//! widest kernel the CPU has (detected at run time, cached by `std`; without `std`, or off
+//! x86-64, the portable one).
 
+#[cfg(target_arch = "x86_64")]
+mod simd;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod x86;
 
 use super::{BoardWord, Verdict};
 
-/// A build of the batch kernels: the same source at one vector width.
+/// A batch kernel: an instruction set and the code written or compiled for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// The build for the compilation target (SSE2 on baseline x86-64): runs everywhere.
+    /// Runs everywhere: for the split layout, hand-written SSE2 on x86-64 (AVX2 where the
+    /// build enables it), else the scalar kernel vectorised by LLVM for the target; for the
+    /// packed layout, the scalar kernel.
     Portable,
-    /// 256-bit vectors, on x86-64 CPUs with AVX2.
+    /// 256-bit vectors, on x86-64 CPUs with AVX2: a hand-written `vpshufb` lookup for the split
+    /// layout.
     Avx2,
-    /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW.
+    /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW (auto-vectorised).
     Avx512,
     /// 512-bit vectors with AVX-512 VBMI: the whole 512-bit line table ([`LINE_TABLE`]) held
     /// in one register and looked up for 32 sets at once with a byte permute (`vpermb`).
@@ -96,8 +115,9 @@ pub const LINE_TABLE: [u8; 64] = {
 
 /// Bytes per board read by the batch kernel.
 pub const STATE_BYTES: usize = core::mem::size_of::<BoardWord>();
-/// Bytes of static tables the batch kernel reads: [`LINE_TABLE`], loaded once per call into a
-/// register by the VBMI kernel (the others read none).
+/// Bytes of static tables the batch kernel reads per board: none. The VBMI kernel loads
+/// [`LINE_TABLE`] (64 bytes) and the AVX2 kernel three 16-byte line tables into registers once
+/// per call; the others read no table.
 pub const TABLE_BYTES: usize = 0;
 
 /// Writes the verdict of `boards[i]` to `out[i]` for every `i` below the shorter length, and
@@ -130,7 +150,7 @@ pub fn verdicts_with(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) 
 }
 
 /// The packed kernel. `inline(always)`, so each caller (the portable one and each
-/// target-feature wrapper in [`x86`]) compiles it at its own vector width.
+/// target-feature wrapper in `x86`) compiles it at its own vector width.
 #[inline(always)]
 pub(super) fn packed_kernel(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     let n = boards.len().min(out.len());
@@ -191,11 +211,22 @@ pub fn verdicts_split_with(kernel: Kernel, xs: &[u16], os: &[u16], out: &mut [Ve
     match kernel {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         Kernel::Avx2 | Kernel::Avx512 | Kernel::Avx512Vbmi => x86::split(kernel, xs, os, out),
-        _ => split_kernel(xs, os, out),
+        _ => split_portable(xs, os, out),
     }
 }
 
-/// The split kernel, compiled per vector width as [`packed_kernel`] is.
+/// The portable split kernel: on x86-64, the hand-written SSE2 one (or the AVX2 one if the
+/// build enables AVX2); elsewhere [`split_kernel`].
+#[inline]
+pub(super) fn split_portable(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    return simd::split_static(xs, os, out);
+    #[cfg(not(target_arch = "x86_64"))]
+    split_kernel(xs, os, out)
+}
+
+/// The scalar split kernel: the twin every hand-written kernel is tested against and runs on
+/// its tail, and the AVX-512BW kernel compiled with that feature as [`packed_kernel`] is.
 #[inline(always)]
 pub(super) fn split_kernel(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     let n = xs.len().min(os.len()).min(out.len());
@@ -242,16 +273,37 @@ mod tests {
         let packed: Vec<BoardWord> = boards.iter().map(|&b| BoardWord::from_board(b)).collect();
         let xs: Vec<u16> = boards.iter().map(|b| b.x().bits()).collect();
         let os: Vec<u16> = boards.iter().map(|b| b.o().bits()).collect();
+        // The scalar kernel, not the portable one: that is hand-written SIMD on x86-64.
         let mut expected = vec![Verdict::default(); boards.len()];
         split_kernel(&xs, &os, &mut expected);
         for kernel in Kernel::ALL {
-            for len in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, boards.len()] {
+            for len in (0..=100).chain([127, 128, 129, 1_000, boards.len()]) {
                 let mut split = vec![Verdict::default(); len];
                 let mut pack = vec![Verdict::default(); len];
                 assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut split), len);
                 assert_eq!(verdicts_with(kernel, &packed, &mut pack), len);
                 assert_eq!(split, expected[..len], "{kernel:?} split, {len} boards");
                 assert_eq!(pack, expected[..len], "{kernel:?} packed, {len} boards");
+            }
+        }
+    }
+
+    /// Every pair of 9-bit sets, overlapping ones included (the kernels read each player's
+    /// set on its own, and "full" as the union), on every kernel against the scalar one.
+    #[test]
+    fn every_kernel_agrees_on_every_pair_of_sets() {
+        let xs: Vec<u16> = (0..1 << 18).map(|i: u32| (i & 0x1ff) as u16).collect();
+        let os: Vec<u16> = (0..1 << 18).map(|i: u32| (i >> 9) as u16).collect();
+        let mut expected = vec![Verdict::default(); xs.len()];
+        split_kernel(&xs, &os, &mut expected);
+        for kernel in Kernel::ALL {
+            let mut out = vec![Verdict::default(); xs.len()];
+            assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut out), xs.len());
+            if let Some(i) = (0..xs.len()).find(|&i| out[i] != expected[i]) {
+                panic!(
+                    "{kernel:?}: x {:#011b}, o {:#011b}: {:?}, not {:?}",
+                    xs[i], os[i], out[i], expected[i]
+                );
             }
         }
     }

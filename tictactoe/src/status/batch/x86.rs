@@ -1,12 +1,14 @@
 //! The batch kernels compiled with AVX2 and with AVX-512BW enabled, the hand-written AVX-512
-//! VBMI kernels, and the run-time check that the CPU has them.
+//! VBMI kernels, and the run-time check that the CPU has them (the hand-written AVX2 split
+//! kernel lives in `simd`, which needs no `std`).
 //!
 //! Calling a `#[target_feature]` function is `unsafe` because running AVX2 instructions on a
 //! CPU without AVX2 is undefined behaviour. Each call below is made only after
-//! `is_x86_feature_detected!` has confirmed the features the callee enables. The AVX2 and
-//! AVX-512 functions contain no `unsafe`: they call the portable kernels, inlined and compiled
-//! at the wider vector width. The VBMI kernels load and store whole vectors through raw
-//! pointers, each access bounds-checked by the loop that makes it (see the `SAFETY` comments).
+//! `is_x86_feature_detected!` has confirmed the features the callee enables. The packed AVX2
+//! and AVX-512 functions and the split AVX-512 one contain no `unsafe`: they call the scalar
+//! kernels, inlined and compiled at the wider vector width. The VBMI kernels load and store
+//! whole vectors through raw pointers, each access bounds-checked by the loop that makes it
+//! (see the `SAFETY` comments).
 //!
 //! The VBMI kernel, per 32 boards (one 16-bit lane per set): `vpermb` with the set itself as
 //! the index picks byte `set & 63` of [`LINE_TABLE`], a variable shift by `set >> 6` brings
@@ -23,7 +25,9 @@ use core::arch::x86_64::{
     _mm512_ternarylogic_epi32,
 };
 
-use super::{BoardWord, Kernel, LINE_TABLE, Verdict, packed_kernel, split_kernel};
+use super::{
+    BoardWord, Kernel, LINE_TABLE, Verdict, packed_kernel, simd, split_kernel, split_portable,
+};
 
 /// Whether the CPU has every feature `kernel`'s build enables.
 pub(super) fn is_available(kernel: Kernel) -> bool {
@@ -40,16 +44,16 @@ pub(super) fn is_available(kernel: Kernel) -> bool {
     }
 }
 
-/// [`split_kernel`] at `kernel`'s width, or the portable build if the CPU lacks it.
+/// The split kernel `kernel` names, or the portable one if the CPU lacks it.
 pub(super) fn split(kernel: Kernel, xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     match kernel {
         // SAFETY: the guard checked `is_available(Kernel::Avx2)`: the CPU has AVX2.
-        Kernel::Avx2 if is_available(kernel) => unsafe { split_avx2(xs, os, out) },
+        Kernel::Avx2 if is_available(kernel) => unsafe { simd::split_avx2(xs, os, out) },
         // SAFETY: the guard checked that the CPU has AVX-512F and AVX-512BW.
         Kernel::Avx512 if is_available(kernel) => unsafe { split_avx512(xs, os, out) },
         // SAFETY: the guard checked that the CPU has AVX-512F, AVX-512BW and AVX-512 VBMI.
         Kernel::Avx512Vbmi if is_available(kernel) => unsafe { split_vbmi(xs, os, out) },
-        _ => split_kernel(xs, os, out),
+        _ => split_portable(xs, os, out),
     }
 }
 
@@ -64,11 +68,6 @@ pub(super) fn packed(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) 
         Kernel::Avx512Vbmi if is_available(kernel) => unsafe { packed_vbmi(boards, out) },
         _ => packed_kernel(boards, out),
     }
-}
-
-#[target_feature(enable = "avx2")]
-fn split_avx2(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
-    split_kernel(xs, os, out)
 }
 
 #[target_feature(enable = "avx512f,avx512bw")]
