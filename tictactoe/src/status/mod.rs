@@ -10,11 +10,11 @@
 //! | `traditional` | 3x3 `i8` array, X = 1, O = -1 | 9 | 0 | sums of rows, columns, diagonals vs +-3 |
 //! | `paper` | the same array | 9 | 0 | array to bitboards in the call, then the paper's 8 patterns *as printed* |
 //! | `masks` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks, both players in one SSE2 pass on x86-64 |
-//! | `table` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player |
+//! | `table` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player, combined with no branch |
 //! | `table-bits` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
 //! | `shift` | [`BoardWord`] `x \| o << 16` | 4 | 0 | shift-AND of both players at once, branch-free |
 //! | `base3` | [`Base3`](crate::encoding::Base3) code | 2 | 4,928 | the status of every grid, 2 bits each |
-//! | `batch` | two `u16` slices (X, O) | 4 | 0 | the `shift` kernel over slices, auto-vectorised, run on the widest [`Kernel`](batch::Kernel) the CPU has |
+//! | `batch` | two `u16` slices (X, O) | 4 | 0 | many boards per vector instruction (byte-shuffle line tables on AVX2 and AVX-512 VBMI, shifts on SSE2 and AVX-512BW), run on the widest [`Kernel`](batch::Kernel) the CPU has |
 //! | `batch-portable` | the same | 4 | 0 | `batch` on [`Kernel::Portable`](batch::Kernel::Portable), the build for the compilation target |
 //! | `batch-packed` | one [`BoardWord`] per board | 4 | 0 | `batch` on one `u32` per board |
 //!
