@@ -179,11 +179,44 @@ impl Board {
     }
 
     /// The board as nine characters without separators: `X.O..O.X.`.
+    ///
+    /// Two table reads and a few adds, without a branch: `ttt unpack` and `ttt analyze` write
+    /// millions of boards a second through it.
     #[must_use]
+    #[inline]
     pub fn to_chars(self) -> [u8; 9] {
-        Cell::ALL.map(|cell| mark_char(self.at(cell)) as u8)
+        let text = DOTS
+            + SPREAD[self.x.bits() as usize] * u128::from(b'X' - b'.')
+            + SPREAD[self.o.bits() as usize] * u128::from(b'O' - b'.');
+        let bytes = text.to_le_bytes();
+        let mut chars = [0; 9];
+        chars.copy_from_slice(&bytes[..9]);
+        chars
     }
 }
+
+/// Nine `.` bytes, little-endian: the text of the empty board.
+const DOTS: u128 = u128::from_le_bytes([
+    b'.', b'.', b'.', b'.', b'.', b'.', b'.', b'.', b'.', 0, 0, 0, 0, 0, 0, 0,
+]);
+
+/// `SPREAD[set]`: byte `i` is 1 for each cell `i` of the 9-bit set, little-endian, so that a
+/// multiple of it adds to the cells' bytes without carries (8 KiB).
+static SPREAD: [u128; 512] = {
+    let mut table = [0u128; 512];
+    let mut set = 0;
+    while set < 512 {
+        let mut cell = 0;
+        while cell < 9 {
+            if set >> cell & 1 != 0 {
+                table[set] |= 1 << (8 * cell);
+            }
+            cell += 1;
+        }
+        set += 1;
+    }
+    table
+};
 
 const fn mark_char(mark: Option<Player>) -> char {
     match mark {

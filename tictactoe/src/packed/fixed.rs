@@ -279,12 +279,22 @@ impl<E: Packable> PackedArray<E> {
     }
 
     fn extend_inner(&mut self, boards: &[Board]) -> Result<(), PackError> {
+        super::extend_by_batches(boards, self.len, Self::encode, |codes| {
+            self.extend_from_codes(codes);
+        })
+    }
+
+    /// Appends codes known to decode ([`Packable::is_code`]), whole chunks of 64 at a time.
+    pub(crate) fn extend_from_codes(&mut self, codes: &[u32]) {
+        debug_assert!(codes.iter().all(|&code| E::is_code(code)));
         let bits = E::BITS;
-        let mut rest = boards;
+        let mut rest = codes;
         // Single pushes up to a chunk boundary, where the stream meets a word boundary.
-        while !self.len.is_multiple_of(CHUNK) && !rest.is_empty() {
-            self.push_code(Self::encode(rest[0], self.len)?);
-            rest = &rest[1..];
+        while let Some((&code, tail)) = rest.split_first()
+            && !self.len.is_multiple_of(CHUNK)
+        {
+            self.push_code(code);
+            rest = tail;
         }
         let chunks = rest.chunks_exact(CHUNK);
         let tail = chunks.remainder();
@@ -292,29 +302,19 @@ impl<E: Packable> PackedArray<E> {
         // whole words, pad again.
         self.bytes.truncate(bytes_for(self.len, bits));
         self.bytes.reserve(chunks.len() * bits as usize * 8 + PAD);
-        let mut codes = [0u32; CHUNK];
         let mut packed = [0u64; 64];
         for chunk in chunks {
-            for (j, (slot, &board)) in codes.iter_mut().zip(chunk).enumerate() {
-                *slot = match E::pack(board) {
-                    Some(code) => code,
-                    None => {
-                        self.bytes.resize(bytes_for(self.len, bits) + PAD, 0);
-                        return Err(Self::encode(board, self.len + j).unwrap_err());
-                    }
-                };
-            }
-            pack_chunk(&codes, bits, &mut packed[..bits as usize]);
+            let chunk: &[u32; CHUNK] = chunk.try_into().expect("chunks_exact gives whole chunks");
+            pack_chunk(chunk, bits, &mut packed[..bits as usize]);
             for word in &packed[..bits as usize] {
                 self.bytes.extend_from_slice(&word.to_le_bytes());
             }
             self.len += CHUNK;
         }
         self.bytes.resize(bytes_for(self.len, bits) + PAD, 0);
-        for &board in tail {
-            self.push_code(Self::encode(board, self.len)?);
+        for &code in tail {
+            self.push_code(code);
         }
-        Ok(())
     }
 
     /// Shortens the array to `len` positions (no effect if it is not longer).

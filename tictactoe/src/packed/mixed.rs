@@ -261,34 +261,33 @@ impl MixedRadix {
     }
 
     fn extend_inner(&mut self, boards: &[Board]) -> Result<(), PackError> {
-        let mut rest = boards;
-        while !self.len.is_multiple_of(PER_WORD) && !rest.is_empty() {
-            self.push_code(Self::encode(rest[0], self.len)?);
-            rest = &rest[1..];
+        super::extend_by_batches(boards, self.len, Self::encode, |codes| {
+            self.extend_from_codes(codes);
+        })
+    }
+
+    /// Appends ranks (below 5,478), a whole word at a time.
+    pub(crate) fn extend_from_codes(&mut self, codes: &[u32]) {
+        debug_assert!(codes.iter().all(|&code| Rank::is_code(code)));
+        let mut rest = codes;
+        while let Some((&code, tail)) = rest.split_first()
+            && !self.len.is_multiple_of(PER_WORD)
+        {
+            self.push_code(code);
+            rest = tail;
         }
         let chunks = rest.chunks_exact(PER_WORD);
         let tail = chunks.remainder();
         self.words.reserve(chunks.len() + 1);
         for chunk in chunks {
-            let mut digits = [0u32; PER_WORD];
-            let mut all = true;
-            for (slot, &board) in digits.iter_mut().zip(chunk) {
-                let code = Rank::pack(board);
-                all &= code.is_some();
-                *slot = code.unwrap_or(0);
-            }
-            if !all {
-                let bad = chunk.iter().position(|&b| Rank::pack(b).is_none());
-                let j = bad.unwrap_or(0);
-                return Err(Self::encode(chunk[j], self.len + j).unwrap_err());
-            }
-            self.words.push(join(&digits));
+            let digits: &[u32; PER_WORD] =
+                chunk.try_into().expect("chunks_exact gives whole words");
+            self.words.push(join(digits));
             self.len += PER_WORD;
         }
-        for &board in tail {
-            self.push_code(Self::encode(board, self.len)?);
+        for &code in tail {
+            self.push_code(code);
         }
-        Ok(())
     }
 
     /// All boards, in order.
