@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use tictactoe::Board;
 use tictactoe::file::{AtomicFile, FileError, Writer};
 use tictactoe::packed::Packing;
-use tictactoe::{Bitboard, Board};
 
 use crate::args;
 use crate::exit;
@@ -97,31 +97,11 @@ fn sources(inputs: &[PathBuf], output: Option<&Path>) -> anyhow::Result<Vec<Sour
         .collect()
 }
 
-/// The board of a plain nine-character line (`X`, `O`, `.`, either case), without going
-/// through `str`; other lines (slashes, errors) take the parser, which explains errors.
-fn plain_board(line: &[u8]) -> Option<Board> {
-    let cells: &[u8; 9] = line.try_into().ok()?;
-    // Branch-free: the characters of a file of random boards defeat branch prediction.
-    let (mut x, mut o, mut bad) = (0u16, 0u16, false);
-    for (i, &ch) in cells.iter().enumerate() {
-        let (is_x, is_o) = (ch | 0x20 == b'x', ch | 0x20 == b'o');
-        x |= u16::from(is_x) << i;
-        o |= u16::from(is_o) << i;
-        bad |= !(is_x | is_o | (ch == b'.'));
-    }
-    if bad {
-        return None;
-    }
-    Board::from_bitboards(
-        Bitboard::from_bits_truncate(x),
-        Bitboard::from_bits_truncate(o),
-    )
-    .ok()
-}
-
 /// The board of a line if the packing holds it, or why not.
 fn check_line(line: &[u8], packing: Packing) -> Result<Board, String> {
-    let board = match plain_board(line) {
+    // A plain line without going through `str`; other lines (slashes, errors) take the parser,
+    // which explains errors.
+    let board = match line.try_into().ok().and_then(Board::from_chars) {
         Some(board) => board,
         None => {
             let text = std::str::from_utf8(line).map_err(|error| {
@@ -597,19 +577,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    fn plain_lines_parse_as_the_board_parser_does() {
-        for board in Board::all() {
-            let text = board.to_string();
-            assert_eq!(plain_board(text.as_bytes()), Some(board));
-            let lower = text.to_lowercase();
-            assert_eq!(plain_board(lower.as_bytes()), Some(board));
-        }
-        for line in ["X.O/..O/.X.", "X.O..O.X", "X.O..O.X..", "X.O.Z.O.X", ""] {
-            assert_eq!(plain_board(line.as_bytes()), None, "{line}");
         }
     }
 }
