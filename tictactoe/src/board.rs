@@ -233,15 +233,10 @@ const DOTS: u128 = u128::from_le_bytes([
 /// multiple of it adds to the cells' bytes without carries (8 KiB).
 static SPREAD: [u128; 512] = {
     let mut table = [0u128; 512];
-    let mut set = 0;
+    let mut set = 1;
     while set < 512 {
-        let mut cell = 0;
-        while cell < 9 {
-            if set >> cell & 1 != 0 {
-                table[set] |= 1 << (8 * cell);
-            }
-            cell += 1;
-        }
+        // Cell 0's byte, under the bytes of the other cells: those of `set >> 1`, a byte up.
+        table[set] = table[set >> 1] << 8 | (set & 1) as u128;
         set += 1;
     }
     table

@@ -253,41 +253,51 @@ impl MixedRadix {
     /// [`PackError::Unencodable`] for the first board that is not a reachable position.
     pub fn extend_from_boards(&mut self, boards: &[Board]) -> Result<(), PackError> {
         let start = self.len;
-        let result = self.extend_inner(boards);
+        let result =
+            self.extend_with(boards, Rank::pack)
+                .map_err(super::refused(Kind::Rank, boards, start));
         if result.is_err() {
             self.truncate(start);
         }
         result
     }
 
-    fn extend_inner(&mut self, boards: &[Board]) -> Result<(), PackError> {
-        super::extend_by_batches(boards, self.len, Self::encode, |codes| {
-            self.extend_from_codes(codes);
-        })
-    }
-
-    /// Appends ranks (below 5,478), a whole word at a time.
-    pub(crate) fn extend_from_codes(&mut self, codes: &[u32]) {
-        debug_assert!(codes.iter().all(|&code| Rank::is_code(code)));
-        let mut rest = codes;
-        while let Some((&code, tail)) = rest.split_first()
-            && !self.len.is_multiple_of(PER_WORD)
-        {
-            self.push_code(code);
-            rest = tail;
+    /// Appends `items` by their ranks, a whole word at a time: the one bulk path of boards
+    /// (`rank` is the encoder, which refuses a board with `None`) and of ranks. `Err` holds the
+    /// index in `items` of the first refused item; the items before it are appended.
+    pub(crate) fn extend_with<T: Copy>(
+        &mut self,
+        items: &[T],
+        rank: impl Fn(T) -> Option<u32>,
+    ) -> Result<(), usize> {
+        let mut done = 0;
+        while !self.len.is_multiple_of(PER_WORD) && done < items.len() {
+            self.push_code(rank(items[done]).ok_or(done)?);
+            done += 1;
         }
-        let chunks = rest.chunks_exact(PER_WORD);
-        let tail = chunks.remainder();
+        let (chunks, tail) = items[done..].as_chunks::<PER_WORD>();
         self.words.reserve(chunks.len() + 1);
         for chunk in chunks {
-            let digits: &[u32; PER_WORD] =
-                chunk.try_into().expect("chunks_exact gives whole words");
-            self.words.push(join(digits));
+            let mut digits = [0u32; PER_WORD];
+            let mut all = true;
+            for (slot, &item) in digits.iter_mut().zip(chunk) {
+                let code = rank(item);
+                all &= code.is_some();
+                *slot = code.unwrap_or(0);
+            }
+            if !all {
+                let bad = chunk.iter().position(|&item| rank(item).is_none());
+                return Err(done + bad.unwrap_or(0));
+            }
+            self.words.push(join(&digits));
             self.len += PER_WORD;
+            done += PER_WORD;
         }
-        for &code in tail {
-            self.push_code(code);
+        for &item in tail {
+            self.push_code(rank(item).ok_or(done)?);
+            done += 1;
         }
+        Ok(())
     }
 
     /// All boards, in order.

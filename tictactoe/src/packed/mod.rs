@@ -121,24 +121,13 @@ impl PackError {
     }
 }
 
-/// Appends `boards`, the first at index `first`, through `extend` (which takes codes): the
-/// codes of 1,024 boards at a time (a whole number of chunks and words), each batch checked by
-/// `encode` before it is appended. On error the batches before are appended, not the failing one.
-fn extend_by_batches(
-    boards: &[Board],
-    first: usize,
-    encode: impl Fn(Board, usize) -> Result<u32, PackError>,
-    mut extend: impl FnMut(&[u32]),
-) -> Result<(), PackError> {
-    let mut codes = [0u32; 1 << 10];
-    for (n, batch) in boards.chunks(codes.len()).enumerate() {
-        let at = first + n * codes.len();
-        for (j, (slot, &board)) in codes.iter_mut().zip(batch).enumerate() {
-            *slot = encode(board, at + j)?;
-        }
-        extend(&codes[..batch.len()]);
+/// The error of a bulk append to an array of `start` positions that refused `boards[j]`.
+fn refused(encoding: Kind, boards: &[Board], start: usize) -> impl FnOnce(usize) -> PackError {
+    move |j| PackError::Unencodable {
+        encoding,
+        board: boards[j],
+        index: start + j,
     }
-    Ok(())
 }
 
 mod sealed {

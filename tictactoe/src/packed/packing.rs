@@ -199,21 +199,27 @@ impl Packing {
 
     /// Appends the packed bytes of `codes`, each one [`is_code`](Self::is_code) accepts.
     pub(crate) fn encode_codes(self, codes: &[u32], out: &mut Vec<u8>) {
-        fn fixed<E: Packable>(codes: &[u32], out: &mut Vec<u8>) {
-            let mut array = PackedArray::<E>::with_capacity(codes.len());
-            array.extend_from_codes(codes);
-            array.write_bytes(out);
-        }
-        match self {
+        debug_assert!(codes.iter().all(|&code| self.is_code(code)));
+        // `Some` refuses no code.
+        let stored = match self {
             Packing::Base4 => fixed::<Base4>(codes, out),
             Packing::Base3 => fixed::<Base3>(codes, out),
             Packing::CountRank => fixed::<CountRank>(codes, out),
             Packing::Rank => fixed::<Rank>(codes, out),
             Packing::MixedRadix => {
                 let mut array = MixedRadix::with_capacity(codes.len());
-                array.extend_from_codes(codes);
+                let stored = array.extend_with(codes, Some);
                 array.write_bytes(out);
+                stored
             }
+        };
+        debug_assert!(stored.is_ok());
+
+        fn fixed<E: Packable>(codes: &[u32], out: &mut Vec<u8>) -> Result<(), usize> {
+            let mut array = PackedArray::<E>::with_capacity(codes.len());
+            let stored = array.extend_with(codes, Some);
+            array.write_bytes(out);
+            stored
         }
     }
 
