@@ -126,6 +126,34 @@ impl Lines {
         Ok(any)
     }
 
+    /// The whole lines read ahead and not yet taken, each with its newline, for a caller that
+    /// scans many lines in one buffer rather than one [`Lines::next_raw`] at a time; empty
+    /// when no whole line is buffered (at the end of the input, or in a line that goes on past
+    /// the buffer: [`Lines::next_raw`] takes that one). Hand back what was used with
+    /// [`Lines::consume_lines`].
+    ///
+    /// # Errors
+    /// A failed read.
+    pub fn buffered_lines(&mut self) -> io::Result<&[u8]> {
+        loop {
+            match self.reader.fill_buf() {
+                Ok(_) => break,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        let available = self.reader.buffer();
+        let whole = available.iter().rposition(|&byte| byte == b'\n');
+        Ok(&available[..whole.map_or(0, |end| end + 1)])
+    }
+
+    /// Takes the first `bytes` of [`Lines::buffered_lines`], `lines` lines (each with its
+    /// newline), counting them in [`Lines::number`].
+    pub fn consume_lines(&mut self, bytes: usize, lines: u64) {
+        self.reader.consume(bytes);
+        self.number += lines;
+    }
+
     /// The bytes of the last line read (at most [`MAX_LINE`]).
     #[must_use]
     pub fn raw(&self) -> &[u8] {

@@ -26,7 +26,8 @@ use crate::packed::{PackError, Packing};
 pub struct Writer<W: Write> {
     inner: W,
     header: Header,
-    pending: Vec<Board>,
+    /// The codes of the records of the block being filled, each computed once.
+    pending: Vec<u32>,
     payload: Vec<u8>,
     blocks: u64,
     count: u64,
@@ -89,15 +90,60 @@ impl<W: Write> Writer<W> {
     /// [`PackError::Unencodable`] for a board the packing cannot hold; [`FileError`] for an I/O error.
     pub fn push(&mut self, board: Board) -> Result<(), FileError> {
         let packing = self.header.packing;
-        if !packing.can_hold(board) {
+        let Some(code) = packing.code(board) else {
             return Err(PackError::Unencodable {
                 encoding: packing.kind(),
                 board,
-                index: usize::try_from(self.count).unwrap_or(usize::MAX),
+                index: self.index(),
+            }
+            .into());
+        };
+        self.append(code)
+    }
+
+    /// Appends a record by its code in the packing's encoding ([`Packing::code`]: the rank for
+    /// mixed radix), or refuses a code the packing does not store (nothing is written then).
+    /// For a caller that has the codes already, from a table say, this skips the encoding.
+    ///
+    /// ```
+    /// use tictactoe::{Board, file::Writer, packed::Packing};
+    /// let mut writer = Writer::new(Vec::new(), Packing::MixedRadix)?;
+    /// writer.push_code(5_477)?;
+    /// assert!(writer.push_code(5_478).is_err()); // ranks stop at 5,477: not written
+    /// let mut same = Writer::new(Vec::new(), Packing::MixedRadix)?;
+    /// same.push(tictactoe::encoding::Rank::try_from_code(5_477)?.to_board())?;
+    /// assert_eq!(writer.finish()?, same.finish()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PackError::InvalidCode`] for a code the packing does not store; [`FileError`] for an
+    /// I/O error.
+    #[inline]
+    pub fn push_code(&mut self, code: u32) -> Result<(), FileError> {
+        let packing = self.header.packing;
+        // The table check first; the decoder, which says why, only for a code it refuses (the
+        // two agree on every code: `fast_paths_match_every_encoding_on_every_grid_and_code`).
+        if !packing.is_code(code)
+            && let Err(error) = packing.kind().decode(code)
+        {
+            return Err(PackError::InvalidCode {
+                index: self.index(),
+                error,
             }
             .into());
         }
-        self.pending.push(board);
+        self.append(code)
+    }
+
+    /// The index the next record takes, for errors.
+    fn index(&self) -> usize {
+        usize::try_from(self.count).unwrap_or(usize::MAX)
+    }
+
+    #[inline]
+    fn append(&mut self, code: u32) -> Result<(), FileError> {
+        self.pending.push(code);
         self.count += 1;
         if self.pending.len() == self.header.records_per_block as usize {
             self.write_block()?;
@@ -120,7 +166,7 @@ impl<W: Write> Writer<W> {
         self.payload.clear();
         self.header
             .packing
-            .encode(&self.pending, &mut self.payload)?;
+            .encode_codes(&self.pending, &mut self.payload);
         let n = (self.pending.len() as u32).to_le_bytes();
         let crc = crc32c(&[&self.blocks.to_le_bytes(), &n, &self.payload]);
         let mut head = [0u8; BLOCK_HEAD_BYTES];

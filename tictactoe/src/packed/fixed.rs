@@ -271,23 +271,31 @@ impl<E: Packable> PackedArray<E> {
     /// [`PackError::Unencodable`] for the first board `E` cannot hold.
     pub fn extend_from_boards(&mut self, boards: &[Board]) -> Result<(), PackError> {
         let start = self.len;
-        let result = self.extend_inner(boards);
+        let result =
+            self.extend_with(boards, E::pack)
+                .map_err(super::refused(E::KIND, boards, start));
         if result.is_err() {
             self.truncate(start);
         }
         result
     }
 
-    fn extend_inner(&mut self, boards: &[Board]) -> Result<(), PackError> {
+    /// Appends `items` by their codes, whole chunks of 64 at a time: the one bulk path of boards
+    /// (`code` is the encoder, which refuses a board with `None`) and of codes. `Err` holds the
+    /// index in `items` of the first refused item; the items before it are appended.
+    pub(crate) fn extend_with<T: Copy>(
+        &mut self,
+        items: &[T],
+        code: impl Fn(T) -> Option<u32>,
+    ) -> Result<(), usize> {
         let bits = E::BITS;
-        let mut rest = boards;
+        let mut done = 0;
         // Single pushes up to a chunk boundary, where the stream meets a word boundary.
-        while !self.len.is_multiple_of(CHUNK) && !rest.is_empty() {
-            self.push_code(Self::encode(rest[0], self.len)?);
-            rest = &rest[1..];
+        while !self.len.is_multiple_of(CHUNK) && done < items.len() {
+            self.push_code(code(items[done]).ok_or(done)?);
+            done += 1;
         }
-        let chunks = rest.chunks_exact(CHUNK);
-        let tail = chunks.remainder();
+        let (chunks, tail) = items[done..].as_chunks::<CHUNK>();
         // At a chunk boundary the stream ends on a word boundary: drop the padding, append
         // whole words, pad again.
         self.bytes.truncate(bytes_for(self.len, bits));
@@ -295,12 +303,12 @@ impl<E: Packable> PackedArray<E> {
         let mut codes = [0u32; CHUNK];
         let mut packed = [0u64; 64];
         for chunk in chunks {
-            for (j, (slot, &board)) in codes.iter_mut().zip(chunk).enumerate() {
-                *slot = match E::pack(board) {
+            for (j, (slot, &item)) in codes.iter_mut().zip(chunk).enumerate() {
+                *slot = match code(item) {
                     Some(code) => code,
                     None => {
                         self.bytes.resize(bytes_for(self.len, bits) + PAD, 0);
-                        return Err(Self::encode(board, self.len + j).unwrap_err());
+                        return Err(done + j);
                     }
                 };
             }
@@ -309,10 +317,12 @@ impl<E: Packable> PackedArray<E> {
                 self.bytes.extend_from_slice(&word.to_le_bytes());
             }
             self.len += CHUNK;
+            done += CHUNK;
         }
         self.bytes.resize(bytes_for(self.len, bits) + PAD, 0);
-        for &board in tail {
-            self.push_code(Self::encode(board, self.len)?);
+        for &item in tail {
+            self.push_code(code(item).ok_or(done)?);
+            done += 1;
         }
         Ok(())
     }

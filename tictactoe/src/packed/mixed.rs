@@ -253,40 +253,49 @@ impl MixedRadix {
     /// [`PackError::Unencodable`] for the first board that is not a reachable position.
     pub fn extend_from_boards(&mut self, boards: &[Board]) -> Result<(), PackError> {
         let start = self.len;
-        let result = self.extend_inner(boards);
+        let result =
+            self.extend_with(boards, Rank::pack)
+                .map_err(super::refused(Kind::Rank, boards, start));
         if result.is_err() {
             self.truncate(start);
         }
         result
     }
 
-    fn extend_inner(&mut self, boards: &[Board]) -> Result<(), PackError> {
-        let mut rest = boards;
-        while !self.len.is_multiple_of(PER_WORD) && !rest.is_empty() {
-            self.push_code(Self::encode(rest[0], self.len)?);
-            rest = &rest[1..];
+    /// Appends `items` by their ranks, a whole word at a time: the one bulk path of boards
+    /// (`rank` is the encoder, which refuses a board with `None`) and of ranks. `Err` holds the
+    /// index in `items` of the first refused item; the items before it are appended.
+    pub(crate) fn extend_with<T: Copy>(
+        &mut self,
+        items: &[T],
+        rank: impl Fn(T) -> Option<u32>,
+    ) -> Result<(), usize> {
+        let mut done = 0;
+        while !self.len.is_multiple_of(PER_WORD) && done < items.len() {
+            self.push_code(rank(items[done]).ok_or(done)?);
+            done += 1;
         }
-        let chunks = rest.chunks_exact(PER_WORD);
-        let tail = chunks.remainder();
+        let (chunks, tail) = items[done..].as_chunks::<PER_WORD>();
         self.words.reserve(chunks.len() + 1);
         for chunk in chunks {
             let mut digits = [0u32; PER_WORD];
             let mut all = true;
-            for (slot, &board) in digits.iter_mut().zip(chunk) {
-                let code = Rank::pack(board);
+            for (slot, &item) in digits.iter_mut().zip(chunk) {
+                let code = rank(item);
                 all &= code.is_some();
                 *slot = code.unwrap_or(0);
             }
             if !all {
-                let bad = chunk.iter().position(|&b| Rank::pack(b).is_none());
-                let j = bad.unwrap_or(0);
-                return Err(Self::encode(chunk[j], self.len + j).unwrap_err());
+                let bad = chunk.iter().position(|&item| rank(item).is_none());
+                return Err(done + bad.unwrap_or(0));
             }
             self.words.push(join(&digits));
             self.len += PER_WORD;
+            done += PER_WORD;
         }
-        for &board in tail {
-            self.push_code(Self::encode(board, self.len)?);
+        for &item in tail {
+            self.push_code(rank(item).ok_or(done)?);
+            done += 1;
         }
         Ok(())
     }

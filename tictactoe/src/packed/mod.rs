@@ -121,6 +121,15 @@ impl PackError {
     }
 }
 
+/// The error of a bulk append to an array of `start` positions that refused `boards[j]`.
+fn refused(encoding: Kind, boards: &[Board], start: usize) -> impl FnOnce(usize) -> PackError {
+    move |j| PackError::Unencodable {
+        encoding,
+        board: boards[j],
+        index: start + j,
+    }
+}
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for crate::encoding::Base4 {}

@@ -136,10 +136,37 @@ impl Packing {
     /// Whether the packing can hold `board`.
     #[must_use]
     pub fn can_hold(self, board: Board) -> bool {
+        self.code(board).is_some()
+    }
+
+    /// The code the packing stores for `board`, in the encoding [`kind`](Self::kind) (the
+    /// rank for mixed radix), or `None` when it cannot hold the board.
+    ///
+    /// ```
+    /// use tictactoe::{Board, packed::Packing};
+    /// assert_eq!(Packing::MixedRadix.code(Board::EMPTY), Some(0));
+    /// assert_eq!(Packing::Rank.code("XXXXXXXXX".parse()?), None);
+    /// assert_eq!(Packing::Base3.code("XXXXXXXXX".parse()?), Some(9_841));
+    /// # Ok::<(), tictactoe::ParseBoardError>(())
+    /// ```
+    #[must_use]
+    pub fn code(self, board: Board) -> Option<u32> {
         match self {
-            Packing::Base4 | Packing::Base3 => true,
-            Packing::CountRank => CountRank::pack(board).is_some(),
-            Packing::Rank | Packing::MixedRadix => Rank::pack(board).is_some(),
+            Packing::Base4 => Base4::pack(board),
+            Packing::Base3 => Base3::pack(board),
+            Packing::CountRank => CountRank::pack(board),
+            Packing::Rank | Packing::MixedRadix => Rank::pack(board),
+        }
+    }
+
+    /// Whether `code` is one the packing stores (one [`code`](Self::code) gives).
+    #[must_use]
+    pub fn is_code(self, code: u32) -> bool {
+        match self {
+            Packing::Base4 => Base4::is_code(code),
+            Packing::Base3 => Base3::is_code(code),
+            Packing::CountRank => CountRank::is_code(code),
+            Packing::Rank | Packing::MixedRadix => Rank::is_code(code),
         }
     }
 
@@ -168,6 +195,32 @@ impl Packing {
             Packing::MixedRadix => MixedRadix::from_boards(boards)?.write_bytes(out),
         }
         Ok(())
+    }
+
+    /// Appends the packed bytes of `codes`, each one [`is_code`](Self::is_code) accepts.
+    pub(crate) fn encode_codes(self, codes: &[u32], out: &mut Vec<u8>) {
+        debug_assert!(codes.iter().all(|&code| self.is_code(code)));
+        // `Some` refuses no code.
+        let stored = match self {
+            Packing::Base4 => fixed::<Base4>(codes, out),
+            Packing::Base3 => fixed::<Base3>(codes, out),
+            Packing::CountRank => fixed::<CountRank>(codes, out),
+            Packing::Rank => fixed::<Rank>(codes, out),
+            Packing::MixedRadix => {
+                let mut array = MixedRadix::with_capacity(codes.len());
+                let stored = array.extend_with(codes, Some);
+                array.write_bytes(out);
+                stored
+            }
+        };
+        debug_assert!(stored.is_ok());
+
+        fn fixed<E: Packable>(codes: &[u32], out: &mut Vec<u8>) -> Result<(), usize> {
+            let mut array = PackedArray::<E>::with_capacity(codes.len());
+            let stored = array.extend_with(codes, Some);
+            array.write_bytes(out);
+            stored
+        }
     }
 
     /// Appends the `len` boards packed in `bytes` to `out`, checking every code first.
@@ -227,6 +280,30 @@ mod tests {
         assert_eq!(Packing::from_id(0), None);
         assert_eq!(Packing::from_id(6), None);
         assert!("base5".parse::<Packing>().is_err());
+    }
+
+    /// The codes path (the `.ttt` writer's) packs the same bytes as the boards path, at every
+    /// length around the chunk and word boundaries, and takes exactly the codes `code` gives.
+    #[test]
+    fn codes_pack_as_boards_do() {
+        for packing in Packing::ALL {
+            for len in [0, 1, 4, 5, 6, 63, 64, 65, 129, 1_500] {
+                let boards = sample(len, u64::from(packing.id()) + 7);
+                let codes: Vec<u32> = boards.iter().map(|&b| packing.code(b).unwrap()).collect();
+                let (mut by_boards, mut by_codes) = (Vec::new(), Vec::new());
+                packing.encode(&boards, &mut by_boards).unwrap();
+                packing.encode_codes(&codes, &mut by_codes);
+                assert_eq!(by_codes, by_boards, "{packing} {len}");
+            }
+            for board in Board::all() {
+                let code = packing.code(board);
+                assert_eq!(code.is_some(), packing.can_hold(board));
+                assert_eq!(code, packing.kind().encode(board).ok(), "{packing} {board}");
+            }
+            for code in 0..1 << 18 {
+                assert_eq!(packing.is_code(code), packing.kind().decode(code).is_ok());
+            }
+        }
     }
 
     /// Issue 14, defect 5: `decode` multiplied the length without a check.

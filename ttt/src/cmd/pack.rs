@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use tictactoe::file::{AtomicFile, Writer};
+use tictactoe::Board;
+use tictactoe::file::{AtomicFile, FileError, Writer};
 use tictactoe::packed::Packing;
-use tictactoe::{Bitboard, Board};
 
 use crate::args;
 use crate::exit;
-use crate::input::{LineError, Lines};
+use crate::input::{LineError, Lines, MAX_LINE};
 use crate::output::{self, errln};
 use crate::progress::Progress;
 
@@ -97,31 +97,11 @@ fn sources(inputs: &[PathBuf], output: Option<&Path>) -> anyhow::Result<Vec<Sour
         .collect()
 }
 
-/// The board of a plain nine-character line (`X`, `O`, `.`, either case), without going
-/// through `str`; other lines (slashes, errors) take the parser, which explains errors.
-fn plain_board(line: &[u8]) -> Option<Board> {
-    let cells: &[u8; 9] = line.try_into().ok()?;
-    // Branch-free: the characters of a file of random boards defeat branch prediction.
-    let (mut x, mut o, mut bad) = (0u16, 0u16, false);
-    for (i, &ch) in cells.iter().enumerate() {
-        let (is_x, is_o) = (ch | 0x20 == b'x', ch | 0x20 == b'o');
-        x |= u16::from(is_x) << i;
-        o |= u16::from(is_o) << i;
-        bad |= !(is_x | is_o | (ch == b'.'));
-    }
-    if bad {
-        return None;
-    }
-    Board::from_bitboards(
-        Bitboard::from_bits_truncate(x),
-        Bitboard::from_bits_truncate(o),
-    )
-    .ok()
-}
-
 /// The board of a line if the packing holds it, or why not.
 fn check_line(line: &[u8], packing: Packing) -> Result<Board, String> {
-    let board = match plain_board(line) {
+    // A plain line without going through `str`; other lines (slashes, errors) take the parser,
+    // which explains errors.
+    let board = match line.try_into().ok().and_then(Board::from_chars) {
         Some(board) => board,
         None => {
             let text = std::str::from_utf8(line).map_err(|error| {
@@ -148,10 +128,178 @@ fn check_line(line: &[u8], packing: Packing) -> Result<Board, String> {
     ))
 }
 
+/// The code the packing stores for every grid it holds, by grid index (the base-3 code,
+/// `sum d_i 3^i` with digit 1 for X and 2 for O), built once per run: a line of nine board
+/// characters is then packed with nine byte-table reads and one read here, the board, its
+/// validity and its code all precomputed.
+struct GridCodes {
+    codes: Vec<u32>,
+}
+
+/// A grid the packing does not hold, in [`GridCodes`].
+const NONE: u32 = u32::MAX;
+
+/// Added to a grid index for a byte that is no board character: the sum of nine stays above
+/// every grid index, without carrying past 32 bits.
+const BAD: u32 = 1 << 20;
+
+/// `PLACE[i][byte]`: what character `byte` in cell `i` adds to the grid index, its base-3 digit
+/// (`.` 0, `X` or `x` 1, `O` or `o` 2) times `3^i`, or [`BAD`] (9 KiB).
+static PLACE: [[u32; 256]; 9] = {
+    let mut table = [[BAD; 256]; 9];
+    let (mut cell, mut place) = (0, 1);
+    while cell < 9 {
+        table[cell][b'.' as usize] = 0;
+        table[cell][b'X' as usize] = place;
+        table[cell][b'x' as usize] = place;
+        table[cell][b'O' as usize] = 2 * place;
+        table[cell][b'o' as usize] = 2 * place;
+        place *= 3;
+        cell += 1;
+    }
+    table
+};
+
+impl GridCodes {
+    fn new(packing: Packing) -> GridCodes {
+        // `Board::all` goes in increasing base-3 code: its position is the grid index.
+        let codes = Board::all()
+            .map(|board| packing.code(board).unwrap_or(NONE))
+            .collect();
+        GridCodes { codes }
+    }
+
+    /// The code of nine board characters (`X`, `O`, `.`, either case) when the packing holds
+    /// the board; `None` for anything else, which [`check_line`] explains.
+    #[inline]
+    fn plain(&self, cells: &[u8; 9]) -> Option<u32> {
+        // Nine reads and adds, without a branch: the characters of a file of random boards
+        // defeat branch prediction.
+        let index: u32 = core::array::from_fn::<u32, 9, _>(|i| PLACE[i][usize::from(cells[i])])
+            .iter()
+            .sum();
+        let code = *self.codes.get(index as usize)?;
+        (code != NONE).then_some(code)
+    }
+}
+
 /// What a pack run did.
 struct Totals {
     packed: u64,
     skipped: u64,
+}
+
+/// Lines into a writer, counted.
+struct Packer<'a, W: Write> {
+    writer: &'a mut Writer<W>,
+    codes: GridCodes,
+    args: &'a Args,
+    progress: &'a mut Progress,
+    /// The output's name for write errors (`None`: an atomic file's errors name it already).
+    output: Option<&'a str>,
+    totals: Totals,
+}
+
+impl<W: Write> Packer<'_, W> {
+    /// Counts a record appended (or fails with the write error).
+    #[inline]
+    fn pushed(&mut self, pushed: Result<(), FileError>) -> anyhow::Result<()> {
+        if let Err(error) = pushed {
+            return Err(self.write_error(error));
+        }
+        self.totals.packed += 1;
+        if self.totals.packed.is_multiple_of(1 << 16) {
+            self.progress.set(self.totals.packed);
+        }
+        Ok(())
+    }
+
+    /// A failed push: only a write can fail (the line was checked).
+    #[cold]
+    fn write_error(&self, error: FileError) -> anyhow::Error {
+        match self.output {
+            Some(name) => anyhow::Error::new(error).context(format!("cannot write {name}")),
+            None => error.into(),
+        }
+    }
+
+    /// One line, without its newline (or why it cannot be read), the general way: trimmed,
+    /// skipped when blank, parsed with explained errors.
+    fn line(
+        &mut self,
+        line: Result<&[u8], LineError>,
+        name: &str,
+        number: u64,
+    ) -> anyhow::Result<()> {
+        let checked = match line {
+            Ok(line) if line.trim_ascii().is_empty() => return Ok(()),
+            Ok(line) => check_line(line.trim_ascii(), self.args.encoding),
+            Err(error) => Err(error.to_string()),
+        };
+        match checked {
+            Ok(board) => {
+                let pushed = self.writer.push(board);
+                self.pushed(pushed)
+            }
+            Err(_) if self.args.skip_invalid => {
+                self.totals.skipped += 1;
+                Ok(())
+            }
+            Err(why) => bail!("{name} line {number}: {why}"),
+        }
+    }
+
+    /// Every line of a source. Whole lines are taken from the read buffer in bulk, and a line
+    /// of nine board characters the packing holds by one table read ([`GridCodes::plain`]);
+    /// any other line, and a line that goes on past the buffer, goes through [`Self::line`].
+    fn source(&mut self, source: &mut Source) -> anyhow::Result<()> {
+        let read = |name: &str| format!("cannot read {name}");
+        loop {
+            let first = source.lines.number();
+            let buffered = source
+                .lines
+                .buffered_lines()
+                .with_context(|| read(&source.name))?;
+            if buffered.is_empty() {
+                if !source
+                    .lines
+                    .next_raw(&mut || Ok(()))
+                    .with_context(|| read(&source.name))?
+                {
+                    return Ok(());
+                }
+                let line = match source.lines.checked() {
+                    Err(error @ LineError::TooLong) => Err(error),
+                    _ => Ok(source.lines.raw()),
+                };
+                self.line(line, &source.name, source.lines.number())?;
+                continue;
+            }
+            let (mut at, mut lines) = (0, 0);
+            while let Some(rest) = buffered.get(at..).filter(|rest| !rest.is_empty()) {
+                lines += 1;
+                if let Some((cells, [b'\n', ..])) = rest.split_first_chunk()
+                    && let Some(code) = self.codes.plain(cells)
+                {
+                    let pushed = self.writer.push_code(code);
+                    self.pushed(pushed)?;
+                    at += 10;
+                    continue;
+                }
+                // The buffered lines end with a newline.
+                let end = rest
+                    .iter()
+                    .position(|&byte| byte == b'\n')
+                    .unwrap_or(rest.len());
+                let line = Some(&rest[..end])
+                    .filter(|line| line.len() <= MAX_LINE)
+                    .ok_or(LineError::TooLong);
+                self.line(line, &source.name, first + lines)?;
+                at += end + 1;
+            }
+            source.lines.consume_lines(at, lines);
+        }
+    }
 }
 
 /// Reads every line of every source into the writer.
@@ -162,51 +310,21 @@ fn pack_into<W: Write>(
     progress: &mut Progress,
     output: Option<&str>,
 ) -> anyhow::Result<Totals> {
-    let mut totals = Totals {
-        packed: 0,
-        skipped: 0,
+    let mut packer = Packer {
+        writer,
+        codes: GridCodes::new(args.encoding),
+        args,
+        progress,
+        output,
+        totals: Totals {
+            packed: 0,
+            skipped: 0,
+        },
     };
     for mut source in sources {
-        loop {
-            let more = source
-                .lines
-                .next_raw(&mut || Ok(()))
-                .with_context(|| format!("cannot read {}", source.name))?;
-            if !more {
-                break;
-            }
-            let number = source.lines.number();
-            if let Err(error @ LineError::TooLong) = source.lines.checked() {
-                if args.skip_invalid {
-                    totals.skipped += 1;
-                    continue;
-                }
-                bail!("{} line {number}: {error}", source.name);
-            }
-            let text = source.lines.raw().trim_ascii();
-            if text.is_empty() {
-                continue;
-            }
-            match check_line(text, args.encoding) {
-                Ok(board) => {
-                    // Only a write can fail here (the line was checked).
-                    let pushed = writer.push(board);
-                    match output {
-                        Some(name) => pushed.with_context(|| format!("cannot write {name}"))?,
-                        // An atomic file's errors name it already.
-                        None => pushed?,
-                    }
-                    totals.packed += 1;
-                    if totals.packed.is_multiple_of(1 << 16) {
-                        progress.set(totals.packed);
-                    }
-                }
-                Err(_) if args.skip_invalid => totals.skipped += 1,
-                Err(why) => bail!("{} line {number}: {why}", source.name),
-            }
-        }
+        packer.source(&mut source)?;
     }
-    Ok(totals)
+    Ok(packer.totals)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -340,18 +458,125 @@ mod interrupt {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
+    /// Every grid in each case, and every byte in every place of one: the table gives a code
+    /// exactly where the parser and the packing accept the line, and the same code.
     #[test]
-    fn plain_lines_parse_as_the_board_parser_does() {
-        for board in Board::all() {
-            let text = board.to_string();
-            assert_eq!(plain_board(text.as_bytes()), Some(board));
-            let lower = text.to_lowercase();
-            assert_eq!(plain_board(lower.as_bytes()), Some(board));
+    fn the_grid_table_agrees_with_the_line_check() {
+        for packing in Packing::ALL {
+            let codes = GridCodes::new(packing);
+            let slow = |line: &[u8]| check_line(line, packing).ok().and_then(|b| packing.code(b));
+            for board in Board::all() {
+                let upper = board.to_chars();
+                let lower = upper.map(|ch| ch.to_ascii_lowercase());
+                let mut mixed = upper;
+                mixed[..4].make_ascii_lowercase();
+                for cells in [upper, lower, mixed] {
+                    assert_eq!(codes.plain(&cells), slow(&cells), "{packing} {board}");
+                }
+            }
+            for at in 0..9 {
+                for byte in 0..=u8::MAX {
+                    let mut cells = *b"X.O..O.X.";
+                    cells[at] = byte;
+                    if let Some(code) = codes.plain(&cells) {
+                        assert_eq!(Some(code), slow(&cells), "{packing} {cells:?}");
+                    }
+                }
+            }
         }
-        for line in ["X.O/..O/.X.", "X.O..O.X", "X.O..O.X..", "X.O.Z.O.X", ""] {
-            assert_eq!(plain_board(line.as_bytes()), None, "{line}");
+    }
+
+    /// Packs `input` through [`pack_into`] with a read buffer of `capacity` bytes.
+    fn pack_bytes(input: &[u8], capacity: usize, args: &Args) -> anyhow::Result<(Vec<u8>, u64)> {
+        let source = Source {
+            name: "input".into(),
+            lines: Lines::new(Box::new(Cursor::new(input.to_vec())), capacity),
+        };
+        let mut writer = Writer::new(Vec::new(), args.encoding)?;
+        let mut progress = Progress::new(None, "positions packed");
+        let totals = pack_into(vec![source], &mut writer, args, &mut progress, None)?;
+        Ok((writer.finish()?, totals.skipped))
+    }
+
+    /// The per-line path the bulk scan replaced, as it was: each line on its own, at most
+    /// [`MAX_LINE`] bytes, trimmed, blank lines skipped, every other line checked.
+    fn pack_line_by_line(input: &[u8], args: &Args) -> anyhow::Result<(Vec<u8>, u64)> {
+        let mut writer = Writer::new(Vec::new(), args.encoding)?;
+        let mut skipped = 0;
+        let body = input.strip_suffix(b"\n").unwrap_or(input);
+        for (i, line) in body.split(|&byte| byte == b'\n').enumerate() {
+            let number = i + 1;
+            let checked = if line.len() > MAX_LINE {
+                Err(LineError::TooLong.to_string())
+            } else if line.trim_ascii().is_empty() {
+                continue;
+            } else {
+                check_line(line.trim_ascii(), args.encoding)
+            };
+            match checked {
+                Ok(board) => writer.push(board)?,
+                Err(_) if args.skip_invalid => skipped += 1,
+                Err(why) => bail!("input line {number}: {why}"),
+            }
+        }
+        Ok((writer.finish()?, skipped))
+    }
+
+    /// The bulk scan packs the same bytes, skips the same lines and stops at the same line with
+    /// the same message as the per-line path, whatever the buffer size cuts lines into.
+    #[test]
+    fn the_bulk_scan_is_the_per_line_path() {
+        let mut lines: Vec<Vec<u8>> = [
+            "X.O..O.X.",
+            "x.o..o.x.",
+            "X.O/..O/.X.",
+            "  X.O..O.X.  ",
+            "X.O..O.X.\r",
+            "",
+            "   ",
+            "XX.......",
+            "XXXXXXXXX",
+            "X.O..O.X",
+            "X.O..O.X..",
+            "X.O.Z.O.X",
+            ".........",
+            "OOOOOOOOO",
+        ]
+        .iter()
+        .map(|line| line.as_bytes().to_vec())
+        .collect();
+        lines.push(b"X.O\xff.O.X.".to_vec());
+        lines.push(vec![b'.'; MAX_LINE]);
+        lines.push(vec![b'.'; MAX_LINE + 1]);
+        lines.push(vec![b'X'; 3 * MAX_LINE]);
+        lines.extend(
+            Board::all()
+                .step_by(7)
+                .map(|board| board.to_chars().to_vec()),
+        );
+        let mut input = lines.join(&b'\n');
+        let unterminated = input.len();
+        input.extend_from_slice(b"\nX........");
+        for encoding in Packing::ALL {
+            for skip_invalid in [true, false] {
+                let args = Args {
+                    inputs: Vec::new(),
+                    output: None,
+                    encoding,
+                    skip_invalid,
+                };
+                for input in [&input[..unterminated], &input[..], &[b'\n'; 3][..], &[][..]] {
+                    let expected = pack_line_by_line(input, &args).map_err(|e| e.to_string());
+                    for capacity in [1, 7, 10, 11, 64, 4_097, 1 << 20] {
+                        let packed = pack_bytes(input, capacity, &args).map_err(|e| e.to_string());
+                        assert_eq!(packed, expected, "{encoding} {skip_invalid} {capacity}");
+                    }
+                }
+            }
         }
     }
 }
