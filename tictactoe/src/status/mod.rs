@@ -10,7 +10,7 @@
 //! | `traditional` | 3x3 `i8` array, X = 1, O = -1 | 9 | 0 | sums of rows, columns, diagonals vs +-3 |
 //! | `paper` | the same array | 9 | 0 | array to bitboards in the call, then the paper's 8 patterns *as printed* |
 //! | `masks` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks, both players in one SSE2 pass on x86-64 |
-//! | `table` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player, combined with no branch |
+//! | `table` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player |
 //! | `table-bits` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
 //! | `shift` | [`BoardWord`] `x \| o << 16` | 4 | 0 | shift-AND of both players at once, branch-free |
 //! | `base3` | [`Base3`](crate::encoding::Base3) code | 2 | 4,928 | the status of every grid, 2 bits each |
