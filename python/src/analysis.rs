@@ -4,7 +4,7 @@ use numpy::{Element, PyArrayDyn};
 use pyo3::prelude::*;
 
 use crate::arrays::{fill, output};
-use crate::grid::{Input, by_sets, lookup, run};
+use crate::grid::{Input, by_grid, by_sets};
 use crate::tables::{ENTRIES, FACT_PAIRS, INVALID, Kind, fact_tables, tables};
 
 /// Looks every item of `x` (boards or codes) up in `table`; `bitboards` codes in `by_facts`
@@ -28,7 +28,7 @@ fn answer<'py, T: Element + Copy + Send + Sync>(
             let answer = |pair: u32| by_facts[pair as usize];
             by_sets(codes, facts, dst, answer, table[INVALID as usize]);
         }
-        _ => run(src, dst, 1, |g, o| lookup(table, g, o)),
+        _ => by_grid(src, dst, |g| table[g as usize]),
     })?;
     Ok(out)
 }

@@ -4,7 +4,7 @@ use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
 use crate::arrays::{Ints, fill, output, typed};
-use crate::grid::{Input, Source, boards_of_grids, by_sets, kind, lookup, run};
+use crate::grid::{Input, Source, boards_of_grids, by_grid, by_sets, kind, run};
 use crate::tables::{INVALID, Kind, tables};
 
 /// Codes of boards in an encoding.
@@ -101,13 +101,9 @@ fn to_codes<'py>(
             by_sets(codes, sets, dst, |code| code as i32, -1);
         } else if to == Kind::Base3 {
             // The grid index is the base-3 code.
-            run(src, dst, 1, |grids, codes| {
-                for (o, &g) in codes.iter_mut().zip(grids) {
-                    *o = if g < INVALID { g as i32 } else { -1 };
-                }
-            });
+            by_grid(src, dst, |g| if g < INVALID { g as i32 } else { -1 });
         } else {
-            run(src, dst, 1, |g, o| lookup(table, g, o));
+            by_grid(src, dst, |g| table[g as usize]);
         }
     })?;
     Ok(out)

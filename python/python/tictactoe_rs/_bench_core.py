@@ -58,6 +58,7 @@ def _cases(n: int, rng: np.random.Generator) -> list[tuple[str, str, Callable[[A
         ("cheap", "convert base3 -> bitboards", lambda t: t.convert(base3, "base3", "bitboards", out=i32)),
         ("cheap", "convert bitboards -> base4", lambda t: t.convert(bitboards, "bitboards", "base4", out=i32)),
         ("cheap", "convert base4 -> base3", lambda t: t.convert(base4, "base4", "base3", out=i32)),
+        ("cheap", "convert base4 -> bitboards", lambda t: t.convert(base4, "base4", "bitboards", out=i32)),
         ("cheap", "encode boards -> base3", lambda t: t.encode(boards, "base3", out=i32)),
         ("cheap", "decode base3 -> boards", lambda t: t.decode(base3, "base3", out=board_out)),
         ("rank", "convert base3 -> rank", lambda t: t.convert(base3, "base3", "rank", out=i32)),
