@@ -113,12 +113,7 @@ impl Bitboard {
     pub const fn nth(self, k: u32) -> Option<Cell> {
         let entry = self.select();
         if k < (entry >> SELECT_COUNT_SHIFT) as u32 {
-            // The nibble is a cell index below 9, so `Cell::new` succeeds (a branch that is
-            // always taken the same way, off the data path).
-            match Cell::new((entry >> (4 * (k & 15))) as u8 & 15) {
-                Ok(cell) => Some(cell),
-                Err(_) => None,
-            }
+            Some(select_cell(entry, k))
         } else {
             None
         }
@@ -144,8 +139,14 @@ impl Bitboard {
         // The count by `count`, not from the select entry: `popcnt` where the target has it,
         // else a load that runs beside the select load instead of before the multiply. A
         // playout waits on this chain at every move.
-        let k = (random as u64 * self.count() as u64) >> 32;
-        self.nth(k as u32)
+        // The test is on that count, and the cell is the entry's nibble as it stands: `nth`'s
+        // bound test and a test of the nibble would add four instructions to every move.
+        let count = self.count();
+        if count == 0 {
+            return None;
+        }
+        let k = (random as u64 * count as u64) >> 32;
+        Some(select_cell(self.select(), k as u32))
     }
 
     /// This set's entry of [`SELECT`]. The `& 0x1ff` changes nothing (a set is 9 bits) but
@@ -247,6 +248,16 @@ const COUNTS: [u8; 512] = {
     }
     table
 };
+
+/// The `k`-th cell of a [`SELECT`] entry, for `k` below the set's count: the nibble is then a
+/// cell index below 9 by the table's construction (a test checks every set and every `k`), so
+/// it becomes a [`Cell`] without a test.
+#[inline]
+const fn select_cell(entry: u64, k: u32) -> Cell {
+    let index = (entry >> (4 * (k & 15))) as u8 & 15;
+    debug_assert!(index < 9);
+    Cell::from_index_unchecked(index)
+}
 
 /// Where a [`SELECT`] entry keeps the set's number of cells.
 const SELECT_COUNT_SHIFT: u32 = 60;

@@ -49,6 +49,13 @@ impl Cell {
         }
     }
 
+    /// The cell of an index the caller knows to be below 9 (debug builds check).
+    #[inline]
+    pub(crate) const fn from_index_unchecked(index: u8) -> Cell {
+        debug_assert!(index < 9);
+        Cell(index)
+    }
+
     /// The cell at `row` and `column` (both `0..3`).
     ///
     /// # Errors

@@ -112,8 +112,10 @@ impl Position {
     pub(crate) const fn play_unchecked(self, cell: Cell) -> Position {
         debug_assert!(self.legal_moves().contains(cell));
         let board = self.board();
-        // Branch-free: `o_moves` is all ones when O is to move (an odd mark count), else 0.
-        let o_moves = 0u16.wrapping_sub((board.occupied().count() & 1) as u16);
+        // Branch-free: `o_moves` is all ones when O is to move (an odd mark count, so an even
+        // number of empty cells), else 0. Counting the empty cells rather than the marks lets
+        // a playout share the count `Bitboard::pick` took of the same set.
+        let o_moves = ((board.empty_cells().count() & 1) as u16).wrapping_sub(1);
         let bit = 1u16 << cell.index();
         let x = Bitboard::from_bits_truncate(board.x().bits() | bit & !o_moves);
         let o = Bitboard::from_bits_truncate(board.o().bits() | bit & o_moves);

@@ -259,8 +259,27 @@ const BY_X: [u8; Bitboard::COUNT] = side_table(false);
 /// O's half of a position's status code (see [`side_table`]).
 const BY_O: [u8; Bitboard::COUNT] = side_table(true);
 
-/// The winner of a [`side_table`] code: a lookup, where a `match` compiles to a branch.
-const WINNER_OF_CODE: [Option<Player>; 4] = [Some(Player::X), Some(Player::O), None, None];
+/// For each 9-bit set: `Some(player)` when the set holds a line, else `None`. Two of these,
+/// one per player, make [`Position::winner`]: X's entry, or else O's, which the compiler turns
+/// into a compare and a conditional move (`Option<Player>`'s `None` is the byte 2). Reading the
+/// winner out of [`side_table`]'s code instead costs a third, dependent load (a 4-entry table)
+/// or a compare-and-select chain: every `match` on the code tried compiled to one of the two.
+const fn winner_table(player: Player) -> [Option<Player>; Bitboard::COUNT] {
+    let mut table = [None; Bitboard::COUNT];
+    let mut bits = 0;
+    while bits < Bitboard::COUNT {
+        if Bitboard::from_bits_truncate(bits as u16).has_line() {
+            table[bits] = Some(player);
+        }
+        bits += 1;
+    }
+    table
+}
+
+/// `Some(X)` for X's sets that hold a line (see [`winner_table`]).
+const WINNER_BY_X: [Option<Player>; Bitboard::COUNT] = winner_table(Player::X);
+/// `Some(O)` for O's sets that hold a line (see [`winner_table`]).
+const WINNER_BY_O: [Option<Player>; Bitboard::COUNT] = winner_table(Player::O);
 
 /// One of the 5,478 positions that can arise in play, the empty board included.
 ///
@@ -283,8 +302,8 @@ impl Position {
     pub const EMPTY: Position = Position(Board::EMPTY);
     /// Number of reachable positions, the empty board included.
     pub const COUNT: usize = 5_478;
-    /// Bytes of the two tables behind [`Position::status`] and [`Position::winner`].
-    pub(crate) const STATUS_TABLE_BYTES: usize = 2 * Bitboard::COUNT;
+    /// Bytes of the four tables behind [`Position::status`] and [`Position::winner`].
+    pub(crate) const STATUS_TABLE_BYTES: usize = 4 * Bitboard::COUNT;
 
     /// Wraps a board known to be reachable.
     ///
@@ -333,12 +352,20 @@ impl Position {
         }
     }
 
-    /// The winner, if any: [`Position::status`]'s two table bytes, an XOR and a 4-entry
-    /// table, no branch.
+    /// The winner, if any: one table byte per player, X's unless it is `None`. No branch, no
+    /// count.
     #[must_use]
     #[inline]
     pub const fn winner(self) -> Option<Player> {
-        WINNER_OF_CODE[self.status_code() as usize & 3]
+        // Both loads first: with O's inside the `None` arm the compiler branches on X's byte.
+        let (x, o) = (
+            WINNER_BY_X[self.0.x().bits() as usize & 0x1ff],
+            WINNER_BY_O[self.0.o().bits() as usize & 0x1ff],
+        );
+        match x {
+            Some(player) => Some(player),
+            None => o,
+        }
     }
 
     /// Ongoing, won or drawn: one table byte per player and an XOR. No branch, no count.
