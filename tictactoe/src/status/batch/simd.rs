@@ -84,9 +84,10 @@ const fn nibble_table(shift: u32) -> [u8; 16] {
     table
 }
 
-/// The AVX2 kernel's tables: cells 0-3, cells 4-7, cell 8.
+/// The AVX2 and AVX-512BW kernels' tables: cells 0-3, cells 4-7, cell 8. Only bit 0 of
+/// an index into cell 8's table matters (`lines_within` reads bit 8 of `n << 8` alone).
 #[cfg(any(feature = "std", target_feature = "avx2"))]
-const NIBBLE_TABLES: [[u8; 16]; 3] = [nibble_table(0), nibble_table(4), nibble_table(8)];
+pub(super) const NIBBLE_TABLES: [[u8; 16]; 3] = [nibble_table(0), nibble_table(4), nibble_table(8)];
 
 /// A 16-byte table in both 128-bit halves of a vector (`vpshufb` looks up within each half).
 #[cfg(any(feature = "std", target_feature = "avx2"))]

@@ -18,11 +18,13 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, _mm512_and_si512, _mm512_cmpeq_epi16_mask, _mm512_cmpeq_epi32_mask,
-    _mm512_cvtepi16_epi8, _mm512_cvtepi32_epi8, _mm512_loadu_si512, _mm512_mask_add_epi16,
-    _mm512_mask_or_epi32, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi16,
-    _mm512_set1_epi32, _mm512_slli_epi16, _mm512_srli_epi16, _mm512_srli_epi32, _mm512_srlv_epi16,
-    _mm512_ternarylogic_epi32,
+    __m512i, _mm_loadu_si128, _mm256_storeu_si256, _mm512_and_si512, _mm512_broadcast_i32x4,
+    _mm512_cmpeq_epi16_mask, _mm512_cmpeq_epi32_mask, _mm512_cvtepi16_epi8, _mm512_cvtepi32_epi8,
+    _mm512_loadu_si512, _mm512_maddubs_epi16, _mm512_mask_add_epi16, _mm512_mask_or_epi32,
+    _mm512_min_epu8, _mm512_or_si512, _mm512_packus_epi16, _mm512_permutexvar_epi8,
+    _mm512_permutexvar_epi64, _mm512_set_epi64, _mm512_set1_epi8, _mm512_set1_epi16,
+    _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16,
+    _mm512_srli_epi32, _mm512_srlv_epi16, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
 };
 
 use super::{
@@ -70,9 +72,100 @@ pub(super) fn packed(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) 
     }
 }
 
+/// A 16-byte table in each 128-bit quarter of a vector (`vpshufb` looks up within each).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn nibble_table(bytes: &[u8; 16]) -> __m512i {
+    // SAFETY: `bytes` is 16 bytes, exactly one unaligned 128-bit load.
+    _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) })
+}
+
+/// The AVX-512BW split kernel's tables in registers: [`simd::NIBBLE_TABLES`].
+#[derive(Clone, Copy)]
+struct NibbleTables {
+    low: __m512i,
+    high: __m512i,
+    cell_8: __m512i,
+}
+
+/// The verdicts of 32 boards, one per 16-bit lane (values 0 to 7), from their X and O sets:
+/// `simd::verdicts_avx2` at twice the width, with ternary-logic ops for its blends and its
+/// three-way AND, and a compare into a mask register and a masked add for "full".
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn verdicts_bw(t: NibbleTables, x: __m512i, o: __m512i) -> __m512i {
+    let low_byte = _mm512_set1_epi16(0x00ff);
+    let high_byte = _mm512_set1_epi16(0xff00_u16 as i16);
+    // In the 0xF0/0xCC/0xAA convention, 0xEC = (A & C) | B: X's cells 0-7 in the low byte of
+    // each board's lane, O's in the high byte (`o << 8` has a clear low byte).
+    let cells = _mm512_ternarylogic_epi32::<0xEC>(x, _mm512_slli_epi16::<8>(o), low_byte);
+    // 0xF8 = A | (B & C): cell 8 of each, 0 or 1 per byte (bits 9-15 of a set are clear).
+    let cell_8 = _mm512_ternarylogic_epi32::<0xF8>(_mm512_srli_epi16::<8>(x), o, high_byte);
+    let nibble = _mm512_set1_epi8(0x0f);
+    let low = _mm512_shuffle_epi8(t.low, _mm512_and_si512(cells, nibble));
+    let high = _mm512_shuffle_epi8(
+        t.high,
+        _mm512_and_si512(_mm512_srli_epi16::<4>(cells), nibble),
+    );
+    // 0x80 = A & B & C: non-zero in each byte exactly when that player holds a line.
+    let lines = _mm512_ternarylogic_epi32::<0x80>(low, high, _mm512_shuffle_epi8(t.cell_8, cell_8));
+    // 1 in each byte holding a line; then X's byte + 2 * O's byte.
+    let held = _mm512_min_epu8(lines, _mm512_set1_epi8(1));
+    let winners = _mm512_maddubs_epi16(held, _mm512_set1_epi16(0x0201));
+    let full = _mm512_cmpeq_epi16_mask(_mm512_or_si512(x, o), _mm512_set1_epi16(0x1ff));
+    // Adding 4 to lanes holding 0 to 3 sets bit 2 (AVX-512BW has no masked 16-bit OR).
+    _mm512_mask_add_epi16(winners, full, winners, _mm512_set1_epi16(4))
+}
+
+/// The split kernel on AVX-512BW: 64 boards per step, then 32, then the scalar kernel on the
+/// tail.
 #[target_feature(enable = "avx512f,avx512bw")]
 fn split_avx512(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
-    split_kernel(xs, os, out)
+    let n = xs.len().min(os.len()).min(out.len());
+    let t = NibbleTables {
+        low: nibble_table(&simd::NIBBLE_TABLES[0]),
+        high: nibble_table(&simd::NIBBLE_TABLES[1]),
+        cell_8: nibble_table(&simd::NIBBLE_TABLES[2]),
+    };
+    // The pack interleaves 64-bit quarters (boards 0-7, 32-39, 8-15, 40-47, ...); this
+    // permute puts them back in board order.
+    let order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    let (x, o, out_ptr) = (xs.as_ptr(), os.as_ptr(), out.as_mut_ptr());
+    let mut i = 0;
+    while i + 64 <= n {
+        // SAFETY: `i + 64 <= n`, and `n` is at most the length of `xs`, `os` and `out`: the
+        // loads read 64 `u16`s inside `xs` and `os`, and the store writes 64 bytes inside
+        // `out` (`Verdict` is `repr(transparent)` over `u8`). Unaligned loads and stores.
+        unsafe {
+            let first = verdicts_bw(
+                t,
+                _mm512_loadu_si512(x.add(i).cast()),
+                _mm512_loadu_si512(o.add(i).cast()),
+            );
+            let second = verdicts_bw(
+                t,
+                _mm512_loadu_si512(x.add(i + 32).cast()),
+                _mm512_loadu_si512(o.add(i + 32).cast()),
+            );
+            let bytes = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(first, second));
+            _mm512_storeu_si512(out_ptr.add(i).cast(), bytes);
+        }
+        i += 64;
+    }
+    if i + 32 <= n {
+        // SAFETY: as above, with 32 `u16`s read from each of `xs` and `os` and 32 bytes
+        // written to `out`.
+        unsafe {
+            let v = verdicts_bw(
+                t,
+                _mm512_loadu_si512(x.add(i).cast()),
+                _mm512_loadu_si512(o.add(i).cast()),
+            );
+            _mm256_storeu_si256(out_ptr.add(i).cast(), _mm512_cvtepi16_epi8(v));
+        }
+        i += 32;
+    }
+    i + split_kernel(&xs[i..n], &os[i..n], &mut out[i..n])
 }
 
 #[target_feature(enable = "avx2")]
