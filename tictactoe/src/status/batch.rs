@@ -308,6 +308,95 @@ mod tests {
         }
     }
 
+    /// TEMPORARY: the auto-vectorised AVX-512BW split kernel against the hand-written one,
+    /// interleaved, on `TTT_BOARDS` random grids (default 1 << 20), `TTT_RUNS` runs (default
+    /// 51) of `TTT_REPS` passes each; prints the median ns per board of each.
+    /// `cargo test --release -p tictactoe-kit --lib avx512_split_before_after -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    fn avx512_split_before_after() {
+        use std::hint::black_box;
+        use std::time::Instant;
+        if !Kernel::Avx512.is_available() {
+            return;
+        }
+        let env = |name: &str, default: usize| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(default)
+        };
+        let (n, runs) = (env("TTT_BOARDS", 1 << 20), env("TTT_RUNS", 51));
+        let reps = env("TTT_REPS", ((1usize << 24) / n).max(1));
+        // Random grids: each cell empty, X or O (splitmix64).
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut xs, mut os) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            let (mut x, mut o) = (0u16, 0u16);
+            for cell in 0..9 {
+                match (z >> (7 * cell)) % 3 {
+                    1 => x |= 1 << cell,
+                    2 => o |= 1 << cell,
+                    _ => {}
+                }
+            }
+            xs.push(x);
+            os.push(o);
+        }
+        let (mut a, mut b) = (vec![Verdict::default(); n], vec![Verdict::default(); n]);
+        type Split = fn(&[u16], &[u16], &mut [Verdict]) -> usize;
+        let kernels: [(&str, Split); 4] = [
+            ("avx512 auto-vectorised", x86::split_avx512_auto),
+            ("avx512 hand-written", x86::split_avx512_hand),
+            ("avx2 (for scale)", |x, o, v| {
+                verdicts_split_with(Kernel::Avx2, x, o, v)
+            }),
+            ("avx512-vbmi (for scale)", |x, o, v| {
+                verdicts_split_with(Kernel::Avx512Vbmi, x, o, v)
+            }),
+        ];
+        let mut c = vec![Verdict::default(); n];
+        let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..runs {
+            for (k, (_, f)) in kernels.iter().enumerate() {
+                let out = match k {
+                    0 => &mut a,
+                    1 => &mut b,
+                    _ => &mut c,
+                };
+                let start = Instant::now();
+                for _ in 0..reps {
+                    black_box(f(black_box(&xs), black_box(&os), black_box(&mut *out)));
+                }
+                times[k].push(start.elapsed().as_secs_f64() * 1e9 / (n * reps) as f64);
+            }
+        }
+        assert_eq!(a, b);
+        let medians: Vec<f64> = times
+            .iter_mut()
+            .map(|t| {
+                t.sort_by(f64::total_cmp);
+                t[t.len() / 2]
+            })
+            .collect();
+        for (k, (name, _)) in kernels.iter().enumerate() {
+            let t = &times[k];
+            println!(
+                "{name}: median {:.4} ns/board (min {:.4}, max {:.4}), {n} boards x {reps} passes, {runs} runs",
+                medians[k],
+                t[0],
+                t[t.len() - 1]
+            );
+        }
+        println!("speed-up {:.2}x", medians[0] / medians[1]);
+    }
+
     /// The test above runs a kernel this CPU lacks as the portable one; this one checks that
     /// detection matches the CPU and that the widest detected kernel is the one chosen.
     #[test]

@@ -168,6 +168,30 @@ fn split_avx512(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     i + split_kernel(&xs[i..n], &os[i..n], &mut out[i..n])
 }
 
+/// TEMPORARY (bench contender, removed after measuring): the previous `Kernel::Avx512` split
+/// kernel, the scalar one auto-vectorised with AVX-512F and AVX-512BW.
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn split_avx512_auto_inner(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    split_kernel(xs, os, out)
+}
+
+/// TEMPORARY: the previous kernel, callable from the comparison in `batch::tests`.
+#[cfg(test)]
+pub(super) fn split_avx512_auto(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    assert!(is_available(Kernel::Avx512));
+    // SAFETY: the assertion checked that the CPU has AVX-512F and AVX-512BW.
+    unsafe { split_avx512_auto_inner(xs, os, out) }
+}
+
+/// TEMPORARY: the hand-written kernel, callable from the comparison in `batch::tests`.
+#[cfg(test)]
+pub(super) fn split_avx512_hand(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    assert!(is_available(Kernel::Avx512));
+    // SAFETY: as above.
+    unsafe { split_avx512(xs, os, out) }
+}
+
 #[target_feature(enable = "avx2")]
 fn packed_avx2(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     packed_kernel(boards, out)
