@@ -213,6 +213,106 @@ pub(super) fn split_avx512_hand(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> 
     unsafe { split_avx512(xs, os, out) }
 }
 
+/// EXPERIMENT: 32 boards per step, narrowing with `vpmovwb`.
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn split_exp32_inner(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    let n = xs.len().min(os.len()).min(out.len());
+    let t = NibbleTables::new();
+    let (x, o, out_ptr) = (xs.as_ptr(), os.as_ptr(), out.as_mut_ptr());
+    let mut i = 0;
+    while i + 32 <= n {
+        // SAFETY: bounds as in `split_avx512`.
+        unsafe {
+            let v = verdicts_bw(
+                t,
+                _mm512_loadu_si512(x.add(i).cast()),
+                _mm512_loadu_si512(o.add(i).cast()),
+            );
+            _mm256_storeu_si256(out_ptr.add(i).cast(), _mm512_cvtepi16_epi8(v));
+        }
+        i += 32;
+    }
+    i + split_kernel(&xs[i..n], &os[i..n], &mut out[i..n])
+}
+
+#[cfg(test)]
+pub(super) fn split_exp32(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    assert!(is_available(Kernel::Avx512));
+    // SAFETY: checked.
+    unsafe { split_exp32_inner(xs, os, out) }
+}
+
+/// EXPERIMENT: `vpermt2w` on a 64-word table (bit `b` of word `j`: set `j + 64 b` holds a
+/// line), a variable shift by `set >> 6`; O's table pre-shifted by one bit.
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn split_exp_permw_inner(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    use core::arch::x86_64::{_mm512_permutex2var_epi16, _mm512_srlv_epi16};
+    const fn words(shift: u32) -> [u16; 64] {
+        let mut table = [0u16; 64];
+        let mut set = 0u16;
+        while set < 512 {
+            if crate::Bitboard::from_bits_truncate(set).has_line() {
+                table[(set & 63) as usize] |= 1 << ((set >> 6) as u32 + shift);
+            }
+            set += 1;
+        }
+        table
+    }
+    static X_TABLE: [u16; 64] = words(0);
+    static O_TABLE: [u16; 64] = words(1);
+    let n = xs.len().min(os.len()).min(out.len());
+    // SAFETY: each table is 128 bytes: two unaligned 512-bit loads.
+    let (xa, xb, oa, ob) = unsafe {
+        (
+            _mm512_loadu_si512(X_TABLE.as_ptr().cast()),
+            _mm512_loadu_si512(X_TABLE.as_ptr().add(32).cast()),
+            _mm512_loadu_si512(O_TABLE.as_ptr().cast()),
+            _mm512_loadu_si512(O_TABLE.as_ptr().add(32).cast()),
+        )
+    };
+    let (nine, one, two, four) = (
+        _mm512_set1_epi16(0x1ff),
+        _mm512_set1_epi16(1),
+        _mm512_set1_epi16(2),
+        _mm512_set1_epi16(4),
+    );
+    let (xp, op, out_ptr) = (xs.as_ptr(), os.as_ptr(), out.as_mut_ptr());
+    let mut i = 0;
+    while i + 32 <= n {
+        // SAFETY: bounds as in `split_avx512`.
+        let (x, o) = unsafe {
+            (
+                _mm512_loadu_si512(xp.add(i).cast()),
+                _mm512_loadu_si512(op.add(i).cast()),
+            )
+        };
+        let x_line = _mm512_srlv_epi16(
+            _mm512_permutex2var_epi16(xa, x, xb),
+            _mm512_srli_epi16::<6>(x),
+        );
+        let o_line = _mm512_srlv_epi16(
+            _mm512_permutex2var_epi16(oa, o, ob),
+            _mm512_srli_epi16::<6>(o),
+        );
+        let lines = _mm512_ternarylogic_epi32::<0xF8>(_mm512_and_si512(x_line, one), o_line, two);
+        let full = _mm512_cmpeq_epi16_mask(_mm512_or_si512(x, o), nine);
+        let verdicts = _mm512_cvtepi16_epi8(_mm512_mask_add_epi16(lines, full, lines, four));
+        // SAFETY: as above.
+        unsafe { _mm256_storeu_si256(out_ptr.add(i).cast(), verdicts) };
+        i += 32;
+    }
+    i + split_kernel(&xs[i..n], &os[i..n], &mut out[i..n])
+}
+
+#[cfg(test)]
+pub(super) fn split_exp_permw(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
+    assert!(is_available(Kernel::Avx512));
+    // SAFETY: checked.
+    unsafe { split_exp_permw_inner(xs, os, out) }
+}
+
 #[target_feature(enable = "avx2")]
 fn packed_avx2(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     packed_kernel(boards, out)
