@@ -289,21 +289,33 @@ mod tests {
     }
 
     /// Every pair of 9-bit sets, overlapping ones included (the kernels read each player's
-    /// set on its own, and "full" as the union), on every kernel against the scalar one.
+    /// set on its own, and "full" as the union), on every kernel and both layouts against the
+    /// scalar one.
     #[test]
     fn every_kernel_agrees_on_every_pair_of_sets() {
         let xs: Vec<u16> = (0..1 << 18).map(|i: u32| (i & 0x1ff) as u16).collect();
         let os: Vec<u16> = (0..1 << 18).map(|i: u32| (i >> 9) as u16).collect();
         let mut expected = vec![Verdict::default(); xs.len()];
         split_kernel(&xs, &os, &mut expected);
+        let words: Vec<BoardWord> = xs
+            .iter()
+            .zip(&os)
+            .map(|(&x, &o)| BoardWord(u32::from(x) | u32::from(o) << 16))
+            .collect();
         for kernel in Kernel::ALL {
-            let mut out = vec![Verdict::default(); xs.len()];
-            assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut out), xs.len());
-            if let Some(i) = (0..xs.len()).find(|&i| out[i] != expected[i]) {
-                panic!(
-                    "{kernel:?}: x {:#011b}, o {:#011b}: {:?}, not {:?}",
-                    xs[i], os[i], out[i], expected[i]
-                );
+            let (mut split, mut packed) = (
+                vec![Verdict::default(); xs.len()],
+                vec![Verdict::default(); xs.len()],
+            );
+            assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut split), xs.len());
+            assert_eq!(verdicts_with(kernel, &words, &mut packed), xs.len());
+            for (layout, out) in [("split", &split), ("packed", &packed)] {
+                if let Some(i) = (0..xs.len()).find(|&i| out[i] != expected[i]) {
+                    panic!(
+                        "{kernel:?} {layout}: x {:#011b}, o {:#011b}: {:?}, not {:?}",
+                        xs[i], os[i], out[i], expected[i]
+                    );
+                }
             }
         }
     }

@@ -21,10 +21,11 @@ use core::arch::x86_64::{
     __m512i, _mm_loadu_si128, _mm256_storeu_si256, _mm512_and_si512, _mm512_broadcast_i32x4,
     _mm512_cmpeq_epi16_mask, _mm512_cmpeq_epi32_mask, _mm512_cvtepi16_epi8, _mm512_cvtepi32_epi8,
     _mm512_loadu_si512, _mm512_maddubs_epi16, _mm512_mask_add_epi16, _mm512_mask_or_epi32,
-    _mm512_min_epu8, _mm512_or_si512, _mm512_packus_epi16, _mm512_permutexvar_epi8,
-    _mm512_permutexvar_epi64, _mm512_set_epi64, _mm512_set1_epi8, _mm512_set1_epi16,
-    _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16,
-    _mm512_srli_epi32, _mm512_srlv_epi16, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+    _mm512_min_epu8, _mm512_or_si512, _mm512_packus_epi16, _mm512_permutex2var_epi16,
+    _mm512_permutexvar_epi8, _mm512_permutexvar_epi64, _mm512_set_epi64, _mm512_set1_epi8,
+    _mm512_set1_epi16, _mm512_set1_epi32, _mm512_shuffle_epi8, _mm512_slli_epi16,
+    _mm512_srli_epi16, _mm512_srli_epi32, _mm512_srlv_epi16, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi32,
 };
 
 use super::{
@@ -318,9 +319,89 @@ fn packed_avx2(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     packed_kernel(boards, out)
 }
 
+/// The X and O sets of 32 boards, one per 16-bit lane each, from two vectors of 16
+/// [`BoardWord`]s (X's set in the low half of each, O's in the high half): `vpermt2w` (AVX-512BW)
+/// gathers the even words, then the odd ones, of the two vectors, in board order.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn split_words(evens: __m512i, odds: __m512i, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+    (
+        _mm512_permutex2var_epi16(a, evens, b),
+        _mm512_permutex2var_epi16(a, odds, b),
+    )
+}
+
+/// Word indices `2 i + first` for `i` in 0..32: `vpermt2w` reads bits 0-4 as the word and bit 5
+/// as the vector (0 the first, 1 the second).
+const fn gather_index(first: u16) -> [u16; 32] {
+    let mut index = [0u16; 32];
+    let mut i = 0;
+    while i < 32 {
+        index[i] = 2 * i as u16 + first;
+        i += 1;
+    }
+    index
+}
+
+/// The packed kernel on AVX-512BW: the boards' words split into X's and O's sets, then the split
+/// kernel's step; 64 boards per step, then 32, then the scalar kernel on the tail.
 #[target_feature(enable = "avx512f,avx512bw")]
 fn packed_avx512(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
-    packed_kernel(boards, out)
+    static EVENS: [u16; 32] = gather_index(0);
+    static ODDS: [u16; 32] = gather_index(1);
+    let n = boards.len().min(out.len());
+    let t = NibbleTables::new();
+    // SAFETY: each index array is 64 bytes, exactly one unaligned 512-bit load.
+    let (evens, odds) = unsafe {
+        (
+            _mm512_loadu_si512(EVENS.as_ptr().cast()),
+            _mm512_loadu_si512(ODDS.as_ptr().cast()),
+        )
+    };
+    // As in `split_avx512`.
+    let order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    let (words, out_ptr) = (boards.as_ptr(), out.as_mut_ptr());
+    let mut i = 0;
+    while i + 64 <= n {
+        // SAFETY: `i + 64 <= n`, and `n` is at most the length of `boards` and `out`: the loads
+        // read 64 `BoardWord`s (`repr(transparent)` over `u32`) inside `boards`, the store
+        // writes 64 bytes inside `out` (`Verdict` is `repr(transparent)` over `u8`). Unaligned
+        // loads and stores.
+        unsafe {
+            let (x, o) = split_words(
+                evens,
+                odds,
+                _mm512_loadu_si512(words.add(i).cast()),
+                _mm512_loadu_si512(words.add(i + 16).cast()),
+            );
+            let first = verdicts_bw(t, x, o);
+            let (x, o) = split_words(
+                evens,
+                odds,
+                _mm512_loadu_si512(words.add(i + 32).cast()),
+                _mm512_loadu_si512(words.add(i + 48).cast()),
+            );
+            let second = verdicts_bw(t, x, o);
+            let bytes = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(first, second));
+            _mm512_storeu_si512(out_ptr.add(i).cast(), bytes);
+        }
+        i += 64;
+    }
+    if i + 32 <= n {
+        // SAFETY: as above, with 32 `BoardWord`s read and 32 bytes written.
+        unsafe {
+            let (x, o) = split_words(
+                evens,
+                odds,
+                _mm512_loadu_si512(words.add(i).cast()),
+                _mm512_loadu_si512(words.add(i + 16).cast()),
+            );
+            let v = verdicts_bw(t, x, o);
+            _mm256_storeu_si256(out_ptr.add(i).cast(), _mm512_cvtepi16_epi8(v));
+        }
+        i += 32;
+    }
+    i + packed_kernel(&boards[i..n], &mut out[i..n])
 }
 
 /// [`LINE_TABLE`] in a register.
