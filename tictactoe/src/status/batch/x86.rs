@@ -404,6 +404,21 @@ fn packed_avx512(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     i + packed_kernel(&boards[i..n], &mut out[i..n])
 }
 
+/// TEMPORARY: the previous packed AVX-512 kernel, auto-vectorised.
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn packed_avx512_auto_inner(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
+    packed_kernel(boards, out)
+}
+
+/// TEMPORARY: for the comparison in `batch::tests`.
+#[cfg(test)]
+pub(super) fn packed_avx512_auto(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
+    assert!(is_available(Kernel::Avx512));
+    // SAFETY: checked.
+    unsafe { packed_avx512_auto_inner(boards, out) }
+}
+
 /// [`LINE_TABLE`] in a register.
 #[inline]
 #[target_feature(enable = "avx512f")]
