@@ -72,7 +72,8 @@ pub(super) fn split(kernel: Kernel, xs: &[u16], os: &[u16], out: &mut [Verdict])
     }
 }
 
-/// [`packed_kernel`] at `kernel`'s width, or the portable build if the CPU lacks it.
+/// The packed kernel `kernel` names, or the portable one ([`packed_kernel`]) if the CPU lacks
+/// it.
 pub(super) fn packed(kernel: Kernel, boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     match kernel {
         // SAFETY: as in `split`.
@@ -93,7 +94,7 @@ fn nibble_table(bytes: &[u8; 16]) -> __m512i {
     _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) })
 }
 
-/// The AVX-512BW split kernel's registers: the tables ([`simd::NIBBLE_TABLES`]) and two
+/// The AVX-512BW kernels' registers: the tables ([`simd::NIBBLE_TABLES`]) and two
 /// constants LLVM must not see.
 #[derive(Clone, Copy)]
 struct NibbleTables {
