@@ -11,7 +11,8 @@
 //!
 //! The split layout has a kernel per [`Kernel`], each tested against the scalar one
 //! (`split_kernel`, plain Rust) on every pair of 9-bit sets, every grid and the lengths 0 to
-//! 100 (vector loops and tails); [`verdicts_split_with`] runs a chosen one:
+//! 100 (vector loops and tails), as are the packed layout's; [`verdicts_split_with`] runs a
+//! chosen one:
 //!
 //! - [`Kernel::Portable`]: on x86-64, hand-written SSE2 (the baseline): 16 boards per step in
 //!   bytes (cells 0-7 in one byte, cell 8 in another), lines found by 16-bit shifts and byte
@@ -20,12 +21,16 @@
 //! - [`Kernel::Avx2`]: hand-written, a table lookup: one 16-bit lane per board holds X's cells
 //!   0-7 in its low byte and O's in its high byte, and `vpshufb` looks up both players' low and
 //!   high nibbles in two 16-byte tables of lines, a third on cell 8.
-//! - [`Kernel::Avx512`]: the scalar kernel compiled with AVX-512BW enabled (auto-vectorised).
+//! - [`Kernel::Avx512`]: hand-written, the AVX2 kernel's `vpshufb` lookup at 512 bits (AVX-512BW,
+//!   no VBMI): 64 boards per step, ternary-logic ops for its blends and ANDs, a mask register
+//!   for "full"; 34 instructions per 64 boards, where the scalar kernel auto-vectorised for
+//!   AVX-512BW spent 80.
 //! - [`Kernel::Avx512Vbmi`]: hand-written, the 64-byte [`LINE_TABLE`] in one register and one
 //!   byte permute (`vpermb`) looking up 32 sets.
 //!
-//! The packed layout ([`verdicts`]) is the scalar [`Verdict::of`] auto-vectorised: compiled
-//! for the target, with AVX2 and with AVX-512BW, and hand-written on VBMI. Each call picks the
+//! The packed layout ([`verdicts`]) is the scalar [`Verdict::of`] auto-vectorised (compiled
+//! for the target, and with AVX2), and hand-written on AVX-512BW (two `vpermt2w` split 32 words
+//! into X's and O's sets, then the split kernel's step) and on VBMI. Each call picks the
 //! widest kernel the CPU has (detected at run time, cached by `std`; without `std`, or off
 //! x86-64, the portable one).
 
@@ -46,7 +51,10 @@ pub enum Kernel {
     /// 256-bit vectors, on x86-64 CPUs with AVX2: a hand-written `vpshufb` lookup for the split
     /// layout.
     Avx2,
-    /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW (auto-vectorised).
+    /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW: hand-written, the AVX2
+    /// kernel's `vpshufb` lookup of 16-byte line tables at twice the width (64 boards per step,
+    /// 34 instructions), no VBMI needed; for the packed layout, a `vpermt2w` split of the words
+    /// into X's and O's sets before the same lookup.
     Avx512,
     /// 512-bit vectors with AVX-512 VBMI: the whole 512-bit line table ([`LINE_TABLE`]) held
     /// in one register and looked up for 32 sets at once with a byte permute (`vpermb`).
@@ -116,8 +124,8 @@ pub const LINE_TABLE: [u8; 64] = {
 /// Bytes per board read by the batch kernel.
 pub const STATE_BYTES: usize = core::mem::size_of::<BoardWord>();
 /// Bytes of static tables the batch kernel reads per board: none. The VBMI kernel loads
-/// [`LINE_TABLE`] (64 bytes) and the AVX2 kernel three 16-byte line tables into registers once
-/// per call; the others read no table.
+/// [`LINE_TABLE`] (64 bytes) and the AVX2 and AVX-512BW kernels three 16-byte line tables into
+/// registers once per call; the others read no table.
 pub const TABLE_BYTES: usize = 0;
 
 /// Writes the verdict of `boards[i]` to `out[i]` for every `i` below the shorter length, and
@@ -226,7 +234,7 @@ pub(super) fn split_portable(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usi
 }
 
 /// The scalar split kernel: the twin every hand-written kernel is tested against and runs on
-/// its tail, and the AVX-512BW kernel compiled with that feature as [`packed_kernel`] is.
+/// its tail.
 #[inline(always)]
 pub(super) fn split_kernel(xs: &[u16], os: &[u16], out: &mut [Verdict]) -> usize {
     let n = xs.len().min(os.len()).min(out.len());
@@ -289,21 +297,33 @@ mod tests {
     }
 
     /// Every pair of 9-bit sets, overlapping ones included (the kernels read each player's
-    /// set on its own, and "full" as the union), on every kernel against the scalar one.
+    /// set on its own, and "full" as the union), on every kernel and both layouts against the
+    /// scalar one.
     #[test]
     fn every_kernel_agrees_on_every_pair_of_sets() {
         let xs: Vec<u16> = (0..1 << 18).map(|i: u32| (i & 0x1ff) as u16).collect();
         let os: Vec<u16> = (0..1 << 18).map(|i: u32| (i >> 9) as u16).collect();
         let mut expected = vec![Verdict::default(); xs.len()];
         split_kernel(&xs, &os, &mut expected);
+        let words: Vec<BoardWord> = xs
+            .iter()
+            .zip(&os)
+            .map(|(&x, &o)| BoardWord(u32::from(x) | u32::from(o) << 16))
+            .collect();
         for kernel in Kernel::ALL {
-            let mut out = vec![Verdict::default(); xs.len()];
-            assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut out), xs.len());
-            if let Some(i) = (0..xs.len()).find(|&i| out[i] != expected[i]) {
-                panic!(
-                    "{kernel:?}: x {:#011b}, o {:#011b}: {:?}, not {:?}",
-                    xs[i], os[i], out[i], expected[i]
-                );
+            let (mut split, mut packed) = (
+                vec![Verdict::default(); xs.len()],
+                vec![Verdict::default(); xs.len()],
+            );
+            assert_eq!(verdicts_split_with(kernel, &xs, &os, &mut split), xs.len());
+            assert_eq!(verdicts_with(kernel, &words, &mut packed), xs.len());
+            for (layout, out) in [("split", &split), ("packed", &packed)] {
+                if let Some(i) = (0..xs.len()).find(|&i| out[i] != expected[i]) {
+                    panic!(
+                        "{kernel:?} {layout}: x {:#011b}, o {:#011b}: {:?}, not {:?}",
+                        xs[i], os[i], out[i], expected[i]
+                    );
+                }
             }
         }
     }
