@@ -498,7 +498,7 @@ fn over_an_array(positions: &[Position], ttts: &[TicTacToe]) {
                 batch::verdicts_split(&xs, &os, &mut out) as u64 + u64::from(out[N - 1].bits())
             }),
             case(
-                "ours batch::verdicts_split_with(Avx512) (today's best)",
+                "ours batch::verdicts_split_with(Avx512) (AVX-512BW, no VBMI)",
                 N,
                 || {
                     batch::verdicts_split_with(batch::Kernel::Avx512, &xs, &os, &mut out5) as u64

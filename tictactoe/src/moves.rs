@@ -112,10 +112,14 @@ impl Position {
     pub(crate) const fn play_unchecked(self, cell: Cell) -> Position {
         debug_assert!(self.legal_moves().contains(cell));
         let board = self.board();
-        // Branch-free: `o_moves` is all ones when O is to move (an odd mark count, so an even
-        // number of empty cells), else 0. Counting the empty cells rather than the marks lets
-        // a playout share the count `Bitboard::pick` took of the same set.
-        let o_moves = ((board.empty_cells().count() & 1) as u16).wrapping_sub(1);
+        // Branch-free: `o_moves` is all ones when O is to move (an odd mark count), else 0.
+        // The marks are counted as 9 less the empty cells, so that a playout shares the count
+        // `Bitboard::pick` took of the same set. Written this way the compiler keeps the mask
+        // (a `neg`); two other spellings tried, `(empty & 1) - 1` for O's mask and
+        // `0 - (empty & 1)` for X's, made it branch on the parity, which mispredicts half the
+        // time over unrelated positions (play + status 3.2 -> 6.8 ns in `peers/`).
+        let marks = 9 - board.empty_cells().count();
+        let o_moves = 0u16.wrapping_sub((marks & 1) as u16);
         let bit = 1u16 << cell.index();
         let x = Bitboard::from_bits_truncate(board.x().bits() | bit & !o_moves);
         let o = Bitboard::from_bits_truncate(board.o().bits() | bit & o_moves);
