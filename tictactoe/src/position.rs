@@ -237,23 +237,18 @@ impl fmt::Display for Status {
 /// five cells without one, `Ongoing` (2) otherwise; O's byte is 3 when O holds a line, which
 /// turns `Ongoing` (2) into `Won(O)` (1), and 0 otherwise. Two loads and an XOR: no count, no
 /// branch.
-///
-/// Bit 2 of each byte is the parity of the set's count, so bit 2 of the XOR is the parity of
-/// the marks on the board: [`Position::play`] places the new mark by it, at no further load
-/// (it has just read both bytes to see that the game is on).
 const fn side_table(o_side: bool) -> [u8; Bitboard::COUNT] {
     let mut table = [0u8; Bitboard::COUNT];
     let mut bits = 0;
     while bits < Bitboard::COUNT {
         let set = Bitboard::from_bits_truncate(bits as u16);
-        let code = match (o_side, set.has_line(), set.count() == 5) {
+        table[bits] = match (o_side, set.has_line(), set.count() == 5) {
             (false, true, _) => 0,
             (false, false, true) => 3,
             (false, false, false) => 2,
             (true, true, _) => 3,
             (true, false, _) => 0,
         };
-        table[bits] = code | ((set.count() & 1) as u8) << 2;
         bits += 1;
     }
     table
@@ -380,11 +375,10 @@ impl Position {
         Status::from_code(self.status_code())
     }
 
-    /// The XOR of X's and O's [`side_table`] bytes: the status code in bits 0-1, the parity of
-    /// the marks in bit 2. The `& 0x1ff` changes nothing (a set is 9 bits) but proves the index
-    /// in bounds.
+    /// The XOR of X's and O's [`side_table`] bytes. The `& 0x1ff` changes nothing (a set is 9
+    /// bits) but proves the index in bounds.
     #[inline]
-    pub(crate) const fn status_code(self) -> u8 {
+    const fn status_code(self) -> u8 {
         BY_X[self.0.x().bits() as usize & 0x1ff] ^ BY_O[self.0.o().bits() as usize & 0x1ff]
     }
 
