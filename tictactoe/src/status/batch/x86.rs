@@ -208,12 +208,23 @@ fn packed_avx2(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     packed_kernel(boards, out)
 }
 
-/// The X and O sets of 32 boards, one per 16-bit lane each, from two vectors of 16
-/// [`BoardWord`]s (X's set in the low half of each, O's in the high half): `vpermt2w` (AVX-512BW)
-/// gathers the even words, then the odd ones, of the two vectors, in board order.
+/// The X and O sets of the 32 boards at `words`, one per 16-bit lane each: two vectors of 16
+/// [`BoardWord`]s (X's set in the low half of each, O's in the high half), of which `vpermt2w`
+/// (AVX-512BW) gathers the even words, then the odd ones, in board order.
+///
+/// # Safety
+/// `words` points to 32 readable `BoardWord`s (unaligned loads).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn split_words(evens: __m512i, odds: __m512i, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+unsafe fn sets_at(evens: __m512i, odds: __m512i, words: *const BoardWord) -> (__m512i, __m512i) {
+    // SAFETY: the caller's contract: 32 `BoardWord`s (`repr(transparent)` over `u32`), two
+    // 512-bit loads.
+    let (a, b) = unsafe {
+        (
+            _mm512_loadu_si512(words.cast()),
+            _mm512_loadu_si512(words.add(16).cast()),
+        )
+    };
     (
         _mm512_permutex2var_epi16(a, evens, b),
         _mm512_permutex2var_epi16(a, odds, b),
@@ -257,19 +268,9 @@ fn packed_avx512(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
         // writes 64 bytes inside `out` (`Verdict` is `repr(transparent)` over `u8`). Unaligned
         // loads and stores.
         unsafe {
-            let (x, o) = split_words(
-                evens,
-                odds,
-                _mm512_loadu_si512(words.add(i).cast()),
-                _mm512_loadu_si512(words.add(i + 16).cast()),
-            );
+            let (x, o) = sets_at(evens, odds, words.add(i));
             let first = verdicts_bw(t, x, o);
-            let (x, o) = split_words(
-                evens,
-                odds,
-                _mm512_loadu_si512(words.add(i + 32).cast()),
-                _mm512_loadu_si512(words.add(i + 48).cast()),
-            );
+            let (x, o) = sets_at(evens, odds, words.add(i + 32));
             let second = verdicts_bw(t, x, o);
             let bytes = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(first, second));
             _mm512_storeu_si512(out_ptr.add(i).cast(), bytes);
@@ -279,12 +280,7 @@ fn packed_avx512(boards: &[BoardWord], out: &mut [Verdict]) -> usize {
     if i + 32 <= n {
         // SAFETY: as above, with 32 `BoardWord`s read and 32 bytes written.
         unsafe {
-            let (x, o) = split_words(
-                evens,
-                odds,
-                _mm512_loadu_si512(words.add(i).cast()),
-                _mm512_loadu_si512(words.add(i + 16).cast()),
-            );
+            let (x, o) = sets_at(evens, odds, words.add(i));
             let v = verdicts_bw(t, x, o);
             _mm256_storeu_si256(out_ptr.add(i).cast(), _mm512_cvtepi16_epi8(v));
         }
