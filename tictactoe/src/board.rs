@@ -336,7 +336,7 @@ pub(crate) const fn base3_code(board: Board) -> u16 {
 }
 
 /// The board of a base-3 code below `3^9`, digit by digit (digit 1 is X, 2 is O): the
-/// compile-time twin of [`Base3::to_board`], tested equal on every code.
+/// compile-time twin of [`Base3::to_board`](crate::encoding::Base3::to_board), tested equal on every code.
 pub(crate) const fn from_base3_code(code: u16) -> Board {
     let (mut rest, mut x, mut o, mut i) = (code, 0u16, 0u16, 0);
     while i < 9 {

@@ -3,7 +3,7 @@
 //!
 //! | representation | check | state bytes | table bytes |
 //! |---|---|---|---|
-//! | [`Board`]: two 9-bit [`Bitboard`]s | [`Bitboard::has_line`] for X, then O | 4 | 64 |
+//! | [`Board`]: two 9-bit [`Bitboard`](crate::Bitboard)s | [`Bitboard::has_line`](crate::Bitboard::has_line) for X, then O | 4 | 64 |
 //!
 //! The smallest table, at the price of a shift and a bit test per player on top of the load:
 //! [`Table`](super::Table) spends a byte per set instead.
