@@ -5,9 +5,15 @@ use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
 use crate::Cell;
 
+mod nine;
+
+use nine::Nine;
+
 /// A set of cells: bit `i` is cell `i`, so `0b111` is the top row.
 ///
-/// Only the low 9 bits are ever set; every constructor and operator keeps it that way.
+/// Only the low 9 bits are ever set; every constructor and operator keeps it that way, and the
+/// type says so to the compiler (a 512-variant enum inside), so a lookup by a set in a
+/// 512-entry table compiles to one load, with no mask and no bounds check.
 ///
 /// ```
 /// use tictactoe::{Bitboard, Cell};
@@ -18,14 +24,14 @@ use crate::Cell;
 /// assert!(Bitboard::from_bits(0b111).unwrap().has_line());
 /// # Ok::<(), tictactoe::CellError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Bitboard(u16);
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Bitboard(Nine);
 
 impl Bitboard {
     /// No cell.
-    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const EMPTY: Bitboard = Bitboard::raw(0);
     /// All nine cells.
-    pub const FULL: Bitboard = Bitboard(0x1ff);
+    pub const FULL: Bitboard = Bitboard::raw(0x1ff);
     /// Number of distinct bitboards, `2^9`.
     pub const COUNT: usize = 512;
     /// Bytes of static tables behind [`Bitboard::has_line`].
@@ -36,11 +42,17 @@ impl Bitboard {
     /// Bytes of the select table behind [`Bitboard::nth`].
     pub(crate) const SELECT_TABLE_BYTES: usize = core::mem::size_of_val(&SELECT);
 
+    /// The set of the low nine bits of `bits`: the one way in, so every set is nine bits.
+    #[inline(always)]
+    const fn raw(bits: u16) -> Bitboard {
+        Bitboard(Nine::new(bits))
+    }
+
     /// The set with these bits, or `None` if a bit above 8 is set.
     #[must_use]
     pub const fn from_bits(bits: u16) -> Option<Bitboard> {
         if bits <= 0x1ff {
-            Some(Bitboard(bits))
+            Some(Bitboard::raw(bits))
         } else {
             None
         }
@@ -49,37 +61,37 @@ impl Bitboard {
     /// The set with these bits, bits above 8 dropped.
     #[must_use]
     pub const fn from_bits_truncate(bits: u16) -> Bitboard {
-        Bitboard(bits & 0x1ff)
+        Bitboard::raw(bits)
     }
 
     /// The set holding just `cell`.
     #[must_use]
     pub const fn from_cell(cell: Cell) -> Bitboard {
-        Bitboard(1 << cell.index())
+        Bitboard::raw(1 << cell.index())
     }
 
     /// The mask, `0..512`.
     #[must_use]
     pub const fn bits(self) -> u16 {
-        self.0
+        self.0.get()
     }
 
     /// Whether `cell` is in the set.
     #[must_use]
     pub const fn contains(self, cell: Cell) -> bool {
-        self.0 >> cell.index() & 1 != 0
+        self.bits() >> cell.index() & 1 != 0
     }
 
     /// The set with `cell` added.
     #[must_use]
     pub const fn with(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 | 1 << cell.index())
+        Bitboard::raw(self.bits() | 1 << cell.index())
     }
 
     /// The set with `cell` removed.
     #[must_use]
     pub const fn without(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & !(1 << cell.index()))
+        Bitboard::raw(self.bits() & !(1 << cell.index()))
     }
 
     /// Number of cells in the set.
@@ -90,10 +102,10 @@ impl Bitboard {
     #[inline]
     pub const fn count(self) -> u32 {
         if cfg!(target_feature = "popcnt") {
-            self.0.count_ones()
+            self.bits().count_ones()
         } else {
             // The `& 0x1ff` changes nothing (a set is 9 bits) but proves the index in bounds.
-            COUNTS[self.0 as usize & 0x1ff] as u32
+            COUNTS[self.bits() as usize & 0x1ff] as u32
         }
     }
 
@@ -153,28 +165,28 @@ impl Bitboard {
     /// proves the index in bounds.
     #[inline]
     const fn select(self) -> u64 {
-        SELECT[self.0 as usize & 0x1ff]
+        SELECT[self.bits() as usize & 0x1ff]
     }
 
     /// Whether the set is empty.
     #[must_use]
     pub const fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits() == 0
     }
 
     /// Whether every cell of `other` is in `self`.
     #[must_use]
     pub const fn is_superset(self, other: Bitboard) -> bool {
-        self.0 & other.0 == other.0
+        self.bits() & other.bits() == other.bits()
     }
 
     /// The lowest cell of the set, if any.
     #[must_use]
     pub const fn first(self) -> Option<Cell> {
-        if self.0 == 0 {
+        if self.bits() == 0 {
             None
         } else {
-            Some(Cell::ALL[self.0.trailing_zeros() as usize])
+            Some(Cell::ALL[self.bits().trailing_zeros() as usize])
         }
     }
 
@@ -185,7 +197,7 @@ impl Bitboard {
     pub const fn has_line(self) -> bool {
         // `& 7` changes nothing (a set is 9 bits) but proves the index in bounds, so the
         // lookup compiles without a bounds check.
-        HAS_LINE[(self.0 >> 6) as usize & 7] >> (self.0 & 63) & 1 != 0
+        HAS_LINE[(self.bits() >> 6) as usize & 7] >> (self.bits() & 63) & 1 != 0
     }
 
     /// The lines whose three cells are all in the set, as a mask over
@@ -196,7 +208,7 @@ impl Bitboard {
         let mut mask = 0;
         let mut l = 0;
         while l < 8 {
-            if self.0 & LINE_MASKS[l] == LINE_MASKS[l] {
+            if self.bits() & LINE_MASKS[l] == LINE_MASKS[l] {
                 mask |= 1 << l;
             }
             l += 1;
@@ -207,7 +219,7 @@ impl Bitboard {
     /// The cells in ascending order.
     #[must_use]
     pub const fn iter(self) -> Cells {
-        Cells(self.0)
+        Cells(self.bits())
     }
 }
 
@@ -229,7 +241,7 @@ const HAS_LINE: [u64; 8] = {
     let mut table = [0u64; 8];
     let mut set = 0u16;
     while set < 512 {
-        if Bitboard(set).line_mask() != 0 {
+        if Bitboard::raw(set).line_mask() != 0 {
             table[(set >> 6) as usize] |= 1 << (set & 63);
         }
         set += 1;
@@ -298,7 +310,7 @@ impl Iterator for Cells {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = Bitboard(self.0).count() as usize;
+        let n = Bitboard::raw(self.0).count() as usize;
         (n, Some(n))
     }
 }
@@ -319,6 +331,13 @@ impl FromIterator<Cell> for Bitboard {
     }
 }
 
+/// Hashes the bits, as the `u16` it once was.
+impl core::hash::Hash for Bitboard {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.bits().hash(state);
+    }
+}
+
 impl From<Cell> for Bitboard {
     fn from(cell: Cell) -> Bitboard {
         Bitboard::from_cell(cell)
@@ -328,51 +347,51 @@ impl From<Cell> for Bitboard {
 impl BitOr for Bitboard {
     type Output = Bitboard;
     fn bitor(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 | rhs.0)
+        Bitboard::raw(self.bits() | rhs.bits())
     }
 }
 
 impl BitOrAssign for Bitboard {
     fn bitor_assign(&mut self, rhs: Bitboard) {
-        self.0 |= rhs.0;
+        *self = *self | rhs;
     }
 }
 
 impl BitAnd for Bitboard {
     type Output = Bitboard;
     fn bitand(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & rhs.0)
+        Bitboard::raw(self.bits() & rhs.bits())
     }
 }
 
 impl BitAndAssign for Bitboard {
     fn bitand_assign(&mut self, rhs: Bitboard) {
-        self.0 &= rhs.0;
+        *self = *self & rhs;
     }
 }
 
 impl BitXor for Bitboard {
     type Output = Bitboard;
     fn bitxor(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 ^ rhs.0)
+        Bitboard::raw(self.bits() ^ rhs.bits())
     }
 }
 
 impl Not for Bitboard {
     type Output = Bitboard;
     fn not(self) -> Bitboard {
-        Bitboard(!self.0 & 0x1ff)
+        Bitboard::raw(!self.bits())
     }
 }
 
 /// Draws the set as a 3x3 grid of `#` and `.`.
 impl fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Bitboard({:#011b}", self.0)?;
+        write!(f, "Bitboard({:#011b}", self.bits())?;
         for row in 0..3 {
             f.write_str(if row == 0 { ": " } else { "/" })?;
             for column in 0..3 {
-                let on = self.0 >> (row * 3 + column) & 1 != 0;
+                let on = self.bits() >> (row * 3 + column) & 1 != 0;
                 f.write_str(if on { "#" } else { "." })?;
             }
         }
@@ -387,7 +406,7 @@ mod tests {
     #[test]
     fn count_nth_and_pick_match_iteration_on_every_set() {
         for bits in 0..512u16 {
-            let set = Bitboard(bits);
+            let set = Bitboard::raw(bits);
             assert_eq!(set.count(), bits.count_ones());
             assert_eq!(u32::from(COUNTS[bits as usize]), bits.count_ones());
             for k in 0..10 {
@@ -403,7 +422,7 @@ mod tests {
     #[test]
     fn has_line_matches_the_line_loop_on_every_set() {
         for bits in 0..512u16 {
-            let set = Bitboard(bits);
+            let set = Bitboard::raw(bits);
             let slow = crate::Line::ALL
                 .iter()
                 .any(|line| set.is_superset(line.cells()));
@@ -414,7 +433,7 @@ mod tests {
     #[test]
     fn iteration_and_collection_are_inverse() {
         for bits in 0..512u16 {
-            let set = Bitboard(bits);
+            let set = Bitboard::raw(bits);
             assert_eq!(set.iter().len(), set.count() as usize);
             assert_eq!(set.iter().collect::<Bitboard>(), set);
             assert!(set.iter().all(|cell| set.contains(cell)));

@@ -237,27 +237,50 @@ impl fmt::Display for Status {
 /// five cells without one, `Ongoing` (2) otherwise; O's byte is 3 when O holds a line, which
 /// turns `Ongoing` (2) into `Won(O)` (1), and 0 otherwise. Two loads and an XOR: no count, no
 /// branch.
-const fn side_table(o_side: bool) -> [u8; Bitboard::COUNT] {
-    let mut table = [0u8; Bitboard::COUNT];
+const fn side_table(o_side: bool) -> [TwoBits; Bitboard::COUNT] {
+    let mut table = [TwoBits::new(0); Bitboard::COUNT];
     let mut bits = 0;
     while bits < Bitboard::COUNT {
         let set = Bitboard::from_bits_truncate(bits as u16);
-        table[bits] = match (o_side, set.has_line(), set.count() == 5) {
+        table[bits] = TwoBits::new(match (o_side, set.has_line(), set.count() == 5) {
             (false, true, _) => 0,
             (false, false, true) => 3,
             (false, false, false) => 2,
             (true, true, _) => 3,
             (true, false, _) => 0,
-        };
+        });
         bits += 1;
     }
     table
 }
 
+/// A number `0..4` whose type says so: XOR two of them and the compiler knows the result is
+/// below 4, so [`Status::from_code`]'s `& 3` compiles to nothing.
+#[derive(Clone, Copy)]
+#[repr(u8)]
+enum TwoBits {
+    Zero,
+    One,
+    Two,
+    Three,
+}
+
+impl TwoBits {
+    /// The low two bits of `bits`.
+    const fn new(bits: u8) -> TwoBits {
+        match bits & 3 {
+            0 => TwoBits::Zero,
+            1 => TwoBits::One,
+            2 => TwoBits::Two,
+            _ => TwoBits::Three,
+        }
+    }
+}
+
 /// X's half of a position's status code (see [`side_table`]).
-const BY_X: [u8; Bitboard::COUNT] = side_table(false);
+const BY_X: [TwoBits; Bitboard::COUNT] = side_table(false);
 /// O's half of a position's status code (see [`side_table`]).
-const BY_O: [u8; Bitboard::COUNT] = side_table(true);
+const BY_O: [TwoBits; Bitboard::COUNT] = side_table(true);
 
 /// For each 9-bit set: `Some(player)` when the set holds a line, else `None`. Two of these,
 /// one per player, make [`Position::winner`]: X's entry, or else O's, which the compiler turns
@@ -376,10 +399,12 @@ impl Position {
     }
 
     /// The XOR of X's and O's [`side_table`] bytes. The `& 0x1ff` changes nothing (a set is 9
-    /// bits) but proves the index in bounds.
+    /// bits, and its type tells the compiler so, which drops the mask) but proves the index in
+    /// bounds to a reader.
     #[inline]
     const fn status_code(self) -> u8 {
-        BY_X[self.0.x().bits() as usize & 0x1ff] ^ BY_O[self.0.o().bits() as usize & 0x1ff]
+        BY_X[self.0.x().bits() as usize & 0x1ff] as u8
+            ^ BY_O[self.0.o().bits() as usize & 0x1ff] as u8
     }
 
     /// All 5,478 positions, in increasing order of their base-3 code.
