@@ -104,8 +104,7 @@ impl Bitboard {
         if cfg!(target_feature = "popcnt") {
             self.bits().count_ones()
         } else {
-            // The `& 0x1ff` changes nothing (a set is 9 bits) but proves the index in bounds.
-            COUNTS[self.bits() as usize & 0x1ff] as u32
+            COUNTS[self.bits() as usize] as u32
         }
     }
 
@@ -161,11 +160,10 @@ impl Bitboard {
         Some(select_cell(self.select(), k as u32))
     }
 
-    /// This set's entry of [`SELECT`]. The `& 0x1ff` changes nothing (a set is 9 bits) but
-    /// proves the index in bounds.
+    /// This set's entry of [`SELECT`].
     #[inline]
     const fn select(self) -> u64 {
-        SELECT[self.bits() as usize & 0x1ff]
+        SELECT[self.bits() as usize]
     }
 
     /// Whether the set is empty.
@@ -195,9 +193,7 @@ impl Bitboard {
     /// One lookup in [`HAS_LINE`](crate::Bitboard::has_line): a 512-bit table, 64 bytes.
     #[must_use]
     pub const fn has_line(self) -> bool {
-        // `& 7` changes nothing (a set is 9 bits) but proves the index in bounds, so the
-        // lookup compiles without a bounds check.
-        HAS_LINE[(self.bits() >> 6) as usize & 7] >> (self.bits() & 63) & 1 != 0
+        HAS_LINE[(self.bits() >> 6) as usize] >> (self.bits() & 63) & 1 != 0
     }
 
     /// The lines whose three cells are all in the set, as a mask over

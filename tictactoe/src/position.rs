@@ -382,8 +382,8 @@ impl Position {
     pub const fn winner(self) -> Option<Player> {
         // Both loads first: with O's inside the `None` arm the compiler branches on X's byte.
         let (x, o) = (
-            WINNER_BY_X[self.0.x().bits() as usize & 0x1ff],
-            WINNER_BY_O[self.0.o().bits() as usize & 0x1ff],
+            WINNER_BY_X[self.0.x().bits() as usize],
+            WINNER_BY_O[self.0.o().bits() as usize],
         );
         match x {
             Some(player) => Some(player),
@@ -398,13 +398,10 @@ impl Position {
         Status::from_code(self.status_code())
     }
 
-    /// The XOR of X's and O's [`side_table`] bytes. The `& 0x1ff` changes nothing (a set is 9
-    /// bits, and its type tells the compiler so, which drops the mask) but proves the index in
-    /// bounds to a reader.
+    /// The XOR of X's and O's [`side_table`] bytes.
     #[inline]
     const fn status_code(self) -> u8 {
-        BY_X[self.0.x().bits() as usize & 0x1ff] as u8
-            ^ BY_O[self.0.o().bits() as usize & 0x1ff] as u8
+        BY_X[self.0.x().bits() as usize] as u8 ^ BY_O[self.0.o().bits() as usize] as u8
     }
 
     /// All 5,478 positions, in increasing order of their base-3 code.
