@@ -50,6 +50,7 @@ impl Bitboard {
 
     /// The set with these bits, or `None` if a bit above 8 is set.
     #[must_use]
+    #[inline]
     pub const fn from_bits(bits: u16) -> Option<Bitboard> {
         if bits <= 0x1ff {
             Some(Bitboard::raw(bits))
@@ -60,36 +61,42 @@ impl Bitboard {
 
     /// The set with these bits, bits above 8 dropped.
     #[must_use]
+    #[inline]
     pub const fn from_bits_truncate(bits: u16) -> Bitboard {
         Bitboard::raw(bits)
     }
 
     /// The set holding just `cell`.
     #[must_use]
+    #[inline]
     pub const fn from_cell(cell: Cell) -> Bitboard {
         Bitboard::raw(1 << cell.index())
     }
 
     /// The mask, `0..512`.
     #[must_use]
+    #[inline]
     pub const fn bits(self) -> u16 {
         self.0.get()
     }
 
     /// Whether `cell` is in the set.
     #[must_use]
+    #[inline]
     pub const fn contains(self, cell: Cell) -> bool {
         self.bits() >> cell.index() & 1 != 0
     }
 
     /// The set with `cell` added.
     #[must_use]
+    #[inline]
     pub const fn with(self, cell: Cell) -> Bitboard {
         Bitboard::raw(self.bits() | 1 << cell.index())
     }
 
     /// The set with `cell` removed.
     #[must_use]
+    #[inline]
     pub const fn without(self, cell: Cell) -> Bitboard {
         Bitboard::raw(self.bits() & !(1 << cell.index()))
     }
@@ -168,18 +175,21 @@ impl Bitboard {
 
     /// Whether the set is empty.
     #[must_use]
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.bits() == 0
     }
 
     /// Whether every cell of `other` is in `self`.
     #[must_use]
+    #[inline]
     pub const fn is_superset(self, other: Bitboard) -> bool {
         self.bits() & other.bits() == other.bits()
     }
 
     /// The lowest cell of the set, if any.
     #[must_use]
+    #[inline]
     pub const fn first(self) -> Option<Cell> {
         if self.bits() == 0 {
             None
@@ -192,6 +202,7 @@ impl Bitboard {
     ///
     /// One lookup in [`HAS_LINE`](crate::Bitboard::has_line): a 512-bit table, 64 bytes.
     #[must_use]
+    #[inline]
     pub const fn has_line(self) -> bool {
         HAS_LINE[(self.bits() >> 6) as usize] >> (self.bits() & 63) & 1 != 0
     }
@@ -200,6 +211,7 @@ impl Bitboard {
     /// [`Line::ALL`](crate::Line::ALL) (bit `l` is
     /// line `l`).
     #[must_use]
+    #[inline]
     pub const fn line_mask(self) -> u8 {
         let mut mask = 0;
         let mut l = 0;
@@ -214,6 +226,7 @@ impl Bitboard {
 
     /// The cells in ascending order.
     #[must_use]
+    #[inline]
     pub const fn iter(self) -> Cells {
         Cells(self.bits())
     }
@@ -296,6 +309,7 @@ pub struct Cells(u16);
 
 impl Iterator for Cells {
     type Item = Cell;
+    #[inline]
     fn next(&mut self) -> Option<Cell> {
         if self.0 == 0 {
             return None;
@@ -305,6 +319,7 @@ impl Iterator for Cells {
         Some(cell)
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = Bitboard::raw(self.0).count() as usize;
         (n, Some(n))
@@ -316,12 +331,14 @@ impl ExactSizeIterator for Cells {}
 impl IntoIterator for Bitboard {
     type Item = Cell;
     type IntoIter = Cells;
+    #[inline]
     fn into_iter(self) -> Cells {
         self.iter()
     }
 }
 
 impl FromIterator<Cell> for Bitboard {
+    #[inline]
     fn from_iter<I: IntoIterator<Item = Cell>>(cells: I) -> Bitboard {
         cells.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
     }
@@ -329,12 +346,14 @@ impl FromIterator<Cell> for Bitboard {
 
 /// Hashes the bits, as the `u16` it once was.
 impl core::hash::Hash for Bitboard {
+    #[inline]
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.bits().hash(state);
     }
 }
 
 impl From<Cell> for Bitboard {
+    #[inline]
     fn from(cell: Cell) -> Bitboard {
         Bitboard::from_cell(cell)
     }
@@ -342,12 +361,14 @@ impl From<Cell> for Bitboard {
 
 impl BitOr for Bitboard {
     type Output = Bitboard;
+    #[inline]
     fn bitor(self, rhs: Bitboard) -> Bitboard {
         Bitboard::raw(self.bits() | rhs.bits())
     }
 }
 
 impl BitOrAssign for Bitboard {
+    #[inline]
     fn bitor_assign(&mut self, rhs: Bitboard) {
         *self = *self | rhs;
     }
@@ -355,12 +376,14 @@ impl BitOrAssign for Bitboard {
 
 impl BitAnd for Bitboard {
     type Output = Bitboard;
+    #[inline]
     fn bitand(self, rhs: Bitboard) -> Bitboard {
         Bitboard::raw(self.bits() & rhs.bits())
     }
 }
 
 impl BitAndAssign for Bitboard {
+    #[inline]
     fn bitand_assign(&mut self, rhs: Bitboard) {
         *self = *self & rhs;
     }
@@ -368,6 +391,7 @@ impl BitAndAssign for Bitboard {
 
 impl BitXor for Bitboard {
     type Output = Bitboard;
+    #[inline]
     fn bitxor(self, rhs: Bitboard) -> Bitboard {
         Bitboard::raw(self.bits() ^ rhs.bits())
     }
@@ -375,6 +399,7 @@ impl BitXor for Bitboard {
 
 impl Not for Bitboard {
     type Output = Bitboard;
+    #[inline]
     fn not(self) -> Bitboard {
         Bitboard::raw(!self.bits())
     }

@@ -66,6 +66,7 @@ impl Board {
     ///
     /// # Errors
     /// [`OverlapError`] naming the lowest cell both sets hold.
+    #[inline]
     pub const fn from_bitboards(x: Bitboard, o: Bitboard) -> Result<Board, OverlapError> {
         match (Bitboard::from_bits_truncate(x.bits() & o.bits())).first() {
             None => Ok(Board { x, o }),
@@ -74,6 +75,7 @@ impl Board {
     }
 
     /// The board from two sets the caller knows to be disjoint.
+    #[inline]
     pub(crate) const fn from_disjoint(x: Bitboard, o: Bitboard) -> Board {
         debug_assert!(x.bits() & o.bits() == 0);
         Board { x, o }
@@ -81,18 +83,21 @@ impl Board {
 
     /// The cells of X.
     #[must_use]
+    #[inline]
     pub const fn x(self) -> Bitboard {
         self.x
     }
 
     /// The cells of O.
     #[must_use]
+    #[inline]
     pub const fn o(self) -> Bitboard {
         self.o
     }
 
     /// The cells of `player`.
     #[must_use]
+    #[inline]
     pub const fn pieces(self, player: Player) -> Bitboard {
         match player {
             Player::X => self.x,
@@ -102,18 +107,21 @@ impl Board {
 
     /// The cells holding a mark.
     #[must_use]
+    #[inline]
     pub const fn occupied(self) -> Bitboard {
         Bitboard::from_bits_truncate(self.x.bits() | self.o.bits())
     }
 
     /// The empty cells.
     #[must_use]
+    #[inline]
     pub const fn empty_cells(self) -> Bitboard {
         Bitboard::from_bits_truncate(!(self.x.bits() | self.o.bits()))
     }
 
     /// Who holds `cell`, if anyone.
     #[must_use]
+    #[inline]
     pub const fn at(self, cell: Cell) -> Option<Player> {
         if self.x.contains(cell) {
             Some(Player::X)
@@ -126,6 +134,7 @@ impl Board {
 
     /// The board with `cell` set to `mark` (`None` empties it).
     #[must_use]
+    #[inline]
     pub const fn with(self, cell: Cell, mark: Option<Player>) -> Board {
         let (x, o) = (self.x.without(cell), self.o.without(cell));
         match mark {
@@ -136,18 +145,21 @@ impl Board {
     }
 
     /// Sets `cell` to `mark` (`None` empties it).
+    #[inline]
     pub fn set(&mut self, cell: Cell, mark: Option<Player>) {
         *self = self.with(cell, mark);
     }
 
     /// Number of marks of `player`.
     #[must_use]
+    #[inline]
     pub const fn count(self, player: Player) -> u32 {
         self.pieces(player).count()
     }
 
     /// Number of marks on the board.
     #[must_use]
+    #[inline]
     pub const fn marks(self) -> u32 {
         // The sets are disjoint: one count of their union, not two.
         self.occupied().count()
@@ -162,11 +174,13 @@ impl Board {
 
     /// Whether `player` holds a complete line.
     #[must_use]
+    #[inline]
     pub const fn has_line(self, player: Player) -> bool {
         self.pieces(player).has_line()
     }
 
     /// Every complete line on the board (of either player), in [`Line::ALL`] order.
+    #[inline]
     pub fn lines(self) -> impl Iterator<Item = Line> {
         Line::ALL.into_iter().filter(move |line| {
             self.x.is_superset(line.cells()) || self.o.is_superset(line.cells())
@@ -242,6 +256,7 @@ static SPREAD: [u128; 512] = {
     table
 };
 
+#[inline]
 const fn mark_char(mark: Option<Player>) -> char {
     match mark {
         None => '.',
@@ -325,6 +340,7 @@ const POW3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 /// The base-3 code of a board, digit by digit: the one board-to-base-3 conversion of the
 /// compile-time tables (the solver's, the packed arrays', the base-3 status table's).
 /// Run-time code uses `encoding::Base3::from_board`; a test holds the two equal on every grid.
+#[inline]
 pub(crate) const fn base3_code(board: Board) -> u16 {
     let (x, o) = (board.x().bits(), board.o().bits());
     let (mut code, mut i) = (0, 0);

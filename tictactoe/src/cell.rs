@@ -41,6 +41,7 @@ impl Cell {
     ///
     /// # Errors
     /// [`CellError`] when `index` is 9 or more.
+    #[inline]
     pub const fn new(index: u8) -> Result<Cell, CellError> {
         if index < 9 {
             Ok(Cell(index))
@@ -60,6 +61,7 @@ impl Cell {
     ///
     /// # Errors
     /// [`CellError`] when `row` or `column` is 3 or more.
+    #[inline]
     pub const fn at(row: u8, column: u8) -> Result<Cell, CellError> {
         if row < 3 && column < 3 {
             Ok(Cell(row * 3 + column))
@@ -70,18 +72,21 @@ impl Cell {
 
     /// The cell's index, `0..9`.
     #[must_use]
+    #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The row, `0..3`, top first.
     #[must_use]
+    #[inline]
     pub const fn row(self) -> u8 {
         self.0 / 3
     }
 
     /// The column, `0..3`, left first.
     #[must_use]
+    #[inline]
     pub const fn column(self) -> u8 {
         self.0 % 3
     }
@@ -89,6 +94,7 @@ impl Cell {
 
 impl TryFrom<usize> for Cell {
     type Error = CellError;
+    #[inline]
     fn try_from(index: usize) -> Result<Cell, CellError> {
         if index < 9 {
             Ok(Cell(index as u8))
@@ -100,12 +106,14 @@ impl TryFrom<usize> for Cell {
 
 impl TryFrom<u8> for Cell {
     type Error = CellError;
+    #[inline]
     fn try_from(index: u8) -> Result<Cell, CellError> {
         Cell::new(index)
     }
 }
 
 impl From<Cell> for usize {
+    #[inline]
     fn from(cell: Cell) -> usize {
         cell.index()
     }

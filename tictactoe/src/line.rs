@@ -39,12 +39,14 @@ impl Line {
 
     /// The line's index in [`Line::ALL`].
     #[must_use]
+    #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The three cells as a set.
     #[must_use]
+    #[inline]
     pub const fn cells(self) -> Bitboard {
         let [a, b, c] = LINE_CELLS[self.0 as usize];
         Bitboard::from_bits_truncate(1 << a | 1 << b | 1 << c)
@@ -52,6 +54,7 @@ impl Line {
 
     /// The three cells, ascending.
     #[must_use]
+    #[inline]
     pub const fn to_cells(self) -> [Cell; 3] {
         let [a, b, c] = LINE_CELLS[self.0 as usize];
         [

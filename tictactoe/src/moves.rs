@@ -31,6 +31,7 @@ pub enum PlayError {
 }
 
 impl From<CellError> for PlayError {
+    #[inline]
     fn from(error: CellError) -> PlayError {
         PlayError::NoSuchCell { index: error.0 }
     }
@@ -103,6 +104,7 @@ impl Position {
     ///
     /// # Errors
     /// As [`Position::play`], or [`PlayError::NoSuchCell`] for an index of 9 or more.
+    #[inline]
     pub fn play_index(self, index: usize) -> Result<Position, PlayError> {
         self.play(Cell::try_from(index)?)
     }
@@ -132,6 +134,7 @@ impl Position {
     /// use tictactoe::Position;
     /// assert_eq!(Position::EMPTY.children().count(), 9);
     /// ```
+    #[inline]
     pub fn children(self) -> impl Iterator<Item = (Cell, Position)> {
         self.legal_moves()
             .iter()

@@ -23,6 +23,7 @@ impl Player {
 
     /// The other player.
     #[must_use]
+    #[inline]
     pub const fn opponent(self) -> Player {
         match self {
             Player::X => Player::O,
@@ -32,6 +33,7 @@ impl Player {
 
     /// `'X'` or `'O'`.
     #[must_use]
+    #[inline]
     pub const fn to_char(self) -> char {
         match self {
             Player::X => 'X',

@@ -27,6 +27,7 @@ impl Violation {
 
     /// The stable machine name: `o-started`, `x-went-twice`, `continued-after-win`.
     #[must_use]
+    #[inline]
     pub const fn code(self) -> &'static str {
         match self {
             Violation::OStarted => "o-started",
@@ -37,6 +38,7 @@ impl Violation {
 
     /// The human explanation.
     #[must_use]
+    #[inline]
     pub const fn message(self) -> &'static str {
         match self {
             Violation::OStarted => "wrong turn order: O started",
@@ -64,22 +66,26 @@ impl Violations {
 
     /// Whether the set is empty.
     #[must_use]
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Whether `violation` is in the set.
     #[must_use]
+    #[inline]
     pub const fn contains(self, violation: Violation) -> bool {
         self.0 >> violation as u8 & 1 != 0
     }
 
     #[must_use]
+    #[inline]
     const fn with(self, violation: Violation) -> Violations {
         Violations(self.0 | 1 << violation as u8)
     }
 
     /// The violations in reporting order.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Violation> {
         Violation::ALL
             .into_iter()
@@ -107,6 +113,7 @@ impl fmt::Display for Violations {
 }
 
 /// The cells shared by all lines of `pieces`, or `FULL` when it has no line.
+#[inline]
 const fn common_cells_of_lines(pieces: Bitboard) -> Bitboard {
     let mut common = Bitboard::FULL;
     let mut l = 0;
@@ -193,6 +200,7 @@ impl Status {
 
     /// `ongoing`, `x-won`, `o-won` or `draw`.
     #[must_use]
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",
@@ -204,6 +212,7 @@ impl Status {
 
     /// Whether the game is over.
     #[must_use]
+    #[inline]
     pub const fn is_finished(self) -> bool {
         !matches!(self, Status::Ongoing)
     }
@@ -267,6 +276,7 @@ enum TwoBits {
 
 impl TwoBits {
     /// The low two bits of `bits`.
+    #[inline]
     const fn new(bits: u8) -> TwoBits {
         match bits & 3 {
             0 => TwoBits::Zero,
@@ -331,6 +341,7 @@ impl Position {
     /// Wraps a board known to be reachable.
     ///
     /// Callers inside the crate guarantee `board.violations().is_empty()`; debug builds check.
+    #[inline]
     pub(crate) const fn from_board_unchecked(board: Board) -> Position {
         debug_assert!(board.violations().is_empty());
         Position(board)
@@ -338,6 +349,7 @@ impl Position {
 
     /// The board.
     #[must_use]
+    #[inline]
     pub const fn board(self) -> Board {
         self.0
     }
@@ -413,6 +425,7 @@ impl Position {
 impl TryFrom<Board> for Position {
     type Error = InvalidBoard;
 
+    #[inline]
     fn try_from(board: Board) -> Result<Position, InvalidBoard> {
         let violations = board.violations();
         if violations.is_empty() {
@@ -424,6 +437,7 @@ impl TryFrom<Board> for Position {
 }
 
 impl From<Position> for Board {
+    #[inline]
     fn from(position: Position) -> Board {
         position.0
     }
