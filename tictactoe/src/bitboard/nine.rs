@@ -4,9 +4,8 @@
 //! A `Bitboard` holds a [`Nine`], not a `u16`, so that the compiler knows every set it
 //! loads is below 512: an index into a 512-entry table then needs no `& 0x1ff` and no
 //! bounds check. [`Nine::new`] is the crate's one scalar `unsafe`: a `transmute` of the low
-//! nine bits, each of which is a variant. A 512-arm `match` compiles to the same code inside
-//! the crate, but is too big for rustc to offer for inlining in other crates, and every small
-//! function that builds a set would then be a call there.
+//! nine bits, each of which is a variant. A 512-arm `match` compiles to the same code, but
+//! puts 512 arms into every function that builds a set, for the compiler to fold each time.
 
 /// A 9-bit value, `0..512`: variant `Snnn` is `nnn`.
 #[rustfmt::skip]
