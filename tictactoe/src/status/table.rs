@@ -10,10 +10,9 @@
 //! know whether the board is full, so its per-set bytes carry the set's count beside the line
 //! bit, and their sum indexes a 64-entry table of statuses: three loads and an add, no
 //! comparison (0.61 ns per board against 0.72 for the line bytes with a fullness test, in
-//! `peers/`). The same
-//! answers packed one bit per set fit in one 64-byte cache line ([`table_bits`](super::table_bits));
-//! the byte table is eight cache lines, still a sliver of L1, and measured about 0.3 ns per
-//! check faster (`ttt bench --method table --method table-bits`).
+//! `peers/`). The line answers packed one bit per set fit in one 64-byte cache line
+//! ([`table_bits`](super::table_bits)); [`LINE`] is eight cache lines, still a sliver of L1,
+//! and measured about 0.3 ns per check faster (`ttt bench --method table --method table-bits`).
 
 use super::{Check, Method};
 use crate::{Bitboard, Board, Player, Status};
