@@ -231,11 +231,15 @@ fn main() {
     // `cargo run ... -- single selfplay` runs only those groups; no argument runs all.
     let chosen: Vec<String> = std::env::args().skip(1).collect();
     for name in &chosen {
-        assert!(GROUPS.contains(&name.as_str()), "unknown group {name:?}: expected one of {GROUPS:?}");
+        assert!(
+            GROUPS.contains(&name.as_str()),
+            "unknown group {name:?}: expected one of {GROUPS:?}"
+        );
     }
     let run = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
     if run("single") {
-        single_board(&positions, &ttts, &bgs, &nortses, &words);
+        single_board::<ByOne>(&positions, &ttts, &bgs, &nortses, &words);
+        single_board::<ByFour>(&positions, &ttts, &bgs, &nortses, &words);
     }
     if run("play") {
         play_and_check(&positions, &all, &order);
@@ -254,86 +258,118 @@ fn main() {
 /// The groups, by the names `main` takes as arguments.
 const GROUPS: [&str; 5] = ["single", "play", "array", "selfplay", "perfect"];
 
-/// A lab method's status over the positions, `REPEAT` times, its representation prepared
-/// beforehand (`prepare` is not part of the check).
-fn lab_status<C: lab::Check>(positions: &[Position]) -> impl FnMut() -> u64 + use<C> {
-    let states: Vec<C::State> = positions.iter().map(|p| C::prepare(p.board())).collect();
-    move || {
-        for _ in 0..40 {
-            for &state in &states {
-                black_box(C::status(state));
+/// How many times a single-board group goes over the positions in one timed run.
+const REPEAT: usize = 40;
+
+/// The loop of a single-board group: every item's `check`, `REPEAT` times, each answer stored
+/// through `black_box`, so that it is computed and no contender pays for a branchy consumer on
+/// shuffled input.
+trait Shape {
+    const TITLE: &'static str;
+    /// Whether the group has the `Method` rows (see [`ByFour`]).
+    const METHOD_ROWS: bool;
+    fn each<T, R>(items: &[T], check: impl Fn(&T) -> R) -> u64;
+}
+
+/// One board to a loop iteration, as a user writes the loop.
+struct ByOne;
+
+impl Shape for ByOne {
+    const TITLE: &'static str = "Single-board status over the 5,478 positions, shuffled";
+    const METHOD_ROWS: bool = true;
+    #[inline(always)]
+    fn each<T, R>(items: &[T], check: impl Fn(&T) -> R) -> u64 {
+        for _ in 0..REPEAT {
+            for item in items {
+                black_box(check(item));
             }
         }
         0
     }
 }
 
+/// Four boards to a loop iteration, unrolled by hand, the same for every contender.
+///
+/// With one board an iteration the loop's own load, store and branch are a floor under every
+/// row, and where the compiler places that small loop moves the floor: in the native build it
+/// has run at two cycles an iteration, not one, with the fastest checks sitting on it. Four
+/// boards share one branch. The `Method` rows are left out: four inlined copies of its
+/// dispatch are more than the compiler inlines, so each board becomes a call.
+struct ByFour;
+
+impl Shape for ByFour {
+    const TITLE: &'static str = "Single-board status, four boards to a loop iteration";
+    const METHOD_ROWS: bool = false;
+    #[inline(always)]
+    fn each<T, R>(items: &[T], check: impl Fn(&T) -> R) -> u64 {
+        for _ in 0..REPEAT {
+            let mut quads = items.chunks_exact(4);
+            for quad in &mut quads {
+                black_box(check(&quad[0]));
+                black_box(check(&quad[1]));
+                black_box(check(&quad[2]));
+                black_box(check(&quad[3]));
+            }
+            for item in quads.remainder() {
+                black_box(check(item));
+            }
+        }
+        0
+    }
+}
+
+/// A lab method's status over the positions, its representation prepared beforehand
+/// (`prepare` is not part of the check).
+fn lab_status<S: Shape, C: lab::Check>(positions: &[Position]) -> impl FnMut() -> u64 + use<S, C> {
+    let states: Vec<C::State> = positions.iter().map(|p| C::prepare(p.board())).collect();
+    move || S::each(&states, |&state| C::status(state))
+}
+
 /// Single-board status: each contender's check over the 5,478 positions, shuffled.
-fn single_board(
+fn single_board<S: Shape>(
     positions: &[Position],
     ttts: &[TicTacToe],
     bgs: &[TTTBoard],
     nortses: &[norts::Board],
     words: &[u32],
 ) {
-    // Each answer is stored through `black_box`, so it is computed, and no contender pays for
-    // a branchy consumer on shuffled input.
-    const REPEAT: usize = 40;
     let n = positions.len() * REPEAT;
     let method = |m: Method| {
         move || {
             let m = black_box(m);
-            let sum = 0;
-            for _ in 0..REPEAT {
-                for &p in positions {
-                    black_box(m.status(p.board()));
-                }
-            }
-            sum
+            S::each(positions, |p| m.status(p.board()))
         }
     };
-    group(
-        "Single-board status over the 5,478 positions, shuffled",
-        "board",
-        vec![
-            case("ours Position::status", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for &p in positions {
-                        black_box(p.status());
-                    }
-                }
-                sum
-            }),
-            case("ours Position::winner", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for &p in positions {
-                        black_box(p.winner());
-                    }
-                }
-                sum
-            }),
-            case(
-                "ours lab::Table status",
-                n,
-                lab_status::<lab::Table>(positions),
-            ),
-            case(
-                "ours lab::TableBits status",
-                n,
-                lab_status::<lab::TableBits>(positions),
-            ),
-            case(
-                "ours lab::Masks status",
-                n,
-                lab_status::<lab::Masks>(positions),
-            ),
-            case(
-                "ours lab::Shift status",
-                n,
-                lab_status::<lab::Shift>(positions),
-            ),
+    let mut cases = vec![
+        case("ours Position::status", n, || {
+            S::each(positions, |p| p.status())
+        }),
+        case("ours Position::winner", n, || {
+            S::each(positions, |p| p.winner())
+        }),
+        case(
+            "ours lab::Table status",
+            n,
+            lab_status::<S, lab::Table>(positions),
+        ),
+        case(
+            "ours lab::TableBits status",
+            n,
+            lab_status::<S, lab::TableBits>(positions),
+        ),
+        case(
+            "ours lab::Masks status",
+            n,
+            lab_status::<S, lab::Masks>(positions),
+        ),
+        case(
+            "ours lab::Shift status",
+            n,
+            lab_status::<S, lab::Shift>(positions),
+        ),
+    ];
+    if S::METHOD_ROWS {
+        cases.extend([
             case("ours Method::Table.status", n, method(Method::Table)),
             case(
                 "ours Method::TableBits.status",
@@ -342,55 +378,28 @@ fn single_board(
             ),
             case("ours Method::Masks.status", n, method(Method::Masks)),
             case("ours Method::Shift.status", n, method(Method::Shift)),
-            case("tic-tac-toe-board state() (public)", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for t in ttts {
-                        black_box(t.state());
-                    }
-                }
-                sum
-            }),
-            case("tic-tac-toe-board victory() (private, copied)", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for &w in words {
-                        black_box(ttt_board_victory(w));
-                    }
-                }
-                sum
-            }),
-            case("norts situation() + is_in_play() (public)", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for b in nortses {
-                        black_box((b.situation(), b.is_in_play()));
-                    }
-                }
-                sum
-            }),
-            case("board-game outcome() (a stored field)", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for b in bgs {
-                        black_box(b.outcome());
-                    }
-                }
-                sum
-            }),
-            // The loop alone: each position read and stored through `black_box`, no check. What
-            // every row above pays before its check.
-            case("harness floor: black_box(position), no check", n, || {
-                let sum = 0;
-                for _ in 0..REPEAT {
-                    for &p in positions {
-                        black_box(p);
-                    }
-                }
-                sum
-            }),
-        ],
-    );
+        ]);
+    }
+    cases.extend([
+        case("tic-tac-toe-board state() (public)", n, || {
+            S::each(ttts, |t| t.state())
+        }),
+        case("tic-tac-toe-board victory() (private, copied)", n, || {
+            S::each(words, |&w| ttt_board_victory(w))
+        }),
+        case("norts situation() + is_in_play() (public)", n, || {
+            S::each(nortses, |b| (b.situation(), b.is_in_play()))
+        }),
+        case("board-game outcome() (a stored field)", n, || {
+            S::each(bgs, |b| b.outcome())
+        }),
+        // The loop alone: each position read and stored through `black_box`, no check. What
+        // every row above pays before its check.
+        case("harness floor: black_box(position), no check", n, || {
+            S::each(positions, |&p| p)
+        }),
+    ]);
+    group(S::TITLE, "board", cases);
 }
 
 /// Play + check: every (ongoing position, empty cell) pair, shuffled; play the move on a copy
