@@ -33,6 +33,8 @@
 mod any;
 mod bits;
 mod board;
+#[cfg(feature = "std")]
+pub mod count;
 mod line;
 mod position;
 mod rules;
