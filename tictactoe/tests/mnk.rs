@@ -98,7 +98,10 @@ fn family_agrees_with_the_core_on_every_3x3_grid() {
         let core_legal: Vec<usize> = if core_position.status().is_finished() {
             Vec::new()
         } else {
-            core.empty_cells().iter().map(tictactoe::Cell::index).collect()
+            core.empty_cells()
+                .iter()
+                .map(tictactoe::Cell::index)
+                .collect()
         };
         assert_eq!(legal, core_legal, "{text}");
         for action in legal {
