@@ -6,13 +6,13 @@
 //! error is the library's message with the argument it concerns. Integer arguments are Python
 //! ints or numpy integers, nothing else: a `bool`, a float or a string is a `TypeError`.
 
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple, PyType};
-use tictactoe::mnk::{AnyBoard, AnyPosition, PlayError, Rules, RulesError};
-use tictactoe::{Player, Status};
+use tictactoe::Player;
+use tictactoe::mnk::{AnyBoard, AnyPosition, MAX_SIDE, PlayError, Rules, RulesError};
 
 /// An integer argument: a Python int or a numpy integer (never a `bool`, a float or a
 /// string), as an `i64` (values past it saturate, so that range checks reject them) and as
@@ -62,7 +62,7 @@ fn rules_error(error: &RulesError, given: &[(i64, String); 3]) -> PyErr {
             } else {
                 &given[1].1
             };
-            format!("argument `{what}` must be from 1 to 19, got {value}")
+            format!("argument `{what}` must be from 1 to {MAX_SIDE}, got {value}")
         }
         RulesError::K { max, .. } => format!(
             "argument `k` must be from 1 to {max} (the longer side), got {}",
@@ -213,10 +213,6 @@ fn rules_arg(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
     )))
 }
 
-fn status_name(status: Status) -> &'static str {
-    status.as_str()
-}
-
 fn player_name(player: Option<Player>) -> Option<&'static str> {
     player.map(|p| match p {
         Player::X => "X",
@@ -342,23 +338,17 @@ impl PyPosition {
 
     /// A bool array of shape `(rules.actions,)`: which actions are legal.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mask = PyArray1::zeros(py, [self.0.rules().actions() as usize], false);
-        {
-            let mut view = mask.readwrite();
-            let Ok(slots) = view.as_slice_mut() else {
-                unreachable!("a new array is contiguous")
-            };
-            for action in self.0.legal_actions() {
-                slots[action] = true;
-            }
+        let mut mask = vec![false; self.0.rules().actions() as usize];
+        for action in self.0.legal_actions() {
+            mask[action] = true;
         }
-        mask
+        PyArray1::from_vec(py, mask)
     }
 
     /// `"ongoing"`, `"x-won"`, `"o-won"` or `"draw"`.
     #[getter]
     fn status(&self) -> &'static str {
-        status_name(self.0.status())
+        self.0.status().as_str()
     }
 
     /// `"X"` or `"O"` when a player has won, else `None`.
