@@ -12,7 +12,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple, PyType};
 use tictactoe::Player;
-use tictactoe::mnk::{AnyBoard, AnyPosition, MAX_SIDE, PlayError, Rules, RulesError};
+use tictactoe::mnk::{
+    AnyBoard, AnyPosition, MAX_SIDE, PlayError, Preset, Rules, RulesError, Violation,
+};
 
 /// An integer argument: a Python int or a numpy integer (never a `bool`, a float or a
 /// string), as an `i64` (values past it saturate, so that range checks reject them) and as
@@ -181,7 +183,7 @@ impl PyRules {
     /// The preset's name (`"tic-tac-toe"`, `"4x4"`, `"connect-four"`, `"gomoku"`), or `None`.
     #[getter]
     fn preset(&self) -> Option<&'static str> {
-        self.0.preset_name().map(|p| p.name())
+        self.0.preset_name().map(Preset::name)
     }
 
     fn __str__(&self) -> String {
@@ -275,7 +277,7 @@ impl PyPosition {
     fn violations(rules: &Bound<'_, PyAny>, board: &str) -> PyResult<Vec<&'static str>> {
         let board = AnyBoard::parse(rules_arg(rules)?, board)
             .map_err(|e| PyValueError::new_err(format!("argument `board`: {e}")))?;
-        Ok(board.violations().iter().map(|v| v.code()).collect())
+        Ok(board.violations().iter().map(Violation::code).collect())
     }
 
     /// The rules.
