@@ -214,9 +214,7 @@ def test_docstring_examples_run() -> None:
 
 def test_python_examples_of_the_docs_run() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs"
-    page = docs / "family-python.md"
-    if not page.exists():
-        page = docs / "family.md"
+    page = docs / "family.md"
     text = page.read_text()
     blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "tictactoe_rs.mnk" in b]
     assert blocks, page
