@@ -25,6 +25,7 @@ import numpy.typing as npt
 from tictactoe_rs import _native
 from tictactoe_rs._native import (
     ENCODINGS,
+    __version__,
     SYMMETRIES,
     apply_symmetry,
     apply_symmetry_to_masks,
@@ -92,6 +93,7 @@ def selfplay(n: int, seed: int = 0) -> SelfPlay:
 
 
 __all__ = [
+    "__version__",
     "CONTINUED_AFTER_WIN",
     "DRAW",
     "EMPTY",

@@ -130,18 +130,23 @@ def check_codes(
         if not pa.types.is_integer(values.type):
             raise DataError(f"{path}: column {column!r} has type {values.type}, not an integer type")
         values = values.to_numpy()
-    codes = np.asarray(values).astype(np.int64, copy=False)
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu":
+        # A float or bool is never silently truncated into a code.
+        raise TypeError(
+            f"argument `values` ({path}: column {column!r}) must hold integers, got dtype {array.dtype}"
+        )
     limit = tb.CODE_RANGE[encoding]
-    bad = (codes < 0) | (codes >= limit)
+    bad = (array < 0) | (array >= limit)
     if encoding in ("base4", "bitboards", "oriented") and not bad.any():
-        bad = ~t.is_valid(codes, encoding)
+        bad = ~t.is_valid(array, encoding)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise DataError(
-            f"{path}: column {column!r} row {first_row + row}: {int(codes[row])} is not a "
+            f"{path}: column {column!r} row {first_row + row}: {int(array[row])} is not a "
             f"{encoding} code (0 to {limit - 1:,})"
         )
-    return codes
+    return array.astype(np.int64, copy=False)
 
 
 def read_codes(path: PathLike, column: str, encoding: str | None = None) -> Iterator[npt.NDArray[np.int64]]:

@@ -32,7 +32,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from tictactoe_rs import _native
+from tictactoe_rs import _checks, _native
 from tictactoe_rs.envs import _render
 
 __all__ = ["env", "raw_env", "parallel_env"]
@@ -120,10 +120,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name)
 
     def step(self, action: Any) -> None:
         """Marks cell ``action`` for the agent to move (an occupied cell raises, as PettingZoo's
-        board asserts; the wrappers of :func:`env` turn it into a loss first)."""
+        board asserts; the wrappers of :func:`env` turn it into a loss first). ``action`` is a
+        Python or numpy integer: a float or string raises ``TypeError``, as in
+        ``tictactoe_v3.raw_env``, and so does a bool (which ``tictactoe_v3.raw_env`` plays as
+        cell 0 or 1 and its wrapped ``env`` rejects)."""
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
-        self._x, self._o, status = _native.play_move(self._x, self._o, int(action))
+        cell = _checks.index("action", action)
+        self._x, self._o, status = _native.play_move(self._x, self._o, cell)
         if status != 0:
             if status in (1, 2):
                 winner = status - 1
