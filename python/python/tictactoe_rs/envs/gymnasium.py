@@ -279,10 +279,10 @@ class TicTacToeVectorEnv(VectorEnv):
         asserts the same): reset those games first (``options={"reset_mask": ...}``)."""
         actions = _checks.integers("actions", actions)
         if self._mode == AutoresetMode.DISABLED and self._fields["terminated"].any():
-            over = np.flatnonzero(self._fields["terminated"]).tolist()
+            over = np.flatnonzero(self._fields["terminated"])
             raise ValueError(
-                f"games {over} are over and autoreset_mode is DISABLED: reset them first "
-                "(options={'reset_mask': ...}), as SyncVectorEnv requires"
+                f"{len(over)} games are over (first: {over[:5].tolist()}) and autoreset_mode is "
+                "DISABLED: reset them first (options={'reset_mask': ...}), as SyncVectorEnv requires"
             )
         self._kernel.step(actions)
         self._settle()
