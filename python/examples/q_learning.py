@@ -15,6 +15,7 @@ import numpy as np
 
 import tictactoe_rs as t
 from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+
 # --- end imports ---
 
 # --- states ---

@@ -25,8 +25,8 @@ import numpy.typing as npt
 from tictactoe_rs import _native
 from tictactoe_rs._native import (
     ENCODINGS,
-    __version__,
     SYMMETRIES,
+    __version__,
     apply_symmetry,
     apply_symmetry_to_masks,
     apply_symmetry_to_moves,
@@ -93,21 +93,21 @@ def selfplay(n: int, seed: int = 0) -> SelfPlay:
 
 
 __all__ = [
-    "__version__",
     "CONTINUED_AFTER_WIN",
     "DRAW",
     "EMPTY",
     "ENCODINGS",
     "NO_MASK",
-    "O",
     "ONGOING",
     "O_STARTED",
     "O_WON",
     "SYMMETRIES",
-    "SelfPlay",
-    "X",
     "X_WENT_TWICE",
     "X_WON",
+    "O",
+    "SelfPlay",
+    "X",
+    "__version__",
     "apply_symmetry",
     "apply_symmetry_to_masks",
     "apply_symmetry_to_moves",

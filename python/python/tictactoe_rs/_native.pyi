@@ -1,6 +1,6 @@
 """Type stubs of the native module (hand-written, checked by ``mypy.stubtest``)."""
 
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,23 +47,15 @@ __all__ = [
 
 _Ints = npt.ArrayLike
 _Symmetry = int | npt.ArrayLike
-#: The encodings of boards (``ENCODINGS``).
-_Encoding: TypeAlias = Literal[
-    "base4", "base3", "bitboards", "count-rank", "rank", "canonical", "oriented"
-]
-#: What functions on items read: boards, or codes of an encoding.
-_Items: TypeAlias = Literal["boards"] | _Encoding
-#: The encodings of games.
-_GameEncoding: TypeAlias = Literal["game", "prefix"]
-#: Observation plane layouts.
-_Layout: TypeAlias = Literal["pettingzoo", "pgx", "openspiel"]
-#: The packings of ``.ttt`` files.
-_Packing: TypeAlias = Literal["base4", "base3", "count-rank", "rank", "mixed-radix"]
-#: ``EnvKernel`` conventions and auto-reset modes (Gymnasium's spelling too).
-_Convention: TypeAlias = Literal["pgx", "pettingzoo", "gym"]
-_Autoreset: TypeAlias = Literal[
-    "next_step", "same_step", "disabled", "NextStep", "SameStep", "Disabled"
-]
+
+from tictactoe_rs._types import Autoreset as _Autoreset
+from tictactoe_rs._types import Convention as _Convention
+from tictactoe_rs._types import Encoding as _Encoding
+from tictactoe_rs._types import GameEncoding as _GameEncoding
+from tictactoe_rs._types import Items as _Items
+from tictactoe_rs._types import Layout as _Layout
+from tictactoe_rs._types import Packing as _Packing
+from tictactoe_rs._types import Seat as _Seat
 
 def encode(
     boards: npt.ArrayLike, encoding: _Encoding, *, out: npt.NDArray[np.int32] | None = None
@@ -177,7 +169,7 @@ class EnvKernel:
         n: int,
         convention: _Convention,
         autoreset: _Autoreset | Any | None = None,
-        seat: Literal[0, 1, "random"] | None = None,
+        seat: _Seat | None = None,
         opponent: str = "random",
         illegal_reward: float = ...,
         seed: int = ...,

@@ -7,6 +7,8 @@ use tictactoe::agents::{Agent, Strategy};
 use tictactoe::{Bitboard, Player, Position};
 
 use super::tables::{splitmix, write_bytes, write_planes};
+#[cfg(test)]
+use super::tables;
 
 /// Whose rules the kernel follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -394,6 +396,102 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kernel's buffer for one game, split into its fields.
+    fn buffer() -> Vec<u8> {
+        vec![0u8; Layout { n: 1 }.offsets().1]
+    }
+
+    fn config(convention: Convention, autoreset: Autoreset, opponent: Opponent) -> Config {
+        Config {
+            convention,
+            autoreset,
+            seat: Seat::Zero,
+            opponent,
+            illegal_reward: -2.0,
+        }
+    }
+
+    fn rewards(out: &Out<'_>) -> [f32; 2] {
+        let r = |k: usize| f32::from_ne_bytes(out.rewards[4 * k..4 * k + 4].try_into().unwrap());
+        [r(0), r(1)]
+    }
+
+    #[test]
+    fn a_win_scores_both_players_and_same_step_autoreset_keeps_the_final_board() {
+        let config = config(
+            Convention::PettingZoo,
+            Autoreset::SameStep,
+            Opponent::External,
+        );
+        let mut bytes = buffer();
+        let mut out = Layout { n: 1 }.split(&mut bytes);
+        let mut game = Game::new(7, None);
+        config.restart(&mut game);
+        for cell in [0, 3, 1, 4] {
+            config.step(&mut game, cell, 0, &mut out);
+            assert_eq!((rewards(&out), out.terminated[0]), ([0.0, 0.0], 0));
+        }
+        config.step(&mut game, 2, 0, &mut out);
+        assert_eq!((rewards(&out), out.terminated[0]), ([1.0, -1.0], 1));
+        assert_eq!(game.position, Position::EMPTY, "reset in the same step");
+        // The final observation, seen by O (to move): O's marks 3 and 4, then X's 0, 1, 2.
+        let planes: Vec<u8> = out.final_obs.to_vec();
+        for cell in 0..9 {
+            let (mine, theirs) = (planes[2 * cell], planes[2 * cell + 1]);
+            assert_eq!(mine, u8::from(cell == 3 || cell == 4), "cell {cell}");
+            assert_eq!(theirs, u8::from(cell <= 2), "cell {cell}");
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_is_scored_as_each_peer_scores_it() {
+        for (convention, expected, truncated) in [
+            (Convention::Pgx, [-1.0, 1.0], 0),
+            (Convention::PettingZoo, [-1.0, 0.0], 1),
+            (Convention::Gym, [-2.0, 0.0], 0),
+        ] {
+            let opponent = Opponent::Builtin(Strategy::Random);
+            let config = config(convention, Autoreset::Disabled, opponent);
+            let mut bytes = buffer();
+            let mut out = Layout { n: 1 }.split(&mut bytes);
+            let mut game = Game::new(1, config.builtin());
+            config.restart(&mut game);
+            config.step(&mut game, 4, 0, &mut out);
+            if convention != Convention::Gym {
+                config.step(&mut game, 0, 0, &mut out);
+            }
+            let before = game.position;
+            config.step(&mut game, 4, 0, &mut out);
+            assert_eq!(rewards(&out), expected, "{convention:?}");
+            assert_eq!((out.terminated[0], out.truncated[0]), (1, truncated));
+            assert_eq!(game.position, before, "an illegal move changes nothing");
+            // Disabled: a finished game stays as it is, with no reward.
+            config.step(&mut game, 0, 0, &mut out);
+            assert_eq!((rewards(&out), game.position), ([0.0, 0.0], before));
+        }
+    }
+
+    #[test]
+    fn the_perfect_opponent_never_loses_to_random_moves() {
+        let perfect = Opponent::Builtin(Strategy::Perfect);
+        let config = config(Convention::Gym, Autoreset::SameStep, perfect);
+        let mut bytes = buffer();
+        let mut out = Layout { n: 1 }.split(&mut bytes);
+        let mut game = Game::new(3, config.builtin());
+        config.restart(&mut game);
+        let mut rng = 11u64;
+        let mut games = 0;
+        while games < 300 {
+            let legal = game.position.board().empty_cells();
+            let cell = tables::pick(legal, (splitmix(&mut rng) >> 32) as u32);
+            config.step(&mut game, i64::from(cell), 0, &mut out);
+            if out.terminated[0] == 1 {
+                assert!(rewards(&out)[0] <= 0.0);
+                games += 1;
+            }
+        }
+    }
 
     #[test]
     fn a_game_is_32_bytes() {

@@ -189,7 +189,12 @@ def spark_recipe(states: Any, recipe: str, code: str = "base3", check: bool = Tr
 
     if check:
         r = F.col("rank")
-        bad = states.where(r.isNull() | (r < 0) | (r >= 5478)).orderBy("game", "ply").select("game", "ply", "rank").head(1)
+        bad = (
+            states.where(r.isNull() | (r < 0) | (r >= 5478))
+            .orderBy("game", "ply")
+            .select("game", "ply", "rank")
+            .head(1)
+        )
         _bad_state(name, tuple(bad[0]) if bad else None)
 
     spark = states.sparkSession

@@ -45,7 +45,7 @@ from tictactoe_rs._native import EnvKernel
 from tictactoe_rs.envs import _render
 from tictactoe_rs.envs._views import views
 
-__all__ = ["TicTacToeEnv", "TicTacToeVectorEnv", "ENV_ID"]
+__all__ = ["ENV_ID", "TicTacToeEnv", "TicTacToeVectorEnv"]
 
 ENV_ID = "tictactoe_rs/TicTacToe-v0"
 
@@ -119,7 +119,8 @@ def _play_pending(
 class TicTacToeEnv(gym.Env):
     """One game against a built-in opponent (see the module docs for every argument)."""
 
-    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}
+    # An instance attribute in gymnasium.Env, so no ClassVar.
+    metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -339,8 +340,8 @@ def _register() -> None:
     if ENV_ID not in gym.registry:
         gym.register(
             id=ENV_ID,
-            entry_point=TicTacToeEnv,
-            vector_entry_point=TicTacToeVectorEnv,
+            entry_point=f"{__name__}:TicTacToeEnv",
+            vector_entry_point=f"{__name__}:TicTacToeVectorEnv",
         )
 
 

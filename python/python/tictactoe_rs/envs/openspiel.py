@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 import tictactoe_rs as t
 
-__all__ = ["observation_tensor", "board_from_state", "state_from_board", "moves_to"]
+__all__ = ["board_from_state", "moves_to", "observation_tensor", "state_from_board"]
 
 
 def observation_tensor(

@@ -24,7 +24,7 @@ a picture drawn with numpy (no pygame); both lay cell ``c`` at column ``c // 3``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -35,7 +35,7 @@ from pettingzoo.utils import AgentSelector, wrappers
 from tictactoe_rs import _checks, _native
 from tictactoe_rs.envs import _render
 
-__all__ = ["env", "raw_env", "parallel_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 # Bit set of cells -> nine 0/1 int8 values.
 _BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
@@ -57,10 +57,10 @@ def parallel_env(**kwargs: Any) -> Any:
     return turn_based_aec_to_parallel(env(**kwargs))
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv, EzPickle):
     """The unwrapped environment (``tictactoe_v3.raw_env``); use :func:`env`."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "rgb_array", "ansi"],
         "name": "tictactoe_v3",
         "is_parallelizable": True,
@@ -89,7 +89,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name)
         self.rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {i: {} for i in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {i: {} for i in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_selector.reset()
         self.render_mode = render_mode
