@@ -1,11 +1,17 @@
 //! Environment kernels: `N` games stepped together in place on numpy buffers.
 //!
 //! [`EnvKernel`] owns the games (a [`Position`] each, the seat of player 0, a random stream
-//! and, for the single-agent convention, the opponent's [`Agent`]) and the output buffers, which
+//! and, for the single-agent convention, the opponent's `Agent`) and the output buffers, which
 //! it creates once and rewrites on every step: observation planes, action masks, rewards by
 //! player, terminations, truncations, the player to move, and the final observations of the
 //! games that ended in a step with same-step auto-reset. The Python classes in
 //! `tictactoe_rs.envs` wrap it; the rules, the heuristic and the solver are the library's.
+//!
+//! Three rooms: [`rules`] holds the games and the conventions in plain Rust (its tests run
+//! without an interpreter), [`tables`] the compile-time tables that write observations and pick
+//! random cells, and this module the PyO3 layer: arguments checked and converted, the one numpy
+//! buffer, the GIL released for large batches, and the snapshot that makes a step with an
+//! external opponent atomic ([`EnvKernel::rollback`]).
 //!
 //! Player ids are 0 and 1; `first` is the id that plays X. The conventions differ only where
 //! their peers do (see `docs/environments.md`):

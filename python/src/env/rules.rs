@@ -6,9 +6,9 @@
 use tictactoe::agents::{Agent, Strategy};
 use tictactoe::{Bitboard, Player, Position};
 
-use super::tables::{splitmix, write_bytes, write_planes};
 #[cfg(test)]
 use super::tables;
+use super::tables::{splitmix, write_bytes, write_planes};
 
 /// Whose rules the kernel follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
