@@ -156,7 +156,7 @@ def selfplay(
     npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int32]
 ]: ...
 
-# Environment kernels (python/src/env.rs): their stubs go below, kept with env.rs.
+# Environment kernels (python/src/env/): their stubs go below, kept with env/mod.rs.
 
 from typing import final
 
