@@ -10,6 +10,7 @@ use pyo3::types::PyTuple;
 
 mod analysis;
 mod arrays;
+mod choice;
 mod codes;
 mod data;
 mod env;
@@ -28,6 +29,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let names = tables::Kind::ALL.map(tables::Kind::name);
     m.add("ENCODINGS", PyTuple::new(py, names)?)?;
     m.add("SYMMETRIES", PyTuple::new(py, symmetry::names())?)?;
+    m.add("CODE_RANGE", games::code_ranges(py)?)?;
+    m.setattr("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(codes::encode, m)?)?;
     m.add_function(wrap_pyfunction!(codes::decode, m)?)?;
     m.add_function(wrap_pyfunction!(codes::convert, m)?)?;

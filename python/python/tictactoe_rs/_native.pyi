@@ -7,7 +7,10 @@ import numpy.typing as npt
 
 ENCODINGS: tuple[str, ...]
 SYMMETRIES: tuple[str, ...]
+CODE_RANGE: dict[str, int]
+__version__: str
 __all__ = [
+    "CODE_RANGE",
     "ENCODINGS",
     "EnvKernel",
     "SYMMETRIES",
@@ -45,54 +48,63 @@ __all__ = [
 _Ints = npt.ArrayLike
 _Symmetry = int | npt.ArrayLike
 
+from tictactoe_rs._types import Autoreset as _Autoreset
+from tictactoe_rs._types import Convention as _Convention
+from tictactoe_rs._types import Encoding as _Encoding
+from tictactoe_rs._types import GameEncoding as _GameEncoding
+from tictactoe_rs._types import Items as _Items
+from tictactoe_rs._types import Layout as _Layout
+from tictactoe_rs._types import Packing as _Packing
+from tictactoe_rs._types import Seat as _Seat
+
 def encode(
-    boards: npt.ArrayLike, encoding: str, *, out: npt.NDArray[np.int32] | None = None
+    boards: npt.ArrayLike, encoding: _Encoding, *, out: npt.NDArray[np.int32] | None = None
 ) -> npt.NDArray[np.int32]: ...
 def decode(
-    codes: _Ints, encoding: str, *, out: npt.NDArray[np.int8] | None = None
+    codes: _Ints, encoding: _Encoding, *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def convert(
     codes: _Ints,
-    from_encoding: str,
-    to_encoding: str,
+    from_encoding: _Encoding,
+    to_encoding: _Encoding,
     *,
     out: npt.NDArray[np.int32] | None = None,
 ) -> npt.NDArray[np.int32]: ...
 def is_valid(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.bool_] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.bool_] | None = None
 ) -> npt.NDArray[np.bool_]: ...
 def is_position(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.bool_] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.bool_] | None = None
 ) -> npt.NDArray[np.bool_]: ...
 def violations(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.uint8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.uint8] | None = None
 ) -> npt.NDArray[np.uint8]: ...
 def status(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def to_move(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def winner(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def legal_moves(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.uint16] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.uint16] | None = None
 ) -> npt.NDArray[np.uint16]: ...
 def value(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def distance(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def best_moves(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.uint16] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.uint16] | None = None
 ) -> npt.NDArray[np.uint16]: ...
 def canonical(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int32] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int32] | None = None
 ) -> npt.NDArray[np.int32]: ...
 def symmetry_of(
-    x: npt.ArrayLike, encoding: str = "boards", *, out: npt.NDArray[np.int8] | None = None
+    x: npt.ArrayLike, encoding: _Items = "boards", *, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]: ...
 def apply_symmetry(
     boards: npt.ArrayLike, symmetry: _Symmetry, *, out: npt.NDArray[np.int8] | None = None
@@ -106,7 +118,7 @@ def apply_symmetry_to_masks(
 def apply_symmetry_to_planes(
     planes: npt.ArrayLike,
     symmetry: _Symmetry,
-    layout: str = "pettingzoo",
+    layout: _Layout = "pettingzoo",
     *,
     out: npt.NDArray[Any] | None = None,
 ) -> npt.NDArray[Any]: ...
@@ -114,14 +126,14 @@ def symmetry_permutations() -> npt.NDArray[np.int8]: ...
 def symmetry_inverses() -> npt.NDArray[np.int8]: ...
 def boards_to_planes(
     boards: npt.ArrayLike,
-    layout: str = "pettingzoo",
+    layout: _Layout = "pettingzoo",
     perspective: _Symmetry | None = None,
     *,
     out: npt.NDArray[Any] | None = None,
 ) -> npt.NDArray[Any]: ...
 def planes_to_boards(
     planes: npt.ArrayLike,
-    layout: str = "pettingzoo",
+    layout: _Layout = "pettingzoo",
     perspective: _Symmetry | None = None,
     *,
     out: npt.NDArray[np.int8] | None = None,
@@ -133,10 +145,10 @@ def cells_to_masks(
     cells: npt.ArrayLike, *, out: npt.NDArray[np.uint16] | None = None
 ) -> npt.NDArray[np.uint16]: ...
 def encode_games(
-    moves: npt.ArrayLike, encoding: str = "game", *, out: npt.NDArray[np.int32] | None = None
+    moves: npt.ArrayLike, encoding: _GameEncoding = "game", *, out: npt.NDArray[np.int32] | None = None
 ) -> npt.NDArray[np.int32]: ...
 def decode_games(
-    codes: _Ints, encoding: str = "game"
+    codes: _Ints, encoding: _GameEncoding = "game"
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]: ...
 def selfplay(
     n: int, seed: int = 0
@@ -144,7 +156,7 @@ def selfplay(
     npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int32]
 ]: ...
 
-# Environment kernels (python/src/env.rs): their stubs go below, kept with env.rs.
+# Environment kernels (python/src/env/): their stubs go below, kept with env/mod.rs.
 
 from typing import final
 
@@ -155,12 +167,12 @@ class EnvKernel:
     def __new__(
         cls,
         n: int,
-        convention: str,
-        autoreset: str = "same_step",
-        seat: str = "random",
+        convention: _Convention,
+        autoreset: _Autoreset | Any | None = None,
+        seat: _Seat | None = None,
         opponent: str = "random",
         illegal_reward: float = ...,
-        seed: int = 0,
+        seed: int = ...,
     ) -> EnvKernel: ...
     def __len__(self) -> int: ...
     def reset(
@@ -168,10 +180,11 @@ class EnvKernel:
         seeds: npt.NDArray[np.uint64] | None = None,
         mask: npt.NDArray[np.bool_] | None = None,
     ) -> None: ...
-    def step(self, actions: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> None: ...
+    def step(self, actions: npt.NDArray[np.integer[Any]]) -> None: ...
     def sample_actions(self, out: npt.NDArray[np.int64]) -> None: ...
+    def rollback(self) -> bool: ...
     def pending(self) -> npt.NDArray[np.bool_]: ...
-    def finish(self, actions: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> None: ...
+    def finish(self, actions: npt.NDArray[np.integer[Any]]) -> None: ...
     def bits(self) -> npt.NDArray[np.uint16]: ...
     def first(self) -> npt.NDArray[np.int32]: ...
     def set_first(self, first: npt.NDArray[np.int32], mask: npt.NDArray[np.bool_]) -> None: ...
@@ -192,7 +205,7 @@ class TttReader:
     def __new__(cls, path: str | os.PathLike[str], salvage: bool = False) -> TttReader: ...
     def read_block(self) -> tuple[int, npt.NDArray[np.int32]] | None: ...
     @property
-    def encoding(self) -> str: ...
+    def encoding(self) -> _Packing: ...
     @property
     def count(self) -> int | None: ...
     @property
@@ -200,18 +213,18 @@ class TttReader:
     @property
     def lost(self) -> list[str]: ...
     @staticmethod
-    def unpack(payload: bytes, n: int, encoding: str) -> npt.NDArray[np.int32]: ...
+    def unpack(payload: bytes, n: int, encoding: _Packing) -> npt.NDArray[np.int32]: ...
 
 @final
 class TttWriter:
     """A ``.ttt`` file written atomically from base3 codes."""
 
-    def __new__(cls, path: str | os.PathLike[str], encoding: str) -> TttWriter: ...
+    def __new__(cls, path: str | os.PathLike[str], encoding: _Packing) -> TttWriter: ...
     def write(self, codes: npt.NDArray[np.int32]) -> None: ...
     def close(self) -> int: ...
     def abort(self) -> None: ...
     @staticmethod
-    def pack(codes: npt.NDArray[np.int32], encoding: str) -> bytes: ...
+    def pack(codes: npt.NDArray[np.int32], encoding: _Packing) -> bytes: ...
 
 
 __all__ += ["TttReader", "TttWriter"]
