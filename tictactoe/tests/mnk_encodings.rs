@@ -51,7 +51,9 @@ fn three_by_three_agrees_with_the_core_on_every_grid() {
         assert_eq!(base4.to_board::<1>().unwrap(), board);
         let (x, o) = BitboardPair::from_board(&board).words();
         assert_eq!(
-            BitboardPair::try_from_words(rules, x, o).unwrap().to_board(),
+            BitboardPair::try_from_words(rules, x, o)
+                .unwrap()
+                .to_board(),
             board
         );
         for index in 0..9 {
@@ -137,10 +139,7 @@ fn every_connect_four_position_up_to_8_plies_round_trips() {
         }
     }
     // OEIS A212693: distinct Connect Four positions after n plies.
-    assert_eq!(
-        counts,
-        [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275]
-    );
+    assert_eq!(counts, [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275]);
 }
 
 fn check_connect_four(code: u64, board: &Board<1>) {
@@ -151,17 +150,24 @@ fn check_connect_four(code: u64, board: &Board<1>) {
     let wide = Base3Wide::from_board(board).unwrap();
     assert_eq!(wide.to_board::<1>().unwrap(), *board);
     assert_eq!(
-        Base3Wide::try_from_code(rules, wide.code()).unwrap().to_any(),
+        Base3Wide::try_from_code(rules, wide.code())
+            .unwrap()
+            .to_any(),
         AnyBoard::W1(*board)
     );
     let base4 = Base4::from_board(board);
     assert_eq!(
-        Base4::try_from_words(rules, *base4.words()).unwrap().to_board::<1>().unwrap(),
+        Base4::try_from_words(rules, *base4.words())
+            .unwrap()
+            .to_board::<1>()
+            .unwrap(),
         *board
     );
     let (x, o) = BitboardPair::from_board(board).words();
     assert_eq!(
-        BitboardPair::try_from_words(rules, x, o).unwrap().to_board(),
+        BitboardPair::try_from_words(rules, x, o)
+            .unwrap()
+            .to_board(),
         *board
     );
     for index in 0..rules.cells() {
@@ -199,7 +205,10 @@ fn limits_and_sizes() {
     assert_eq!(Base4::used_words(Rules::GOMOKU), 8);
     assert_eq!(BitboardPair::<1>::bits(Rules::CONNECT_FOUR), 98);
     assert_eq!(HeightKey::<1>::bits(Rules::CONNECT_FOUR), 49);
-    assert_eq!(HeightKey::<1>::count(Rules::CONNECT_FOUR), Some(127u128.pow(7)));
+    assert_eq!(
+        HeightKey::<1>::count(Rules::CONNECT_FOUR),
+        Some(127u128.pow(7))
+    );
     assert_eq!(HeightKey::<6>::bits(rules(19, 19, true)), 380);
     assert_eq!(HeightKey::<6>::count(rules(19, 19, true)), None);
 
@@ -207,7 +216,10 @@ fn limits_and_sizes() {
     let full = Board::<1>::parse(rules(4, 10, false), "O".repeat(40)).unwrap();
     assert_eq!(Base3::from_board(&full).unwrap().code(), 3u64.pow(40) - 1);
     let full = AnyBoard::parse(rules(8, 10, false), "O".repeat(80)).unwrap();
-    assert_eq!(Base3Wide::from_any(&full).unwrap().code(), 3u128.pow(80) - 1);
+    assert_eq!(
+        Base3Wide::from_any(&full).unwrap().code(),
+        3u128.pow(80) - 1
+    );
     assert_eq!(
         Base3Wide::from_any(&full).unwrap().to_any(),
         full,
@@ -320,8 +332,7 @@ fn bad_codes_and_boards_are_rejected_with_a_reason() {
         HeightKey::<1>::try_from_code(Rules::new(8, 8, 4, true).unwrap(), 0),
         Err(DecodeError::Width(_))
     ));
-    let floating =
-        AnyBoard::parse(c4, "......./......./......./......./..X..../.......").unwrap();
+    let floating = AnyBoard::parse(c4, "......./......./......./......./..X..../.......").unwrap();
     assert_eq!(
         HeightKey::<1>::from_any(&floating),
         Err(EncodeError::Floating { col: 2 })
@@ -335,7 +346,10 @@ fn bad_codes_and_boards_are_rejected_with_a_reason() {
         .to_string(),
         EncodeError::Floating { col: 2 }.to_string(),
     ] {
-        assert!(!message.contains('\n') && !message.ends_with('.'), "{message}");
+        assert!(
+            !message.contains('\n') && !message.ends_with('.'),
+            "{message}"
+        );
     }
 }
 

@@ -19,9 +19,7 @@
 //! in 64 bits. Get of cell `i` is the articles' `code / 3^i % 3` (one division by a table
 //! power); set is get and one multiply-add, `code + (new − old) · 3^i`.
 
-use super::{
-    DecodeError, EncodeError, Fill, digit, indices, mark, on_any, put,
-};
+use super::{DecodeError, EncodeError, Fill, Walk, digit, for_each_mark, mark, on_any, put};
 use crate::Player;
 use crate::mnk::{AnyBoard, Board, Rules, Square, WidthError};
 
@@ -54,13 +52,15 @@ pub const TABLE_BYTES: usize =
 /// Writes the `to - from` base-3 digits of `rest` into cells `from..to` of `board`.
 #[inline]
 fn fill_digits<const W: usize>(board: &mut Board<W>, mut rest: u64, from: u32, to: u32) {
-    for index in from..to {
+    let mut walk = Walk::from(board.rules(), from);
+    for _ in from..to {
         match rest % 3 {
-            1 => put(board, index, Player::X),
-            2 => put(board, index, Player::O),
+            1 => put(board, walk.bit(), Player::X),
+            2 => put(board, walk.bit(), Player::O),
             _ => {}
         }
         rest /= 3;
+        walk.advance();
     }
 }
 
@@ -117,12 +117,13 @@ macro_rules! base3 {
                 let rules = board.rules();
                 Self::check(rules)?;
                 let mut code: $int = 0;
-                for index in indices(board, Player::X) {
-                    code += $pow[index as usize];
-                }
-                for index in indices(board, Player::O) {
-                    code += 2 * $pow[index as usize];
-                }
+                for_each_mark(board, |index, player| {
+                    let place = $pow[index as usize];
+                    code += match player {
+                        Player::X => place,
+                        Player::O => 2 * place,
+                    };
+                });
                 Ok($name { rules, code })
             }
 

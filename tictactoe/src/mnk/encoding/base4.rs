@@ -21,7 +21,7 @@
 //! board, per word one AND finds the X cells and one shift-AND the O cells, one check finds
 //! any `11`, and each mark is set by a bit trick; get and set by shift and mask.
 
-use super::{DecodeError, Fill, digit, indices, mark, on_any, put};
+use super::{DecodeError, Fill, digit, for_each_mark, mark, on_any, put};
 use crate::Player;
 use crate::mnk::{AnyBoard, Board, Rules, Square, WidthError};
 
@@ -75,12 +75,10 @@ impl Base4 {
     #[must_use]
     pub fn from_board<const W: usize>(board: &Board<W>) -> Base4 {
         let mut words = [0u64; Base4::WORDS];
-        for player in Player::BOTH {
+        for_each_mark(board, |index, player| {
             let pattern = u64::from(digit(Some(player)));
-            for index in indices(board, player) {
-                words[(index / 32) as usize] |= pattern << (2 * (index % 32));
-            }
-        }
+            words[(index / 32) as usize] |= pattern << (2 * (index % 32));
+        });
         Base4 {
             rules: board.rules(),
             words,
@@ -204,16 +202,29 @@ impl Fill for Base4 {
     }
 
     fn fill<const W: usize>(&self, board: &mut Board<W>) {
-        for (i, &word) in self.words.iter().enumerate() {
-            let base = 32 * i as u32;
-            let (mut xs, mut os) = (word & EVEN, word >> 1 & EVEN);
-            while xs != 0 {
-                put(board, base + xs.trailing_zeros() / 2, Player::X);
-                xs &= xs - 1;
+        // Row by row: a row's 2 · cols ≤ 38 bits, read across at most two words, give its X
+        // and O cells by one AND each; no division per mark.
+        let rules = self.rules;
+        let width = 2 * rules.cols();
+        for row in 0..rules.rows() {
+            let start = row * width;
+            let (word, shift) = ((start / 64) as usize, start % 64);
+            let mut window = self.words[word] >> shift;
+            if shift + width > 64 {
+                window |= self.words[word + 1] << (64 - shift);
             }
-            while os != 0 {
-                put(board, base + os.trailing_zeros() / 2, Player::O);
-                os &= os - 1;
+            window &= (1 << width) - 1;
+            let up = rules.rows() - 1 - row;
+            for (player, mut cells) in [(Player::X, window & EVEN), (Player::O, window >> 1 & EVEN)]
+            {
+                while cells != 0 {
+                    put(
+                        board,
+                        cells.trailing_zeros() / 2 * rules.stride() + up,
+                        player,
+                    );
+                    cells &= cells - 1;
+                }
             }
         }
     }

@@ -97,7 +97,10 @@ impl<const W: usize> BitboardPair<W> {
     #[must_use]
     #[inline]
     pub const fn words(&self) -> ([u64; W], [u64; W]) {
-        (self.board.pieces(Player::X).0, self.board.pieces(Player::O).0)
+        (
+            self.board.pieces(Player::X).0,
+            self.board.pieces(Player::O).0,
+        )
     }
 
     /// The cells of `player`.
@@ -190,7 +193,9 @@ impl<const W: usize> TryFrom<(Rules, [u64; W], [u64; W])> for BitboardPair<W> {
     type Error = DecodeError;
 
     /// [`BitboardPair::try_from_words`].
-    fn try_from((rules, x, o): (Rules, [u64; W], [u64; W])) -> Result<BitboardPair<W>, DecodeError> {
+    fn try_from(
+        (rules, x, o): (Rules, [u64; W], [u64; W]),
+    ) -> Result<BitboardPair<W>, DecodeError> {
         BitboardPair::try_from_words(rules, x, o)
     }
 }

@@ -237,7 +237,11 @@ impl<const W: usize> HeightKey<W> {
     ///
     /// # Errors
     /// As [`set`](Self::set).
-    pub fn with(mut self, square: Square, mark: Option<Player>) -> Result<HeightKey<W>, EncodeError> {
+    pub fn with(
+        mut self,
+        square: Square,
+        mark: Option<Player>,
+    ) -> Result<HeightKey<W>, EncodeError> {
         self.set(square, mark)?;
         Ok(self)
     }

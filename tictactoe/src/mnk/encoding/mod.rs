@@ -47,7 +47,7 @@ pub use base4::Base4;
 pub use bitboard_pair::BitboardPair;
 pub use heights::HeightKey;
 
-use super::{AnyBoard, Board, Rules, Square, WidthError};
+use super::{AnyBoard, Bits, Board, Rules, Square, WidthError};
 use crate::Player;
 
 /// Why a number (or array of words) is not a code of a family encoding for the given rules.
@@ -212,22 +212,64 @@ macro_rules! on_any {
 }
 use on_any;
 
-/// The cells of `player` on `board` as cell indices (text order), lowest bit first.
+/// Calls `f(index, player)` for every mark of `board`, with its cell index (text order),
+/// column by column: one shift per column and a multiply per mark, no division.
 #[inline]
-fn indices<const W: usize>(board: &Board<W>, player: Player) -> impl Iterator<Item = u32> {
+fn for_each_mark<const W: usize>(board: &Board<W>, mut f: impl FnMut(u32, Player)) {
     let rules = board.rules();
-    board.pieces(player).iter().map(move |bit| {
-        let (col, up) = (bit / rules.stride(), bit % rules.stride());
-        (rules.rows() - 1 - up) * rules.cols() + col
-    })
+    let (rows, cols, stride) = (rules.rows(), rules.cols(), rules.stride());
+    let column = Bits::<W>::low(rows);
+    for player in Player::BOTH {
+        let pieces = board.pieces(player);
+        for col in 0..cols {
+            let mut ups = (pieces.shr(col * stride) & column).0[0];
+            while ups != 0 {
+                let up = ups.trailing_zeros();
+                f((rows - 1 - up) * cols + col, player);
+                ups &= ups - 1;
+            }
+        }
+    }
 }
 
-/// Sets cell index `index` of an empty-at-that-cell `board` to `player`.
+/// Cells in text order with their bitboard bits, by counting rather than dividing.
+#[derive(Clone, Copy)]
+struct Walk {
+    rules: Rules,
+    row: u32,
+    col: u32,
+}
+
+impl Walk {
+    /// From cell index `index` (one division, at the start).
+    fn from(rules: Rules, index: u32) -> Walk {
+        Walk {
+            rules,
+            row: index / rules.cols(),
+            col: index % rules.cols(),
+        }
+    }
+
+    /// The bitboard bit of the current cell ([`Rules::bit`]).
+    #[inline]
+    fn bit(&self) -> u32 {
+        self.col * self.rules.stride() + (self.rules.rows() - 1 - self.row)
+    }
+
+    /// On to the next cell.
+    #[inline]
+    fn advance(&mut self) {
+        self.col += 1;
+        if self.col == self.rules.cols() {
+            self.col = 0;
+            self.row += 1;
+        }
+    }
+}
+
+/// Adds bitboard bit `bit` to `player`'s marks on `board`.
 #[inline]
-fn put<const W: usize>(board: &mut Board<W>, index: u32, player: Player) {
-    let rules = board.rules();
-    let (row, col) = (index / rules.cols(), index % rules.cols());
-    let bit = col * rules.stride() + (rules.rows() - 1 - row);
+fn put<const W: usize>(board: &mut Board<W>, bit: u32, player: Player) {
     match player {
         Player::X => board.x_mut().insert(bit),
         Player::O => board.o_mut().insert(bit),
