@@ -275,3 +275,68 @@ fn put<const W: usize>(board: &mut Board<W>, bit: u32, player: Player) {
         Player::O => board.o_mut().insert(bit),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some_rules() -> impl Iterator<Item = Rules> {
+        [
+            (1, 1),
+            (1, 19),
+            (19, 1),
+            (3, 3),
+            (6, 7),
+            (4, 10),
+            (15, 15),
+            (19, 19),
+        ]
+        .into_iter()
+        .map(|(rows, cols)| Rules::new(rows, cols, 1, false).unwrap())
+    }
+
+    #[test]
+    fn the_walk_matches_square_at_and_bit() {
+        for rules in some_rules() {
+            for from in [0, rules.cells() / 2, rules.cells() - 1] {
+                let mut walk = Walk::from(rules, from);
+                for index in from..rules.cells() {
+                    let square = rules.square_at(index).unwrap();
+                    assert_eq!(walk.bit(), rules.bit(square), "{rules} {index}");
+                    walk.advance();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn for_each_mark_matches_a_cell_by_cell_twin() {
+        for rules in some_rules() {
+            let mut board = Board::<6>::empty(rules).unwrap();
+            for index in (0..rules.cells()).filter(|i| i % 3 != 0) {
+                let player = if index % 7 < 3 { Player::X } else { Player::O };
+                board.set(rules.square_at(index).unwrap(), Some(player));
+            }
+            let mut seen = [None; 361];
+            for_each_mark(&board, |index, player| {
+                assert_eq!(seen[index as usize], None);
+                seen[index as usize] = Some(player);
+            });
+            for index in 0..rules.cells() {
+                let square = rules.square_at(index).unwrap();
+                assert_eq!(seen[index as usize], board.at(square), "{rules} {index}");
+            }
+        }
+    }
+
+    #[test]
+    fn code_widths_are_the_largest_that_fit() {
+        assert!(3u128.pow(Base3::MAX_CELLS) <= 1 << 64);
+        assert!(3u128.pow(Base3::MAX_CELLS + 1) > 1 << 64);
+        assert!(3u128.checked_pow(Base3Wide::MAX_CELLS).is_some());
+        assert!(3u128.checked_pow(Base3Wide::MAX_CELLS + 1).is_none());
+        assert!(Base4::WORDS as u32 * 64 >= 2 * 19 * 19);
+        assert!((Base4::WORDS as u32 - 1) * 64 < 2 * 19 * 19);
+        assert_eq!(BASE3_TABLE_BYTES, 41 * 8 + 81 * 16);
+    }
+}
