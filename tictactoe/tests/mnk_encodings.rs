@@ -79,8 +79,8 @@ fn three_by_three_agrees_with_the_core_on_every_grid() {
 }
 
 /// All 3^16 = 43,046,721 grids of 4×4: each base-3 code decodes to a board that encodes back
-/// to it in base 3 and base 4, and the base-4 code decodes to the same board. About 4 s of CPU
-/// in release, split over two threads.
+/// to it in base 3 and base 4, and the base-4 code decodes to the same board. At most 8 s of
+/// CPU in release (measured on a shared, loaded 2-core machine), split over two threads.
 #[test]
 fn every_four_by_four_grid_round_trips() {
     let rules = Rules::FOUR_BY_FOUR;
