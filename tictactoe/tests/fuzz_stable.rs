@@ -1,10 +1,14 @@
 //! The fuzz targets' checks (`fuzz/shared/checks.rs`) on pseudo-random inputs, so that they
 //! run on a stable toolchain without libFuzzer: `ttt_reader` (raw bytes, and valid files of
-//! every packing, both ways, damaged) and `constructors` (arbitrary lengths and bytes).
+//! every packing, both ways, damaged), `constructors` (arbitrary lengths and bytes) and
+//! `mnk_decode` (arbitrary bytes through the family's decoders, `fuzz/shared/mnk_encodings.rs`).
 //! `TTT_FUZZ_CASES` sets the number of cases per check (default 3,000).
 
 #[path = "../../fuzz/shared/checks.rs"]
 mod checks;
+
+#[path = "../../fuzz/shared/mnk_encodings.rs"]
+mod mnk_encodings;
 
 fn cases() -> usize {
     std::env::var("TTT_FUZZ_CASES")
@@ -72,4 +76,22 @@ fn constructor_checks_on_random_lengths_and_bytes() {
         checks::constructors(&data);
     }
     eprintln!("constructors: {cases} inputs");
+}
+
+#[test]
+fn mnk_decode_checks_on_random_bytes() {
+    let mut bytes = Bytes(0x853c_49e6_748f_ea9b);
+    let cases = cases() * 10;
+    for case in 0..cases {
+        let len = (bytes.next() % 110) as usize;
+        let mut data = bytes.fill(len);
+        // Sparse words now and then, so that codes near zero and near the limits turn up.
+        if case % 3 == 0 {
+            for byte in data.iter_mut().skip(5) {
+                *byte &= (bytes.next() & bytes.next()) as u8;
+            }
+        }
+        mnk_encodings::check(&data);
+    }
+    eprintln!("mnk_decode: {cases} inputs");
 }

@@ -7,6 +7,7 @@
 //! | [`Board`] | any assignment of marks; text form, lines, [`violations`](Board::violations) |
 //! | [`Position`] | a reachable board: play, undo, legal moves, status, Zobrist hash |
 //! | [`AnyPosition`], [`AnyBoard`] | the same with the bitboard width picked from the rules |
+//! | [`encoding`] | base-3 codes, 2 bits a cell, bitboard pairs, the column-height key |
 //!
 //! Each player's cells are a bitboard, [`Bits<W>`]: `W` 64-bit words, column by column from
 //! the left, each column bottom to top with one empty *guard* bit above it (Connect Four:
@@ -35,6 +36,7 @@ mod bits;
 mod board;
 #[cfg(feature = "std")]
 pub mod count;
+pub mod encoding;
 mod line;
 mod position;
 mod rules;
