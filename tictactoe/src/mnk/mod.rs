@@ -35,6 +35,8 @@ pub mod agents;
 mod any;
 mod bits;
 mod board;
+#[cfg(feature = "std")]
+pub mod count;
 mod line;
 mod position;
 mod rules;
