@@ -332,6 +332,30 @@ pub fn play_match(rules: Rules, x: &mut impl Chooser, o: &mut impl Chooser, game
     tally
 }
 
+/// `games` games of `rules` of uniformly random moves from a `SmallRng` seeded with `seed`:
+/// games, moves and results, as [`crate::selfplay::run`] counts them for 3 × 3.
+///
+/// ```
+/// use tictactoe::mnk::{Rules, agents::random_games};
+/// let totals = random_games(Rules::CONNECT_FOUR, 100, 7);
+/// assert_eq!(totals.tally.games(), 100);
+/// assert!(totals.moves >= 7 * 100 && totals.moves <= 42 * 100);
+/// assert_eq!(random_games(Rules::CONNECT_FOUR, 100, 7), totals);
+/// ```
+#[must_use]
+pub fn random_games(rules: Rules, games: u64, seed: u64) -> crate::selfplay::Totals {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut totals = crate::selfplay::Totals::default();
+    let empty = AnyPosition::new(rules);
+    for _ in 0..games {
+        let mut position = empty;
+        totals.tally.add(position.play_random(&mut rng));
+        totals.moves += u64::from(position.plies());
+        totals.games += 1;
+    }
+    totals
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
