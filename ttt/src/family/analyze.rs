@@ -48,7 +48,11 @@ impl Report {
             game: board.rules().to_string(),
             board: board.to_string(),
             valid: position.is_some(),
-            errors: board.violations().iter().map(|v| v.code()).collect(),
+            errors: board
+                .violations()
+                .iter()
+                .map(tictactoe::mnk::Violation::code)
+                .collect(),
             status: position.map(|p| p.status().as_str()),
             to_move: position.and_then(|p| p.to_move()).map(Player::to_char),
             winner: position.and_then(|p| p.winner()).map(Player::to_char),
