@@ -141,7 +141,7 @@ fn analyze_rejects_wrong_sizes_and_bad_characters_with_error_objects() {
     assert_eq!(answers[3]["error"], "4 cells, expected 16 for a 4x4 board");
     // Sixteen cells without `/` are a board too.
     assert_eq!(answers[4]["board"], "X.../..../..../....");
-    assert!(stderr(&output).contains("2 of 5 inputs rejected"));
+    assert!(stderr(&output).contains("3 of 5 inputs rejected"));
 
     // For people: the reasons on standard error, the board drawn on standard output.
     let output = ttt(
