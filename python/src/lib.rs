@@ -15,6 +15,7 @@ mod data;
 mod env;
 mod games;
 mod grid;
+mod mnk;
 mod planes;
 mod selfplay;
 mod symmetry;
@@ -57,5 +58,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::decode_games, m)?)?;
     env::register(m)?;
     data::register(m)?;
+    mnk::register(m)?;
     Ok(())
 }

@@ -13,7 +13,8 @@ use std::vec::Vec;
 
 use super::any::AnyPosition;
 use super::bits::Bits;
-use super::board::Board;
+use super::board::{Board, bottom_mask, cell_mask};
+use super::line::wins_through;
 use super::position::Position;
 use super::{Rules, Violation};
 use crate::{Player, Status};
@@ -120,7 +121,7 @@ impl Hasher for WordHasher {
     }
 }
 
-type Map<const W: usize> = HashMap<([u64; W], [u64; W]), u64, BuildHasherDefault<WordHasher>>;
+type Map<const W: usize> = HashMap<Key<W>, (u64, Status), BuildHasherDefault<WordHasher>>;
 
 /// The layers 0 to `max_plies` from the empty board (fewer when every game has ended), with
 /// at most `limit` distinct positions in a layer.
@@ -146,9 +147,8 @@ pub fn layers(rules: Rules, max_plies: u32, limit: u64) -> Result<Vec<Layer>, Co
     }
 }
 
-fn key<const W: usize>(board: &Board<W>) -> ([u64; W], [u64; W]) {
-    (board.pieces(Player::X).0, board.pieces(Player::O).0)
-}
+/// X's and O's bits: the key of a position in a layer (the ply fixes the side to move).
+type Key<const W: usize> = ([u64; W], [u64; W]);
 
 fn layers_of<const W: usize>(
     root: Position<W>,
@@ -156,49 +156,70 @@ fn layers_of<const W: usize>(
     limit: u64,
 ) -> Result<Vec<Layer>, CountError> {
     let rules = root.rules();
+    let cells = cell_mask::<W>(rules);
+    let bottom = bottom_mask::<W>(rules);
     let mut out = Vec::new();
     let mut first = Layer::default();
     first.add(root.status(), 1)?;
     out.push(first);
-    let mut frontier: Vec<(Position<W>, u64)> = vec![(root, 1)];
+    let root_key = (
+        root.board().pieces(Player::X).0,
+        root.board().pieces(Player::O).0,
+    );
+    let mut frontier: Vec<(Key<W>, (u64, Status))> = vec![(root_key, (1, root.status()))];
     for plies in 1..=max_plies {
+        let mover = if plies % 2 == 1 { Player::X } else { Player::O };
         let mut next: Map<W> = Map::default();
-        let mut positions: Vec<Position<W>> = Vec::new();
-        for &(position, sequences) in &frontier {
-            if position.status() != Status::Ongoing {
+        next.reserve(frontier.len().saturating_mul(2));
+        for &((x, o), (sequences, status)) in &frontier {
+            if status != Status::Ongoing {
                 continue;
             }
-            for bit in position.playable().iter() {
-                let mut child = position;
-                child.play_bit(bit);
-                let entry = next.entry(key(&child.board())).or_insert(0);
-                if *entry == 0 {
-                    if positions.len() as u64 >= limit {
-                        return Err(CountError::TooLarge {
-                            rules,
-                            plies,
-                            limit,
-                        });
-                    }
-                    positions.push(child);
+            let (x, o) = (Bits(x), Bits(o));
+            let occupied = x | o;
+            let mut playable = cells.and_not(occupied);
+            if rules.gravity() {
+                playable &= occupied.shl(1) | bottom;
+            }
+            for bit in playable.iter() {
+                let (mut cx, mut co) = (x, o);
+                let pieces = match mover {
+                    Player::X => &mut cx,
+                    Player::O => &mut co,
+                };
+                pieces.insert(bit);
+                let status = if wins_through(*pieces, bit, rules) {
+                    Status::Won(mover)
+                } else if plies == rules.cells() {
+                    Status::Draw
+                } else {
+                    Status::Ongoing
+                };
+                let len = next.len() as u64;
+                let entry = next.entry((cx.0, co.0)).or_insert((0, status));
+                if entry.0 == 0 && len >= limit {
+                    return Err(CountError::TooLarge {
+                        rules,
+                        plies,
+                        limit,
+                    });
                 }
-                *entry = entry
+                entry.0 = entry
+                    .0
                     .checked_add(sequences)
                     .ok_or(CountError::Overflow { plies })?;
             }
         }
-        if positions.is_empty() {
+        if next.is_empty() {
             break;
         }
         let mut layer = Layer {
             plies,
             ..Layer::default()
         };
-        frontier = Vec::with_capacity(positions.len());
-        for position in positions {
-            let sequences = next[&key(&position.board())];
-            layer.add(position.status(), sequences)?;
-            frontier.push((position, sequences));
+        frontier = next.into_iter().collect();
+        for &(_, (sequences, status)) in &frontier {
+            layer.add(status, sequences)?;
         }
         out.push(layer);
     }

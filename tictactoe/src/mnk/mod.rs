@@ -40,6 +40,8 @@ pub mod count;
 mod line;
 mod position;
 mod rules;
+#[cfg(feature = "alloc")]
+pub(crate) mod slow;
 mod symmetry;
 mod validate;
 pub mod zobrist;
