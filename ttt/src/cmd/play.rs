@@ -241,7 +241,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     if let Some(rules) = args.game {
         // The same seats and levels, played by the family's players (hard by default).
-        let player = |strategy: Strategy| crate::family::player(&strategy.to_string(), rules);
+        let player = |strategy: Strategy| {
+            let name = level_name(strategy).map_or_else(|| strategy.to_string(), str::to_owned);
+            crate::family::player(&name, rules)
+        };
         let seat = |seat: Seat| match seat {
             Seat::Human => Ok(None),
             Seat::Engine(strategy) => player(strategy).map(Some),
