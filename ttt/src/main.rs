@@ -9,6 +9,7 @@ mod cmd;
 mod codes;
 mod draw;
 mod exit;
+mod family;
 mod input;
 mod number;
 mod output;

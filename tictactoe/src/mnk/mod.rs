@@ -31,6 +31,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "rand")]
+pub mod agents;
 mod any;
 mod bits;
 mod board;

@@ -25,7 +25,8 @@ use crate::output::{self, Out};
 Examples:
   ttt analyze X.O..O.X.
   ttt analyze XXX/OO./... XXX...OOO --json
-  ttt analyze --json < boards.txt > reports.jsonl")]
+  ttt analyze --json < boards.txt > reports.jsonl
+  ttt analyze --game connect-four ......./......./......./......./...O.../...X...")]
 pub struct Args {
     /// Boards: nine cells X, O or `.` in row-major order, `/` allowed between rows
     /// (`X.O/..O/.X.`). With none, one board per line is read from standard input.
@@ -34,6 +35,11 @@ pub struct Args {
     /// Print one JSON object per board, one per line.
     #[arg(long)]
     json: bool,
+    /// A game of the k-in-a-row family instead of the 3x3 core (boards as rows top to bottom
+    /// separated by `/`): tic-tac-toe, 4x4,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
+    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
+    game: Option<tictactoe::mnk::Rules>,
 }
 
 /// One line of `analyze --json`; keys in this order.
@@ -152,6 +158,9 @@ fn answer(out: &mut impl Write, board: Board, json: bool) -> anyhow::Result<()> 
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(rules) = args.game {
+        return crate::family::analyze::run(rules, &args.boards, args.json);
+    }
     let (mut computed, mut answers) = (0u32, None::<Answers>);
     input::answer_each_board(&args.boards, args.json, |board, out: &mut Out| {
         match &answers {

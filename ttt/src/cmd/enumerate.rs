@@ -9,11 +9,22 @@ use tictactoe::{Board, Position, Status, encoding::Canonical};
 
 /// Count grids, positions and symmetry classes by enumeration.
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  ttt enumerate\n  ttt enumerate --json")]
+#[command(
+    after_help = "Examples:\n  ttt enumerate\n  ttt enumerate --json\n  ttt enumerate --game 4x4\n  \
+ttt enumerate --game connect-four --max-plies 8"
+)]
 pub struct Args {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
+    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
+    game: Option<tictactoe::mnk::Rules>,
+    /// With --game: count positions ply by ply from the empty board up to N plies, instead
+    /// of classifying every grid (which only boards of at most 16 cells allow).
+    #[arg(long, value_name = "N", requires = "game")]
+    max_plies: Option<u32>,
 }
 
 /// Everything `enumerate` reports, all computed.
@@ -91,6 +102,9 @@ fn count() -> Counts {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(rules) = args.game {
+        return crate::family::enumerate::run(rules, args.max_plies, args.json);
+    }
     let counts = count();
     if args.json {
         outln!("{}", serde_json::to_string(&counts)?);

@@ -10,17 +10,35 @@ use tictactoe::Position;
 /// Prints, for each depth up to DEPTH, the number of move sequences of that length from the
 /// empty board; finished games are not continued.
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  ttt perft 9\n  ttt perft 4 --json")]
+#[command(
+    after_help = "Examples:\n  ttt perft 9\n  ttt perft 4 --json\n  ttt perft --game connect-four 8"
+)]
 pub struct Args {
-    /// The largest depth, 0 to 9 (a game lasts at most nine moves).
-    #[arg(value_parser = parse_depth)]
+    /// The largest depth, 0 to 9 (a game lasts at most nine moves; with --game, its cells).
+    #[arg(value_parser = parse_any_depth)]
     depth: u32,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
+    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
+    game: Option<tictactoe::mnk::Rules>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(rules) = args.game {
+        return crate::family::perft::run(rules, args.depth, args.json);
+    }
+    if let Err(message) = parse_depth(&args.depth.to_string()) {
+        // The error clap gave before `--game` allowed deeper depths, word for word.
+        crate::output::errln!(
+            "error: invalid value '{}' for '<DEPTH>': {message}\n\nFor more information, try \
+'--help'.",
+            args.depth
+        );
+        return Ok(ExitCode::from(crate::exit::USAGE));
+    }
     let counts: Vec<u64> = (0..=args.depth).map(|d| Position::EMPTY.perft(d)).collect();
     if args.json {
         outln!("{}", serde_json::json!({ "perft": counts }));
@@ -30,6 +48,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A depth of any game of the family (at most 19 x 19 moves); [`parse_depth`] checks 3x3's.
+fn parse_any_depth(text: &str) -> Result<u32, String> {
+    let depth: u32 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a depth (0 to 9)"))?;
+    if depth > 19 * 19 {
+        return parse_depth(text);
+    }
+    Ok(depth)
 }
 
 /// A depth from 0 to 9: deeper is a usage error.

@@ -4,6 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use tictactoe::agents::{Agent, ParseStrategyError, Strategy};
+use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 use tictactoe::solver::{self, Solution};
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 
@@ -27,7 +28,9 @@ Examples:
   ttt play --level easy
   ttt play --x perfect --o human    # the computer starts
   ttt play --seed 7                 # replay the game of seed 7
-  printf '4\\n8\\n6\\nq\\n' | ttt play --seed 1")]
+  printf '4\\n8\\n6\\nq\\n' | ttt play --seed 1
+  ttt play --game connect-four      # columns 1 to 7; the computer plays heuristic
+  ttt play --game gomoku --level easy")]
 pub struct Args {
     /// Who plays X: human, easy, medium, hard, perfect, heuristic, random or eps:E.
     #[arg(long, default_value = "human", value_parser = parse_seat)]
@@ -42,6 +45,10 @@ pub struct Args {
     /// game can be replayed).
     #[arg(long)]
     seed: Option<u64>,
+    /// A game of the k-in-a-row family instead of tic-tac-toe (levels easy and hard): tic-tac-toe, 4x4,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
+    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
+    game: Option<tictactoe::mnk::Rules>,
 }
 
 /// Who sits on one side of the board.
@@ -232,6 +239,24 @@ enum Command {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
+    if let Some(rules) = args.game {
+        // The same seats and levels, played by the family's players (hard by default).
+        let player = |strategy: Strategy| {
+            let name = level_name(strategy).map_or_else(|| strategy.to_string(), str::to_owned);
+            crate::family::player(&name, rules)
+        };
+        let seat = |seat: Seat| match seat {
+            Seat::Human => Ok(None),
+            Seat::Engine(strategy) => player(strategy).map(Some),
+        };
+        let level = args.level.map_or(Ok(FamilyStrategy::Heuristic), player)?;
+        let o = args.o.map_or(Ok(Some(level)), seat)?;
+        let x = match (args.x, args.o, args.level) {
+            (Seat::Human, Some(Seat::Human), Some(_)) => Some(level),
+            (x, _, _) => seat(x)?,
+        };
+        return crate::family::play::run(rules, [x, o], seed);
+    }
     let level = args.level.unwrap_or(Strategy::Perfect);
     let o = args.o.unwrap_or(Seat::Engine(level));
     let x = match (args.x, args.o, args.level) {

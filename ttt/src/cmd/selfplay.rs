@@ -15,7 +15,7 @@ use tictactoe::selfplay::{self, Totals};
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  ttt selfplay\n  ttt selfplay --threads 1 --games 20000000 \
---json"
+--json\n  ttt selfplay --game connect-four --games 1000000"
 )]
 pub struct Args {
     /// Threads, 1 to 256 (default: all cores).
@@ -30,11 +30,17 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
+    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
+    game: Option<tictactoe::mnk::Rules>,
 }
 
 /// The JSON object of `selfplay`, keys in this order.
 #[derive(serde::Serialize)]
 struct SelfplayJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     threads: usize,
     seed: u64,
     games: u64,
@@ -67,7 +73,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|i| {
                 let share =
                     args.games / threads as u64 + u64::from(i < args.games % threads as u64);
-                selfplay::run(share, args.seed.wrapping_add(i))
+                let seed = args.seed.wrapping_add(i);
+                match args.game {
+                    None => selfplay::run(share, seed),
+                    Some(rules) => tictactoe::mnk::agents::random_games(rules, share, seed),
+                }
             })
             .reduce(Totals::default, Totals::merge)
     });
@@ -80,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let games_per_s = totals.games as f64 / seconds;
     if args.json {
         let json = SelfplayJson {
+            game: args.game.map(|rules| rules.to_string()),
             threads,
             seed: args.seed,
             games: totals.games,
@@ -95,6 +106,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         outln!("{}", serde_json::to_string(&json)?);
     } else {
+        if let Some(rules) = args.game {
+            outln!("game         {rules}");
+        }
         outln!("threads      {threads}");
         outln!("games        {}", totals.games);
         outln!("moves        {}", totals.moves);
