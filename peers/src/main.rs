@@ -23,7 +23,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use tictactoe::status::{BoardWord, Method, Verdict, batch};
 use tictactoe::{Cell, Player, Position, Status, lab, selfplay, solver};
 
-use board_game::board::{Board as _, Outcome as BgOutcome, Player as BgPlayer};
+use board_game::board::{Board as _, BoardMoves as _, Outcome as BgOutcome, Player as BgPlayer};
 use board_game::games::ttt::TTTBoard;
 use board_game::util::coord::Coord3;
 use tic_tac_toe_board::{CellIndex, TicTacToe, TicTacToeState};
@@ -630,6 +630,29 @@ fn self_play() {
                         let mut b = TTTBoard::default();
                         while !b.is_done() {
                             b.play_random_available_move(&mut rng).expect("not done");
+                        }
+                        sum += bg_code(b.outcome());
+                    }
+                    sum
+                },
+            ),
+            case(
+                "board-game available_moves into a buffer + play + outcome",
+                GAMES,
+                || {
+                    // The peer driven at its best: its move iterator collected into one buffer
+                    // kept across moves and games, a move drawn from it as ours are (the same
+                    // generator and multiply-shift), then its checked `play`.
+                    let mut rng = SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    let mut moves: Vec<Coord3> = Vec::with_capacity(9);
+                    for _ in 0..GAMES {
+                        let mut b = TTTBoard::default();
+                        while !b.is_done() {
+                            moves.clear();
+                            moves.extend(b.available_moves().expect("not done"));
+                            let k = (u64::from(rng.next_u32()) * moves.len() as u64) >> 32;
+                            b.play(moves[k as usize]).expect("legal");
                         }
                         sum += bg_code(b.outcome());
                     }
