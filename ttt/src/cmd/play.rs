@@ -384,7 +384,7 @@ fn play_one(
 /// Takes back moves until it is `mover`'s turn again, one of `mover`'s moves included; `false`
 /// (and the game unchanged) when the person has no move to take back.
 fn undo(game: &mut Game, names: &Names, mover: Player) -> bool {
-    let mut earlier = game.clone();
+    let mut earlier = *game;
     while earlier.undo().is_some() {
         if earlier.position().side_to_move() == mover && names.is_human(mover) {
             *game = earlier;
