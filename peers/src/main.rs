@@ -23,7 +23,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use tictactoe::status::{BoardWord, Method, Verdict, batch};
 use tictactoe::{Cell, Player, Position, Status, lab, selfplay, solver};
 
-use board_game::board::{Board as _, BoardMoves as _, Outcome as BgOutcome, Player as BgPlayer};
+use board_game::board::{Board as _, Outcome as BgOutcome, Player as BgPlayer};
 use board_game::games::ttt::TTTBoard;
 use board_game::util::coord::Coord3;
 use tic_tac_toe_board::{CellIndex, TicTacToe, TicTacToeState};
@@ -637,22 +637,24 @@ fn self_play() {
                 },
             ),
             case(
-                "board-game available_moves into a buffer + play + outcome",
+                "board-game play from a move buffer (swap_remove) + outcome",
                 GAMES,
                 || {
-                    // The peer driven at its best: its move iterator collected into one buffer
-                    // kept across moves and games, a move drawn from it as ours are (the same
-                    // generator and multiply-shift), then its checked `play`.
+                    // The peer driven at its best: the caller keeps the free cells in its own
+                    // buffer (a played cell is the only one that leaves it), draws from it as
+                    // ours draws (the same generator and multiply-shift), and calls only the
+                    // peer's checked `play` and `outcome`: no move generation of the peer's.
                     let mut rng = SmallRng::seed_from_u64(next_seed());
                     let mut sum = 0;
+                    let all: Vec<Coord3> = (0..9).map(Coord3::from_index).collect();
                     let mut moves: Vec<Coord3> = Vec::with_capacity(9);
                     for _ in 0..GAMES {
                         let mut b = TTTBoard::default();
+                        moves.clear();
+                        moves.extend_from_slice(&all);
                         while !b.is_done() {
-                            moves.clear();
-                            moves.extend(b.available_moves().expect("not done"));
                             let k = (u64::from(rng.next_u32()) * moves.len() as u64) >> 32;
-                            b.play(moves[k as usize]).expect("legal");
+                            b.play(moves.swap_remove(k as usize)).expect("legal");
                         }
                         sum += bg_code(b.outcome());
                     }
