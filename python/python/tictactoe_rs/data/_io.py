@@ -225,15 +225,13 @@ def ttt_to_parquet(
 
 
 def parquet_to_ttt(
-    src: PathLike, dst: PathLike, encoding: str | None = None, column: str | None = None,
+    src: PathLike, dst: PathLike, encoding: str = "rank", column: str | None = None,
     code: str | None = None,
 ) -> int:
     """Writes the code column of Parquet file ``src`` (``column``, default: its only code
     column; its encoding from the metadata, or ``code``) as ``.ttt`` file ``dst`` in
-    ``encoding`` (default: the ``.ttt`` encoding the file was made from, recorded by
-    ``ttt_to_parquet``, else ``mixed-radix`` as ``ttt pack``), batch by batch, atomically.
-    Returns the record count. Missing columns or metadata and codes out of range raise
-    ``ValueError`` naming the file, column and row."""
+    ``encoding``, batch by batch, atomically. Returns the record count. Missing columns or
+    metadata and codes out of range raise ``ValueError`` naming the file, column and row."""
     pq = _pq()
     try:
         schema = pq.read_schema(src)
@@ -251,10 +249,6 @@ def parquet_to_ttt(
                 f"metadata ({', '.join(coded) or 'columns: ' + ', '.join(schema.names)}); pass column="
             )
         column = coded[0] if coded else schema.names[0]
-    if encoding is None:
-        # The round trip .ttt -> Parquet -> .ttt gives the same bytes by default.
-        source = (schema.metadata or {}).get(b"tictactoe.source_encoding", b"").decode()
-        encoding = source if source in TTT_ENCODINGS else "mixed-radix"
     writer = _native.TttWriter(os.fspath(dst), encoding)
     try:
         for base3 in read_codes(src, column, code):
