@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 
+# --- imports ---
 import numpy as np
 
 import tictactoe_rs as t
 from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+
+# --- end imports ---
 
 # --- states ---
 def state_index(obs: np.ndarray) -> np.ndarray:
@@ -41,8 +44,10 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 # --- evaluate ---
 def evaluate(q: np.ndarray, games: int = 2000, opponent: str = "heuristic", seed: int = 1) -> np.ndarray:
     """Win, draw and loss shares of the greedy policy over ``games`` games (random seats)."""
+    # Next-step auto-reset: a game's first result counts, the games after it are ignored (a
+    # DISABLED vector env refuses a step while a game is over, as SyncVectorEnv does).
     env = TicTacToeVectorEnv(games, opponent=opponent, agent="random",
-                             autoreset_mode="Disabled")
+                             autoreset_mode="NextStep")
     obs, _ = env.reset(seed=seed)
     results = np.zeros(games)
     finished = np.zeros(games, dtype=bool)

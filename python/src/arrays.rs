@@ -1,28 +1,121 @@
 //! numpy arrays in and out: dtype and shape checks that name the argument, C-contiguous input
 //! read in place, `out=` checked and written in place.
 
-use numpy::{
-    Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
-};
-use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use std::any::TypeId;
 
-/// `obj` as a C-contiguous numpy array: itself when it already is one (no copy), otherwise
-/// `numpy.asarray(obj, order="C")` (one copy: lists, scalars, strided views).
+use numpy::{
+    Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::conversion::FromPyObjectOwned;
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyTuple};
+
+/// Whether Rust can read an array's data as a slice as it is: C-contiguous, aligned and in
+/// the machine's byte order.
+fn usable(array: &Bound<'_, PyUntypedArray>) -> bool {
+    array.is_c_contiguous()
+        && array.is_aligned()
+        && array.dtype().is_native_byteorder() != Some(false)
+}
+
+/// `obj` as a C-contiguous, aligned numpy array in native byte order: itself when it already
+/// is one (no copy), otherwise a copy (`numpy.array` for arrays: strided views, misaligned
+/// or big-endian data, of the same values; `numpy.asarray` for lists and scalars).
 pub fn contiguous<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
-    if let Ok(array) = obj.cast::<PyUntypedArray>()
-        && array.is_c_contiguous()
-    {
-        return Ok(array.clone());
-    }
     let py = obj.py();
+    let np = numpy::get_array_module(py)?;
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        if usable(array) {
+            return Ok(array.clone());
+        }
+        // `numpy.array` copies (into new, aligned memory) in C order, in native byte order.
+        let dtype = array.dtype().call_method1("newbyteorder", ("=",))?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("order", "C")?;
+        let copy = np.getattr("array")?.call((array, dtype), Some(&kwargs))?;
+        return Ok(copy.cast_into::<PyUntypedArray>()?);
+    }
     let kwargs = PyDict::new(py);
     kwargs.set_item("order", "C")?;
-    let array = numpy::get_array_module(py)?
-        .getattr("asarray")?
-        .call((obj,), Some(&kwargs))?;
+    let array = np.getattr("asarray")?.call((obj,), Some(&kwargs))?;
     Ok(array.cast_into::<PyUntypedArray>()?)
+}
+
+/// Arrays from this size on are allocated by `numpy.zeros` through Python, which raises
+/// `MemoryError` when the memory is not there (rust-numpy's `zeros` panics instead); smaller
+/// ones directly.
+const CHECKED_FROM: usize = 1 << 16;
+
+/// A new zeroed array of `shape`: `ValueError` naming `name` when its size overflows,
+/// `MemoryError` when it cannot be allocated, never a panic or an abort.
+pub fn zeros<'py, T: Element>(
+    py: Python<'py>,
+    name: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
+    let bytes = shape
+        .iter()
+        .try_fold(size_of::<T>(), |acc, &d| acc.checked_mul(d))
+        .filter(|&b| isize::try_from(b).is_ok());
+    let Some(bytes) = bytes else {
+        return Err(PyValueError::new_err(format!(
+            "argument `{name}` asks for an array of shape {shape:?}, too large to exist"
+        )));
+    };
+    if bytes < CHECKED_FROM {
+        return Ok(PyArrayDyn::<T>::zeros(py, shape, false));
+    }
+    let array = numpy::get_array_module(py)?
+        .getattr("zeros")?
+        .call1((PyTuple::new(py, shape)?, T::get_dtype(py)))?;
+    Ok(array.cast_into::<PyArrayDyn<T>>()?)
+}
+
+/// A vector of `n` copies of `value`: `MemoryError` instead of an abort when it cannot be
+/// allocated, `ValueError` naming `name` when its size overflows.
+pub fn try_vec<T: Clone>(name: &str, n: usize, value: T) -> PyResult<Vec<T>> {
+    if n.checked_mul(size_of::<T>())
+        .is_none_or(|bytes| isize::try_from(bytes).is_err())
+    {
+        return Err(PyValueError::new_err(format!(
+            "argument `{name}` is too large: {n} items"
+        )));
+    }
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        PyMemoryError::new_err(format!("argument `{name}`: cannot allocate {n} items"))
+    })?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+/// An integer argument: a Python or numpy integer of any width, range-checked into `T`;
+/// floats, strings and bools raise `TypeError` (PyO3 names the argument).
+#[derive(Clone, Copy, Debug)]
+pub struct Int<T>(pub T);
+
+impl<'a, 'py, T: FromPyObjectOwned<'py>> FromPyObject<'a, 'py> for Int<T> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        reject_bool(&obj)?;
+        Ok(Int(obj.extract::<T>().map_err(Into::into)?))
+    }
+}
+
+/// `TypeError` for a Python or numpy bool where an integer is expected (both convert to an
+/// integer silently otherwise).
+pub fn reject_bool(obj: &Bound<'_, PyAny>) -> PyResult<()> {
+    let numpy_bool = obj
+        .get_type()
+        .name()
+        .is_ok_and(|name| name.to_str().is_ok_and(|n| n == "bool" || n == "bool_"));
+    if obj.is_instance_of::<PyBool>() || numpy_bool {
+        return Err(PyTypeError::new_err("expected an integer, got a bool"));
+    }
+    Ok(())
 }
 
 /// The numpy name of an array's dtype, for error messages.
@@ -64,6 +157,9 @@ pub trait Code: Copy + Send + Sync {
     /// The value's bits, sign-extended to 64 (`as u64`): a negative value has bit 63 set, so
     /// a range check on the low bits needs no separate sign test.
     fn to_bits(self) -> u64;
+
+    /// The value as an `i8`, or `i8::MIN` (not a cell, a player or a move) when it does not fit.
+    fn to_i8(self) -> i8;
 }
 
 macro_rules! signed_code {
@@ -77,6 +173,11 @@ macro_rules! signed_code {
             #[inline]
             fn to_bits(self) -> u64 {
                 self as u64
+            }
+
+            #[inline]
+            fn to_i8(self) -> i8 {
+                i8::try_from(self).unwrap_or(i8::MIN)
             }
         }
     )*};
@@ -94,6 +195,11 @@ macro_rules! unsigned_code {
             #[inline]
             fn to_bits(self) -> u64 {
                 u64::from(self)
+            }
+
+            #[inline]
+            fn to_i8(self) -> i8 {
+                i8::try_from(self).unwrap_or(i8::MIN)
             }
         }
     )*};
@@ -166,14 +272,19 @@ impl<'py> Ints<'py> {
 }
 
 /// Reads `obj` as an array of exactly dtype `T` (named `dtype` in errors) whose last axes are
-/// `tail`, or raises `TypeError` / `ValueError` naming `name`.
-pub fn typed<'py, T: Element>(
+/// `tail`, or raises `TypeError` / `ValueError` naming `name`. For int8 (boards, moves,
+/// planes), an array of any other integer dtype is converted once, a value that does not fit
+/// becoming -128 (not a cell, a player or a move); floats and bools are a `TypeError`.
+pub fn typed<'py, T: Element + 'static>(
     name: &str,
     obj: &Bound<'py, PyAny>,
     dtype: &str,
     tail: &[usize],
 ) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
-    let array = contiguous(obj)?;
+    let mut array = contiguous(obj)?;
+    if TypeId::of::<T>() == TypeId::of::<i8>() && array.cast::<PyArrayDyn<T>>().is_err() {
+        array = to_int8(obj.py(), name, &array)?;
+    }
     let Ok(typed) = array.cast::<PyArrayDyn<T>>() else {
         return Err(PyTypeError::new_err(format!(
             "argument `{name}` must have dtype {dtype}, got {}",
@@ -182,6 +293,29 @@ pub fn typed<'py, T: Element>(
     };
     check_tail(name, typed.shape(), tail)?;
     Ok(typed.try_readonly()?)
+}
+
+/// An integer array of any dtype as int8 (values that do not fit become -128), or the array
+/// itself when its dtype is not an integer one (the caller's type check then names it).
+fn to_int8<'py>(
+    py: Python<'py>,
+    name: &str,
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let Ok(ints) = Ints::read(name, array.as_any()) else {
+        return Ok(array.clone());
+    };
+    let converted = zeros::<i8>(py, name, &ints.shape())?;
+    {
+        let mut guard = converted.try_readwrite()?;
+        let dst = guard.as_slice_mut()?;
+        with_int_slice!(ints.slice()?, |s| {
+            for (d, v) in dst.iter_mut().zip(s) {
+                *d = v.to_i8();
+            }
+        });
+    }
+    Ok(converted.into_any().cast_into::<PyUntypedArray>()?)
 }
 
 /// Checks that `shape` ends with `tail`.
@@ -207,7 +341,7 @@ pub fn output<'py, T: Element>(
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
     let Some(out) = out else {
-        return Ok(PyArrayDyn::<T>::zeros(py, shape, false));
+        return zeros::<T>(py, "out", shape);
     };
     let Ok(array) = out.cast_into::<PyArrayDyn<T>>() else {
         return Err(PyTypeError::new_err(format!(
@@ -220,10 +354,23 @@ pub fn output<'py, T: Element>(
             array.shape()
         )));
     }
-    if !array.is_c_contiguous() {
-        return Err(PyValueError::new_err("argument `out` must be C-contiguous"));
+    if !array.is_c_contiguous() || !array.is_aligned() {
+        return Err(PyValueError::new_err(
+            "argument `out` must be C-contiguous and aligned",
+        ));
     }
+    writeable("out", array.as_untyped())?;
     Ok(array)
+}
+
+/// `ValueError` naming `name` unless numpy lets the array be written.
+pub fn writeable(name: &str, array: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    if array.getattr("flags")?.getattr("writeable")?.is_truthy()? {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "argument `{name}` is read-only: pass a writeable array"
+    )))
 }
 
 /// Runs `work` on the input and output slices without the GIL.
@@ -265,6 +412,9 @@ pub enum PerItemSlice<'a> {
 impl<'py> PerItem<'py> {
     /// Reads a Python int or an integer array of shape `items` (values checked by the caller).
     pub fn read(name: &str, obj: &Bound<'py, PyAny>, items: &[usize]) -> PyResult<PerItem<'py>> {
+        reject_bool(obj).map_err(|_| {
+            PyTypeError::new_err(format!("argument `{name}` must be an int, got a bool"))
+        })?;
         if let Ok(value) = obj.extract::<i64>()
             && obj.cast::<PyUntypedArray>().is_err()
         {

@@ -6,13 +6,14 @@
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tictactoe::Board;
+
+use crate::choice;
 use tictactoe::encoding::Base3;
 use tictactoe::file::{AtomicFile, FileError, Reader, Writer};
 use tictactoe::packed::Packing;
@@ -29,7 +30,7 @@ fn file_error(path: &std::path::Path, error: FileError) -> PyErr {
 
 /// The packing of a name, or a `ValueError` listing the names.
 fn packing(name: &str) -> PyResult<Packing> {
-    Packing::from_str(name).map_err(|error| PyValueError::new_err(error.to_string()))
+    choice::parse("encoding", name)
 }
 
 /// The boards of `base3` codes, or a `ValueError` naming the first bad one.

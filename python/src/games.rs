@@ -1,12 +1,14 @@
 //! Game codes: move sequences to and from the library's `game` and `prefix` codes.
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tictactoe::encoding::Kind;
 use tictactoe::game::{GameCode, PrefixCode};
 use tictactoe::{Cell, Game};
 
-use crate::arrays::{Code, Ints, fill, output, typed, with_int_slice};
+use crate::arrays::{Code, Ints, fill, output, typed, with_int_slice, zeros};
+use crate::choice::{self, Choice};
 
 /// A game encoding.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -17,19 +19,18 @@ enum GameKind {
     Prefix,
 }
 
-impl GameKind {
-    fn from_name(name: &str) -> PyResult<GameKind> {
-        match name {
-            _ if name == GameCode::KIND.name() => Ok(GameKind::Game),
-            _ if name == PrefixCode::KIND.name() => Ok(GameKind::Prefix),
-            _ => Err(PyValueError::new_err(format!(
-                "argument `encoding` must be one of {:?}, {:?}, got {name:?}",
-                GameCode::KIND.name(),
-                PrefixCode::KIND.name()
-            ))),
+impl Choice for GameKind {
+    const ALL: &'static [Self] = &[GameKind::Game, GameKind::Prefix];
+
+    fn name(self) -> &'static str {
+        match self {
+            GameKind::Game => GameCode::KIND.name(),
+            GameKind::Prefix => PrefixCode::KIND.name(),
         }
     }
+}
 
+impl GameKind {
     /// The code of a game, or `None` (a `game` code needs a finished game).
     fn encode(self, game: &Game) -> Option<u32> {
         match self {
@@ -60,6 +61,18 @@ fn game_of(row: &[i8]) -> Option<Game> {
     Game::from_moves(cells).ok()
 }
 
+/// `{encoding: limit}`: codes of each encoding, of boards and of games, lie in `0..limit`
+/// (the library's `Kind::limit`, `GameCode::COUNT`, `PrefixCode::COUNT`).
+pub fn code_ranges(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let ranges = PyDict::new(py);
+    for kind in Kind::ALL {
+        ranges.set_item(kind.name(), kind.limit())?;
+    }
+    ranges.set_item(GameCode::KIND.name(), GameCode::COUNT)?;
+    ranges.set_item(PrefixCode::KIND.name(), PrefixCode::COUNT)?;
+    Ok(ranges)
+}
+
 /// Codes of games given as moves.
 ///
 /// `moves`: int8 of shape `(..., 9)`, the cells played in order, padded with -1 (as
@@ -80,7 +93,7 @@ pub fn encode_games<'py>(
     encoding: &str,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<i32>>> {
-    let kind = GameKind::from_name(encoding)?;
+    let kind = choice::parse::<GameKind>("encoding", encoding)?;
     let moves = typed::<i8>("moves", moves, "int8", &[9])?;
     let out = output::<i32>(py, out, "int32", &moves.shape()[..moves.ndim() - 1])?;
     let src = moves.as_slice()?;
@@ -113,13 +126,13 @@ pub fn decode_games<'py>(
     codes: &Bound<'py, PyAny>,
     encoding: &str,
 ) -> PyResult<(Bound<'py, PyArrayDyn<i8>>, Bound<'py, PyArrayDyn<i8>>)> {
-    let kind = GameKind::from_name(encoding)?;
+    let kind = choice::parse::<GameKind>("encoding", encoding)?;
     let codes = Ints::read("codes", codes)?;
     let shape = codes.shape();
     let mut board_shape = shape.clone();
     board_shape.push(9);
-    let moves = PyArrayDyn::<i8>::zeros(py, board_shape, false);
-    let lengths = PyArrayDyn::<i8>::zeros(py, shape, false);
+    let moves = zeros::<i8>(py, "codes", &board_shape)?;
+    let lengths = zeros::<i8>(py, "codes", &shape)?;
     {
         let mut l = lengths.readwrite();
         let lengths_out = l.as_slice_mut()?;

@@ -7,6 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::arrays::{Code, IntSlice, Ints, typed, with_int_slice};
+use crate::choice;
 use crate::tables::{BySets, INVALID, Kind, Tables, tables};
 
 /// Items per chunk: the grid indices of one chunk stay in the L1 cache.
@@ -17,12 +18,7 @@ pub const BOARDS: &str = "boards";
 
 /// The encoding named by argument `arg`, or a `ValueError` listing the valid names.
 pub fn kind(arg: &str, name: &str) -> PyResult<Kind> {
-    name.parse::<Kind>().ok().ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "argument `{arg}` must be one of {}, got {name:?}",
-            Kind::ALL.map(|k| format!("{:?}", k.name())).join(", ")
-        ))
-    })
+    choice::parse(arg, name)
 }
 
 /// A borrowed input: boards or codes.
@@ -48,7 +44,7 @@ impl<'py> Input<'py> {
         let kind = kind("encoding", encoding).map_err(|_| {
             PyValueError::new_err(format!(
                 "argument `encoding` must be one of \"boards\", {}, got {encoding:?}",
-                Kind::ALL.map(|k| format!("{:?}", k.name())).join(", ")
+                choice::names::<Kind>()
             ))
         })?;
         Ok(Input::Codes(kind, Ints::read(arg, x)?))

@@ -10,11 +10,13 @@ use pyo3::types::PyTuple;
 
 mod analysis;
 mod arrays;
+mod choice;
 mod codes;
 mod data;
 mod env;
 mod games;
 mod grid;
+mod mnk;
 mod planes;
 mod selfplay;
 mod symmetry;
@@ -27,6 +29,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let names = tables::Kind::ALL.map(tables::Kind::name);
     m.add("ENCODINGS", PyTuple::new(py, names)?)?;
     m.add("SYMMETRIES", PyTuple::new(py, symmetry::names())?)?;
+    m.add("CODE_RANGE", games::code_ranges(py)?)?;
+    m.setattr("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(codes::encode, m)?)?;
     m.add_function(wrap_pyfunction!(codes::decode, m)?)?;
     m.add_function(wrap_pyfunction!(codes::convert, m)?)?;
@@ -57,5 +61,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::decode_games, m)?)?;
     env::register(m)?;
     data::register(m)?;
+    mnk::register(m)?;
     Ok(())
 }

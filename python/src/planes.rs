@@ -6,6 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::arrays::{PerItem, PerItemSlice, fill, output, typed};
+use crate::choice::{self, Choice};
 
 /// An observation layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,30 +19,19 @@ pub enum Layout {
     OpenSpiel,
 }
 
-impl Layout {
-    const ALL: [Layout; 3] = [Layout::PettingZoo, Layout::Pgx, Layout::OpenSpiel];
+impl Choice for Layout {
+    const ALL: &'static [Self] = &[Layout::PettingZoo, Layout::Pgx, Layout::OpenSpiel];
 
-    /// The name used in arguments.
-    pub const fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             Layout::PettingZoo => "pettingzoo",
             Layout::Pgx => "pgx",
             Layout::OpenSpiel => "openspiel",
         }
     }
+}
 
-    /// The layout of this name, or a `ValueError` listing the names.
-    pub fn from_name(name: &str) -> PyResult<Layout> {
-        Layout::ALL
-            .into_iter()
-            .find(|layout| layout.name() == name)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "argument `layout` must be one of \"pettingzoo\", \"pgx\", \"openspiel\", got {name:?}"
-                ))
-            })
-    }
-
+impl Layout {
     /// The shape of one observation, for error messages.
     pub const fn shape_text(self) -> &'static str {
         match self {
@@ -101,7 +91,7 @@ pub fn boards_to_planes<'py>(
     perspective: Option<&Bound<'py, PyAny>>,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let layout = Layout::from_name(layout)?;
+    let layout = choice::parse::<Layout>("layout", layout)?;
     let boards = typed::<i8>("boards", boards, "int8", &[9])?;
     let cells = boards.as_slice()?;
     if let Some(at) = cells.iter().position(|&c| !(0..=2).contains(&c)) {
@@ -179,7 +169,7 @@ pub fn planes_to_boards<'py>(
     perspective: Option<&Bound<'py, PyAny>>,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<i8>>> {
-    match Layout::from_name(layout)? {
+    match choice::parse::<Layout>("layout", layout)? {
         Layout::PettingZoo => {
             let planes = typed::<i8>("planes", planes, "int8", &[3, 3, 2])?;
             relative_to_boards(

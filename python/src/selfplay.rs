@@ -10,6 +10,7 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use rayon::prelude::*;
 
+use crate::arrays::{Int, zeros};
 use crate::tables::{GRIDS, Kind, tables};
 
 /// Games per block; each block has its own generator, seeded from the seed and its index.
@@ -99,24 +100,25 @@ fn random_game(rng: &mut SmallRng, offsets: &[[u32; 9]], moves: &mut [i8]) -> (i
 /// >>> moves.shape, bool((lengths >= 5).all())
 /// ((3, 9), True)
 #[pyfunction]
-#[pyo3(signature = (n, seed = 0))]
+#[pyo3(signature = (n, seed = Int(0)), text_signature = "(n, seed=0)")]
 #[allow(clippy::type_complexity)]
 pub fn selfplay(
     py: Python<'_>,
-    n: i64,
-    seed: u64,
+    n: Int<i64>,
+    seed: Int<u64>,
 ) -> PyResult<(
     Bound<'_, PyArray2<i8>>,
     Bound<'_, PyArray1<i8>>,
     Bound<'_, PyArray1<i8>>,
     Bound<'_, PyArray1<i32>>,
 )> {
+    let (Int(n), Int(seed)) = (n, seed);
     let n = usize::try_from(n)
         .map_err(|_| PyValueError::new_err(format!("argument `n` must be >= 0, got {n}")))?;
-    let moves = PyArray2::<i8>::zeros(py, [n, 9], false);
-    let lengths = PyArray1::<i8>::zeros(py, n, false);
-    let results = PyArray1::<i8>::zeros(py, n, false);
-    let codes = PyArray1::<i32>::zeros(py, n, false);
+    let moves = zeros::<i8>(py, "n", &[n, 9])?.cast_into::<PyArray2<i8>>()?;
+    let lengths = zeros::<i8>(py, "n", &[n])?.cast_into::<PyArray1<i8>>()?;
+    let results = zeros::<i8>(py, "n", &[n])?.cast_into::<PyArray1<i8>>()?;
+    let codes = zeros::<i32>(py, "n", &[n])?.cast_into::<PyArray1<i32>>()?;
     {
         let mut m = moves.readwrite();
         let mut l = lengths.readwrite();

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use crate::arrays::{
     Code, Ints, PerItem, PerItemSlice, contiguous, dtype_name, fill, output, typed, with_int_slice,
 };
+use crate::choice::{self, Choice};
 use crate::planes::Layout;
 use tictactoe::{Bitboard, Cell, Symmetry};
 
@@ -98,7 +99,7 @@ pub fn apply_symmetry<'py>(
 }
 
 /// Rows of 9 cells (shape `(..., 9)`, dtype `T`) under symmetries.
-fn permute_rows<'py, T: Element + Copy + Send + Sync>(
+fn permute_rows<'py, T: Element + Copy + Send + Sync + 'static>(
     py: Python<'py>,
     name: &str,
     rows: &Bound<'py, PyAny>,
@@ -213,7 +214,7 @@ pub fn apply_symmetry_to_planes<'py>(
     layout: &str,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let layout = Layout::from_name(layout)?;
+    let layout = choice::parse::<Layout>("layout", layout)?;
     let array = contiguous(planes)?;
     macro_rules! try_dtype {
         ($($t:ty: $name:literal),*) => {$(
@@ -229,7 +230,7 @@ pub fn apply_symmetry_to_planes<'py>(
     )))
 }
 
-fn planes_of<'py, T: Element + Copy + Send + Sync>(
+fn planes_of<'py, T: Element + Copy + Send + Sync + 'static>(
     py: Python<'py>,
     array: &Bound<'py, PyUntypedArray>,
     symmetry: &Bound<'py, PyAny>,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import reference as ref
+
 import tictactoe_rs as t
 
 BOARDS = np.array(ref.ALL_BOARDS, dtype=np.int8)

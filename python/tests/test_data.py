@@ -167,8 +167,11 @@ def test_ttt_parquet_round_trip_every_encoding(tmp_path, encoding):
     assert (t.convert(table.column(0).to_numpy(), enc, "base3") == base3).all()
     assert td.parquet_to_ttt(tmp_path / "a.parquet", tmp_path / "b.ttt", encoding) == len(base3)
     assert (tmp_path / "a.ttt").read_bytes() == (tmp_path / "b.ttt").read_bytes()
+    # The default packing is the source file's, recorded in the metadata: the same bytes.
+    assert td.parquet_to_ttt(tmp_path / "a.parquet", tmp_path / "c.ttt") == len(base3)
+    assert (tmp_path / "a.ttt").read_bytes() == (tmp_path / "c.ttt").read_bytes()
     # no temporary file is left behind
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "a.ttt", "b.ttt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "a.ttt", "b.ttt", "c.ttt"]
 
 
 def test_ttt_to_parquet_in_another_code(tmp_path):
@@ -243,7 +246,7 @@ def test_truncated_and_foreign_ttt(tmp_path):
     (tmp_path / "x.ttt").write_bytes(b"PAR1 not a ttt file at all, more than thirty-two bytes")
     with pytest.raises(ValueError, match=r"x\.ttt: not a \.ttt file"):
         td.ttt_to_parquet(tmp_path / "x.ttt", tmp_path / "x.parquet")
-    with pytest.raises(OSError, match="missing.ttt"):
+    with pytest.raises(OSError, match=r"missing\.ttt"):
         td.ttt_to_parquet(tmp_path / "missing.ttt", tmp_path / "m.parquet")
 
 
@@ -304,3 +307,27 @@ def test_selfplay_progress_bar_and_bad_layout(tmp_path, capsys):
     assert "3,000/3,000 games" in err and "games/s" in err
     with pytest.raises(ValueError, match="layout"):
         td.selfplay_to_parquet(tmp_path, 10, layout="boards")
+
+
+def test_code_range_is_the_librarys():
+    assert td.CODE_RANGE == {
+        "rank": 5478, "base3": 19683, "base4": 1 << 18, "bitboards": 1 << 18, "count-rank": 6046,
+        "canonical": 765, "oriented": 6120, "game": 255168, "prefix": 549946,
+    }
+    assert td.CODE_RANGE == _native.CODE_RANGE
+
+
+def test_recipes_sql_lists_the_recipes():
+    from tictactoe_rs.data import recipes
+
+    with pytest.raises(ValueError, match="`recipe` must be one of 'status_value', 'blunders'") as info:
+        recipes.sql("x")
+    assert all(name in str(info.value) for name in recipes.SQL)
+
+
+def test_version_is_the_crates():
+    import re
+
+    cargo = (Path(__file__).resolve().parents[2] / "Cargo.toml").read_text()
+    version = re.search(r'^version = "([^"]+)"', cargo, re.M)
+    assert version and t.__version__ == version.group(1)

@@ -29,12 +29,41 @@ def test_buffers_are_rewritten_in_place():
 
 def test_errors_name_the_argument():
     env = BatchedEnv(2)
-    with pytest.raises(ValueError, match="actions: 9 is not a cell"):
+    with pytest.raises(ValueError, match="`actions` holds 9, not a cell"):
         env.step(np.array([0, 9]))
-    with pytest.raises(ValueError, match="actions: expected 2 actions"):
+    with pytest.raises(ValueError, match=r"`actions` must have shape \(2,\)"):
         env.step(np.array([0]))
+    with pytest.raises(TypeError, match="`actions` must be an integer array"):
+        env.step(np.array([0.0, 1.0]))
+    with pytest.raises(TypeError, match="`actions` must be a numpy integer array"):
+        env.step([0, 1])
     with pytest.raises(ValueError, match="convention"):
         BatchedEnv(2, convention="chess")
+    with pytest.raises(ValueError, match="`autoreset` must be one of"):
+        BatchedEnv(2, autoreset="sometimes")
+
+
+def test_autoreset_takes_either_spelling():
+    from gymnasium.vector import AutoresetMode
+
+    from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+
+    for ours, theirs in (("next_step", AutoresetMode.NEXT_STEP), ("same_step", AutoresetMode.SAME_STEP),
+                         ("disabled", AutoresetMode.DISABLED)):
+        for spelling in (ours, theirs, theirs.value):
+            env = BatchedEnv(1, convention="pettingzoo", autoreset=spelling)
+            for cell in (0, 3, 1, 4, 2):  # X wins
+                env.step(np.array([cell]))
+            after_win = env.boards().tolist()
+            env.step(np.array([5]))
+            after_next = env.boards().tolist()
+            expected = {"same_step": ([[0, 0]], [[1 << 5, 0]]),
+                        "next_step": ([[7, 24]], [[0, 0]]),
+                        "disabled": ([[7, 24]], [[7, 24]])}[ours]
+            assert (after_win, after_next) == expected, spelling
+            assert TicTacToeVectorEnv(2, autoreset_mode=spelling).metadata["autoreset_mode"] == theirs
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        TicTacToeVectorEnv(2, autoreset_mode="never")
 
 
 def test_seeds_reproduce_and_seats_are_drawn():

@@ -16,3 +16,19 @@ def test_report_ratios():
     text = bench.report({"ours": {1: 4e6}, "pgx": {1: 1e6}}, [1])
     assert "| 1 | 4M | 1M | 4x |" in text
     assert "ours best / pgx best = 4x" in text
+
+
+def test_a_peer_that_cannot_be_imported_is_skipped_with_the_reason():
+    """``--quick`` in a venv with the ``[pettingzoo]`` extra but no pygame: PettingZoo's
+    ``tictactoe_v3`` imports pygame, so that peer is skipped, named, and the rest runs."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pygame'] = None\n"
+            "from tictactoe_rs import bench\n"
+            "sys.exit(bench.main(['--batches', '1', '--envs', 'ours,pettingzoo', '--rounds', '1',"
+            " '--seconds', '0.001']))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "pettingzoo: skipped, pygame cannot be imported" in result.stderr
+    assert "| 1 |" in result.stdout

@@ -71,7 +71,7 @@ def test_perfect_opponent_never_loses(opponent):
     for _ in range(60):
         masks = venv.action_masks()
         actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-        _, rewards, terminated, _, _ = venv.step(actions)
+        _, rewards, _, _, _ = venv.step(actions)
         wins += int((rewards > 0).sum())
         losses += int((rewards < 0).sum())
     assert wins == 0 and losses > 1000

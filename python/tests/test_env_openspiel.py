@@ -36,7 +36,7 @@ def _every_state():
 
 
 def test_all_positions_against_pyspiel():
-    game, states = _every_state()
+    _, states = _every_state()
     assert len(states) == 5478
     boards = np.array(list(states), dtype=np.int8)
     ours = observation_tensor(boards)

@@ -11,17 +11,17 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("pygame")  # tictactoe_v3 itself needs it
 
-from pettingzoo.classic.tictactoe import tictactoe as peer  # noqa: E402
-from pettingzoo.test import (  # noqa: E402
+from pettingzoo.classic.tictactoe import tictactoe as peer
+from pettingzoo.test import (
     api_test,
     parallel_api_test,
     parallel_seed_test,
     render_test,
     seed_test,
 )
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from tictactoe_rs.envs import pettingzoo as ours  # noqa: E402
+from tictactoe_rs.envs import pettingzoo as ours
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,7 @@ pub mod game;
 #[doc(hidden)]
 pub mod lab;
 mod line;
+pub mod mnk;
 mod moves;
 #[cfg(feature = "alloc")]
 pub mod packed;

@@ -191,15 +191,29 @@ MAKERS: dict[str, Callable[[int], Runner]] = {
 LOOPS = {"pettingzoo", "pyspiel"}
 
 
-def _available(name: str) -> bool:
-    module = {"ours": "tictactoe_rs", "ours-gym": "gymnasium"}.get(name, name)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            __import__(module)
-    except Exception:  # noqa: BLE001 (a peer that fails to import is not installed here)
-        return False
-    return True
+#: What each environment imports to run here: the peers' own modules, which need more than
+#: their package (PettingZoo's ``tictactoe_v3`` imports pygame and gymnasium; pgx imports jax).
+NEEDS = {
+    "ours": ["tictactoe_rs"],
+    "ours-gym": ["gymnasium"],
+    "pgx": ["jax", "pgx"],
+    "envpool": ["envpool"],
+    "pettingzoo": ["gymnasium", "pygame", "pettingzoo.classic.tictactoe.tictactoe"],
+    "pyspiel": ["pyspiel"],
+}
+
+
+def _missing(name: str) -> str | None:
+    """Why environment ``name`` cannot run here (the first module that fails to import, and
+    its error), or ``None`` when it can."""
+    for module in NEEDS.get(name, [name]):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                __import__(module)
+        except Exception as error:
+            return f"{module} cannot be imported ({type(error).__name__}: {error})"
+    return None
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -229,9 +243,10 @@ def run(
     """``{env: {batch: median env-steps/s}}`` over ``rounds`` interleaved rounds."""
     runners: dict[tuple[str, int], Runner] = {}
     for name in envs:
-        if not _available(name):
+        reason = _missing(name)
+        if reason is not None:
             if log:
-                log(f"{name}: not installed, skipped")
+                log(f"{name}: skipped, {reason}")
             continue
         for n in batches:
             if name in LOOPS and n > loop_max:

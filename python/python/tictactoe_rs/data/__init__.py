@@ -45,8 +45,8 @@ from tictactoe_rs.data._tables import (
 
 __all__ = [
     "CODE_RANGE",
-    "DataError",
     "SCHEMA_VERSION",
+    "DataError",
     "blocks_schema",
     "check_codes",
     "encoding_of",

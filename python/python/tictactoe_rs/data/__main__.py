@@ -3,7 +3,7 @@
     python -m tictactoe_rs.data tables OUTDIR
     python -m tictactoe_rs.data selfplay OUTDIR --games N [--seed S] [--layout states|games] [--games-per-file K]
     python -m tictactoe_rs.data ttt2parquet FILE.ttt FILE.parquet [--code rank] [--salvage]
-    python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding rank] [--column C] [--code ENC]
+    python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC]
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("parquet2ttt", help="a Parquet code column as a .ttt file")
     p.add_argument("src")
     p.add_argument("dst")
-    p.add_argument("--encoding", default="rank", help="the .ttt encoding")
+    p.add_argument("--encoding", default=None,
+                   help="the .ttt encoding (default: the source .ttt file's, recorded by ttt2parquet, else rank)")
     p.add_argument("--column", default=None)
     p.add_argument("--code", default=None, help="the column's encoding if its metadata lacks it")
     args = parser.parse_args(argv)

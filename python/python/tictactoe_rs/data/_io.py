@@ -9,13 +9,14 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 import tictactoe_rs as t
 from tictactoe_rs import _native
+from tictactoe_rs._types import Encoding, Packing
 from tictactoe_rs.data import _tables as tb
 
 PathLike = str | os.PathLike[str]
@@ -23,6 +24,11 @@ PathLike = str | os.PathLike[str]
 
 class DataError(ValueError):
     """A file that is not what it must be; the message names the file and what is wrong."""
+
+
+#: Schema metadata of ``ttt_to_parquet``'s files: the packing of the source ``.ttt`` file,
+#: the default packing of ``parquet_to_ttt``.
+KEY_SOURCE_ENCODING = b"tictactoe.source_encoding"
 
 
 def _pa() -> Any:
@@ -130,18 +136,23 @@ def check_codes(
         if not pa.types.is_integer(values.type):
             raise DataError(f"{path}: column {column!r} has type {values.type}, not an integer type")
         values = values.to_numpy()
-    codes = np.asarray(values).astype(np.int64, copy=False)
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu":
+        # A float or bool is never silently truncated into a code.
+        raise TypeError(
+            f"argument `values` ({path}: column {column!r}) must hold integers, got dtype {array.dtype}"
+        )
     limit = tb.CODE_RANGE[encoding]
-    bad = (codes < 0) | (codes >= limit)
+    bad = (array < 0) | (array >= limit)
     if encoding in ("base4", "bitboards", "oriented") and not bad.any():
-        bad = ~t.is_valid(codes, encoding)
+        bad = ~t.is_valid(array, cast(Encoding, encoding))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise DataError(
-            f"{path}: column {column!r} row {first_row + row}: {int(codes[row])} is not a "
+            f"{path}: column {column!r} row {first_row + row}: {int(array[row])} is not a "
             f"{encoding} code (0 to {limit - 1:,})"
         )
-    return codes
+    return array.astype(np.int64, copy=False)
 
 
 def read_codes(path: PathLike, column: str, encoding: str | None = None) -> Iterator[npt.NDArray[np.int64]]:
@@ -158,7 +169,7 @@ def read_codes(path: PathLike, column: str, encoding: str | None = None) -> Iter
     for batch in pf.iter_batches(columns=[column], batch_size=1 << 16):
         codes = check_codes(batch.column(0), enc, path, column, row)
         row += len(codes)
-        yield codes if enc == "base3" else t.convert(codes, enc, "base3").astype(np.int64)
+        yield codes if enc == "base3" else t.convert(codes, cast(Encoding, enc), "base3").astype(np.int64)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,7 +204,7 @@ def ttt_to_parquet(
     field = tb.code_field(column, enc)
     schema = pa.schema([field])
     meta = tb.table_metadata("records", schema)
-    meta[b"tictactoe.source_encoding"] = reader.encoding.encode()
+    meta[KEY_SOURCE_ENCODING] = reader.encoding.encode()
     schema = schema.with_metadata(meta)
     atomic = _Atomic(dst)
     count = 0
@@ -203,7 +214,7 @@ def ttt_to_parquet(
         with _pq().ParquetWriter(atomic.tmp, schema, compression=compression) as writer:
             while (block := reader.read_block()) is not None:
                 first, base3 = block
-                codes = base3 if enc == "base3" else t.convert(base3, "base3", enc)
+                codes = base3 if enc == "base3" else t.convert(base3, "base3", cast(Encoding, enc))
                 if (codes < 0).any():
                     i = int(np.flatnonzero(codes < 0)[0])
                     raise DataError(
@@ -225,13 +236,17 @@ def ttt_to_parquet(
 
 
 def parquet_to_ttt(
-    src: PathLike, dst: PathLike, encoding: str = "rank", column: str | None = None,
+    src: PathLike, dst: PathLike, encoding: str | None = None, column: str | None = None,
     code: str | None = None,
 ) -> int:
     """Writes the code column of Parquet file ``src`` (``column``, default: its only code
     column; its encoding from the metadata, or ``code``) as ``.ttt`` file ``dst`` in
     ``encoding``, batch by batch, atomically. Returns the record count. Missing columns or
-    metadata and codes out of range raise ``ValueError`` naming the file, column and row."""
+    metadata and codes out of range raise ``ValueError`` naming the file, column and row.
+
+    ``encoding`` defaults to the packing of the ``.ttt`` file the Parquet file was made from
+    (``ttt_to_parquet`` records it as ``tictactoe.source_encoding``), so that ``.ttt`` to
+    Parquet and back gives the same bytes by default; ``rank`` for any other file."""
     pq = _pq()
     try:
         schema = pq.read_schema(src)
@@ -249,7 +264,10 @@ def parquet_to_ttt(
                 f"metadata ({', '.join(coded) or 'columns: ' + ', '.join(schema.names)}); pass column="
             )
         column = coded[0] if coded else schema.names[0]
-    writer = _native.TttWriter(os.fspath(dst), encoding)
+    if encoding is None:
+        recorded = (schema.metadata or {}).get(KEY_SOURCE_ENCODING)
+        encoding = recorded.decode() if recorded else "rank"
+    writer = _native.TttWriter(os.fspath(dst), cast(Packing, encoding))
     try:
         for base3 in read_codes(src, column, code):
             writer.write(base3.astype(np.int32))

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 import tictactoe_rs as t
+from tictactoe_rs import _native
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -32,18 +33,8 @@ CODE_COLUMNS = {
     "game": "game",
     "prefix": "prefix",
 }
-#: Number of codes of each encoding (codes are 0 .. range - 1).
-CODE_RANGE = {
-    "rank": 5478,
-    "base3": 19683,
-    "base4": 1 << 18,
-    "bitboards": 1 << 18,
-    "count-rank": 6046,
-    "canonical": 765,
-    "oriented": 6120,
-    "game": 255168,
-    "prefix": 549946,
-}
+#: Number of codes of each encoding (codes are 0 .. range - 1), from the library.
+CODE_RANGE: dict[str, int] = dict(_native.CODE_RANGE)
 #: The winning lines in the library's order (`tictactoe::Line::ALL`).
 LINES = np.array(
     [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]

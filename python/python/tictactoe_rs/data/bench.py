@@ -9,6 +9,7 @@ and Spark ``local[2]``.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -16,13 +17,14 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 import tictactoe_rs as t
 import tictactoe_rs.data as td
 from tictactoe_rs import _native
+from tictactoe_rs._types import Packing
 from tictactoe_rs.data import recipes
 
 
@@ -120,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     for enc in td._io.TTT_ENCODINGS:
         p = tmp / f"states-{enc}.ttt"
         src = base3.astype(np.int32)
-        w = _native.TttWriter(str(p), enc)
+        w = _native.TttWriter(str(p), cast(Packing, enc))
         w.write(src)
         w.close()
         rows.append((f".ttt {enc}", size_bits(p)))
@@ -149,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         con.execute("SET threads = 2")
         recipes.duckdb_connect(f"read_parquet('{rpath}')", con)
         for r in recipes.RECIPES:
-            results[r]["duckdb"] = min(timed(lambda: recipes.duckdb_recipe(con, r, check=False))[0] for _ in range(2))
+            results[r]["duckdb"] = min(
+                timed(functools.partial(recipes.duckdb_recipe, con, r, check=False))[0] for _ in range(2)
+            )
         def value_udf(r: Any) -> Any:
             return pa.array(t.value(r.to_numpy(), "rank"))
 
@@ -176,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
 
         for r in recipes.RECIPES:
             results[r]["polars"] = min(
-                timed(lambda: recipes.polars_recipe(pl.scan_parquet(rpath), r, check=False))[0] for _ in range(2)
+                timed(functools.partial(recipes.polars_recipe, pl.scan_parquet(rpath), r, check=False))[0]
+                for _ in range(2)
             )
     if "spark" in engines:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -194,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in recipes.RECIPES:
             q = recipes.spark_recipe(df, r, check=False)
             q.write.format("noop").mode("overwrite").save()  # warm-up
-            results[r]["spark"] = timed(lambda: q.write.format("noop").mode("overwrite").save())[0]
+            results[r]["spark"] = timed(q.write.format("noop").mode("overwrite").save)[0]
         from pyspark.sql import functions as F
 
         def values(batches: Any) -> Any:
@@ -206,8 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         uq = df.select("rank").mapInArrow(values, "value tinyint").groupBy("value").agg(F.count("*"))
         for name, q in (("value per state: join", jq), ("value per state: Arrow UDF / mapInArrow", uq)):
             q.write.format("noop").mode("overwrite").save()
-            results.setdefault(name, {})["spark"] = timed(
-                lambda: q.write.format("noop").mode("overwrite").save())[0]
+            results.setdefault(name, {})["spark"] = timed(q.write.format("noop").mode("overwrite").save)[0]
         spark.stop()
     print("| recipe | " + " | ".join(f"{e} (s)" for e in engines) + " |")
     print("|---|" + "---|" * len(engines))

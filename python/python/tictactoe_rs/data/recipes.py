@@ -71,7 +71,10 @@ def _bad_state(name: str, row: Any) -> None:
 
 
 def sql(recipe: str, code: str = "base3") -> str:
-    """The SQL text of a recipe (``code``: the target column of ``convert``)."""
+    """The SQL text of a recipe (``code``: the target column of ``convert``); an unknown
+    recipe raises ``ValueError`` listing the valid names."""
+    if recipe not in SQL:
+        raise ValueError(f"argument `recipe` must be one of {', '.join(map(repr, SQL))}, got {recipe!r}")
     if code not in tb.CODE_COLUMNS or code in ("game", "prefix"):
         raise ValueError(f"argument `code` must be a code column of positions, got {code!r}")
     return SQL[recipe].format(code=code)
@@ -186,7 +189,12 @@ def spark_recipe(states: Any, recipe: str, code: str = "base3", check: bool = Tr
 
     if check:
         r = F.col("rank")
-        bad = states.where(r.isNull() | (r < 0) | (r >= 5478)).orderBy("game", "ply").select("game", "ply", "rank").head(1)
+        bad = (
+            states.where(r.isNull() | (r < 0) | (r >= 5478))
+            .orderBy("game", "ply")
+            .select("game", "ply", "rank")
+            .head(1)
+        )
         _bad_state(name, tuple(bad[0]) if bad else None)
 
     spark = states.sparkSession

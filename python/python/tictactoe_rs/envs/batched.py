@@ -33,14 +33,18 @@ occupied cell; PettingZoo hands the turn to ``player_1``).
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 import numpy as np
 
-from tictactoe_rs import _native
+from tictactoe_rs import _checks, _native
 from tictactoe_rs.envs._views import views
 
 __all__ = ["BatchedEnv"]
 
 _CONVENTIONS = {"pgx": np.bool_, "pettingzoo": np.int8}
+#: ``autoreset``: this package's spelling, Gymnasium's ``AutoresetMode`` values (or members).
+Autoreset = Literal["same_step", "next_step", "disabled", "SameStep", "NextStep", "Disabled"]
 
 
 class BatchedEnv:
@@ -48,24 +52,27 @@ class BatchedEnv:
 
     ``seed`` seeds game ``i`` with ``seed + i`` (seat draws and :meth:`sample_actions`);
     ``autoreset`` is ``"same_step"`` (default, pgx's ``auto_reset``), ``"next_step"`` or
-    ``"disabled"``.
+    ``"disabled"``, or Gymnasium's spelling of the same (``"SameStep"``, an ``AutoresetMode``).
     """
 
     def __init__(
         self,
         num_envs: int,
-        convention: str = "pgx",
+        convention: Literal["pgx", "pettingzoo"] = "pgx",
         seed: int = 0,
-        autoreset: str = "same_step",
+        autoreset: Autoreset | Any = "same_step",
     ) -> None:
         if convention not in _CONVENTIONS:
-            raise ValueError(f"convention: expected one of {sorted(_CONVENTIONS)}, got {convention!r}")
+            raise ValueError(
+                f"argument `convention` must be one of {sorted(_CONVENTIONS)}, got {convention!r}"
+            )
         dtype = _CONVENTIONS[convention]
-        seat = "random" if convention == "pgx" else "0"
+        seat: Literal[0, "random"] = "random" if convention == "pgx" else 0
+        num_envs = _checks.index("num_envs", num_envs)
         self.num_envs = num_envs
         self.convention = convention
         self._kernel = _native.EnvKernel(
-            num_envs, convention, autoreset=autoreset, seat=seat, seed=seed
+            num_envs, convention, autoreset=autoreset, seat=seat, seed=_checks.seed("seed", seed)
         )
         k = self._kernel
         v = views(k)
@@ -82,9 +89,10 @@ class BatchedEnv:
         k.reset()
 
     def step(self, actions: np.ndarray) -> None:
-        """Plays ``actions[i]`` (int64 or int32, cells 0 to 8) in game ``i`` for the player to
-        move and rewrites the fields in place; a cell out of range raises ``ValueError`` naming
-        ``actions``. (Each instance binds the native kernel's ``step`` in its place.)"""
+        """Plays ``actions[i]`` (a numpy array of any integer dtype, cells 0 to 8) in game ``i``
+        for the player to move and rewrites the fields in place; a cell out of range raises
+        ``ValueError``, another dtype ``TypeError``, both naming ``actions``. (Each instance
+        binds the native kernel's ``step`` in its place.)"""
         self._kernel.step(actions)
 
     def reset(self, seed: int | None = None, mask: np.ndarray | None = None) -> None:
@@ -92,14 +100,15 @@ class BatchedEnv:
         is reseeded with ``seed + i``."""
         seeds = None
         if seed is not None:
-            seeds = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(seed)
+            seeds = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(_checks.seed("seed", seed))
         if mask is not None:
-            mask = np.ascontiguousarray(mask, dtype=np.bool_)
+            mask = _bools("mask", mask)
         self._kernel.reset(seeds, mask)
 
     def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
         """A uniformly random legal action per game (any cell where a game is over), from each
-        game's own seeded stream, written into ``out`` (int64) when given."""
+        game's own seeded stream, written into ``out`` (a writeable int64 array of shape
+        ``(num_envs,)``; another dtype raises ``TypeError``) when given."""
         if out is None:
             out = self._actions
         self._kernel.sample_actions(out)
@@ -116,6 +125,16 @@ class BatchedEnv:
     def set_first_player(self, first: np.ndarray, mask: np.ndarray) -> None:
         """Sets who plays X in the games of ``mask``, which must be on empty boards: to follow
         another library's seat draw (pgx convention)."""
-        self._kernel.set_first(
-            np.ascontiguousarray(first, dtype=np.int32), np.ascontiguousarray(mask, dtype=np.bool_)
-        )
+        first = _checks.integers("first", first)
+        if first.size and not ((first == 0) | (first == 1)).all():
+            raise ValueError("argument `first` must hold player ids 0 and 1")
+        self._kernel.set_first(first.astype(np.int32), _bools("mask", mask))
+
+
+
+def _bools(name: str, value: Any) -> np.ndarray:
+    """A C-contiguous bool array; other dtypes raise ``TypeError`` naming ``name``."""
+    array = np.asarray(value)
+    if array.dtype != np.bool_:
+        raise TypeError(f"argument `{name}` must be a bool array, got dtype {array.dtype}")
+    return np.ascontiguousarray(array)

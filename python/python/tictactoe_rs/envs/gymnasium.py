@@ -32,7 +32,7 @@ with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacTo
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -40,17 +40,25 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from tictactoe_rs import _native
+from tictactoe_rs import _checks, _native
+from tictactoe_rs._native import EnvKernel
 from tictactoe_rs.envs import _render
 from tictactoe_rs.envs._views import views
 
-__all__ = ["TicTacToeEnv", "TicTacToeVectorEnv", "ENV_ID"]
+__all__ = ["ENV_ID", "TicTacToeEnv", "TicTacToeVectorEnv"]
 
 ENV_ID = "tictactoe_rs/TicTacToe-v0"
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], int]
+#: Who the agent plays: X (moves first), O, or drawn each game.
+Agent = Literal["x", "o", "random"]
+#: ``autoreset_mode``: an ``AutoresetMode``, its value, or ``BatchedEnv``'s spelling.
+AutoresetName = Literal[
+    "next_step", "same_step", "disabled", "NextStep", "SameStep", "Disabled"
+]
 
-_SEATS = {"x": "0", "o": "1", "random": "random"}
+# The kernel's seat: the agent is player id 0, the opponent id 1.
+_SEATS: dict[str, Literal[0, 1, "random"]] = {"x": 0, "o": 1, "random": "random"}
 _BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
 _AUTORESET = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -61,14 +69,14 @@ _AUTORESET = {
 
 def _kernel(
     num_envs: int, opponent: Opponent, agent: str, illegal_reward: float, autoreset: str
-) -> Any:
+) -> EnvKernel:
     if agent not in _SEATS:
         raise ValueError(f"agent: expected 'x', 'o' or 'random', got {agent!r}")
     name = "external" if callable(opponent) else opponent
     if not isinstance(name, str) or (name == "external" and not callable(opponent)):
         raise ValueError("opponent: expected random, heuristic, perfect, eps:E or a callable")
     return _native.EnvKernel(
-        num_envs,
+        _checks.index("num_envs", num_envs),
         "gym",
         autoreset=autoreset,
         seat=_SEATS[agent],
@@ -77,18 +85,24 @@ def _kernel(
     )
 
 
-def _play_external(kernel: Any, opponent: Callable[[np.ndarray, np.ndarray], int]) -> None:
-    """Asks the callable opponent for a move in every game that waits for one."""
-    # A game that ends in the opponent's move may restart with the opponent to open: twice.
-    for _ in range(2):
-        pending = np.flatnonzero(kernel.pending())
-        if len(pending) == 0:
-            return
-        _play_pending(kernel, opponent, pending)
+def _play_external(kernel: EnvKernel, opponent: Callable[[np.ndarray, np.ndarray], int]) -> None:
+    """Asks the callable opponent for a move in every game that waits for one. Atomic: if
+    the opponent raises or answers anything but an empty cell, the kernel goes back to the
+    state before the ``reset`` or ``step`` that called it, and the error propagates."""
+    try:
+        # A game that ends in the opponent's move may restart with the opponent to open: twice.
+        for _ in range(2):
+            pending = np.flatnonzero(kernel.pending())
+            if len(pending) == 0:
+                return
+            _play_pending(kernel, opponent, pending)
+    except BaseException:
+        kernel.rollback()
+        raise
 
 
 def _play_pending(
-    kernel: Any, opponent: Callable[[np.ndarray, np.ndarray], int], pending: np.ndarray
+    kernel: EnvKernel, opponent: Callable[[np.ndarray, np.ndarray], int], pending: np.ndarray
 ) -> None:
     bits, first = kernel.bits(), kernel.first()
     actions = np.zeros(len(kernel), dtype=np.int64)
@@ -97,21 +111,23 @@ def _play_pending(
         # The opponent is id 1: it plays X when first == 1.
         mine, theirs = (x, o) if first[i] == 1 else (o, x)
         observation = np.stack([_BYTES[mine], _BYTES[theirs]], axis=-1).reshape(3, 3, 2)
-        actions[i] = int(opponent(observation, _BYTES[~(x | o) & 0x1FF].copy()))
+        move = opponent(observation, _BYTES[~(x | o) & 0x1FF].copy())
+        actions[i] = _checks.cell("the opponent's move", move)
     kernel.finish(actions)
 
 
 class TicTacToeEnv(gym.Env):
     """One game against a built-in opponent (see the module docs for every argument)."""
 
-    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}
+    # An instance attribute in gymnasium.Env, so no ClassVar.
+    metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
         opponent: Opponent = "heuristic",
-        agent: str = "x",
+        agent: Agent = "x",
         illegal_reward: float = -1.0,
-        render_mode: str | None = None,
+        render_mode: Literal["human", "rgb_array", "ansi"] | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']}")
@@ -133,11 +149,11 @@ class TicTacToeEnv(gym.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; with ``seed``, the seat draws and the opponent's choices restart from it."""
-        super().reset(seed=seed)
         seeds = None
         if seed is not None:
-            seeds = np.array([seed], dtype=np.uint64)
-        elif not self._seeded:
+            seeds = np.array([_checks.seed("seed", seed)], dtype=np.uint64)
+        super().reset(seed=seed)
+        if seeds is None and not self._seeded:
             seeds = np.array([self.np_random.integers(2**63)], dtype=np.uint64)
         self._seeded = True
         self._kernel.reset(seeds)
@@ -148,7 +164,7 @@ class TicTacToeEnv(gym.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The agent marks cell ``action``, then the opponent answers."""
-        self._kernel.step(np.array([action], dtype=np.int64))
+        self._kernel.step(np.array([_checks.cell("action", action)], dtype=np.int64))
         self._settle()
         if self.render_mode == "human":
             self.render()
@@ -191,12 +207,13 @@ class TicTacToeVectorEnv(VectorEnv):
         self,
         num_envs: int,
         opponent: Opponent = "heuristic",
-        agent: str = "x",
+        agent: Agent = "x",
         illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
         copy: bool = True,
     ) -> None:
-        mode = AutoresetMode(autoreset_mode)
+        mode = _autoreset_mode(autoreset_mode)
+        num_envs = _checks.index("num_envs", num_envs)
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.num_envs = num_envs
         self.single_observation_space = spaces.Box(0, 1, (3, 3, 2), np.int8)
@@ -232,13 +249,16 @@ class TicTacToeVectorEnv(VectorEnv):
             if mask.shape != (n,) or mask.dtype != np.bool_ or not mask.any():
                 raise ValueError(f"options['reset_mask']: expected a bool array of shape ({n},) with a True")
         seeds = None
-        if isinstance(seed, int):
-            seeds = np.arange(n, dtype=np.uint64) + np.uint64(seed)
-        elif seed is not None:
+        if isinstance(seed, (list, tuple)):
             if len(seed) != n:
-                raise ValueError(f"seed: expected {n} seeds, got {len(seed)}")
+                raise ValueError(f"argument `seed` must hold {n} seeds, got {len(seed)}")
             fresh = np.random.default_rng().integers(2**63, size=n)
-            seeds = np.array([fresh[i] if s is None else s for i, s in enumerate(seed)], np.uint64)
+            seeds = np.array(
+                [fresh[i] if s is None else _checks.seed(f"seed[{i}]", s) for i, s in enumerate(seed)],
+                np.uint64,
+            )
+        elif seed is not None:
+            seeds = (np.arange(n, dtype=np.uint64) + np.uint64(_checks.seed("seed", seed))).astype(np.uint64)
         elif not self._seeded:
             seeds = np.random.default_rng().integers(2**63, size=n).astype(np.uint64)
         self._seeded = True
@@ -255,8 +275,17 @@ class TicTacToeVectorEnv(VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One move of the agent and one of the opponent in every game."""
-        self._kernel.step(np.asarray(actions, dtype=np.int64))
+        """One move of the agent and one of the opponent in every game. In ``DISABLED``
+        autoreset mode, a step while a game is over raises ``ValueError`` (``SyncVectorEnv``
+        asserts the same): reset those games first (``options={"reset_mask": ...}``)."""
+        actions = _checks.integers("actions", actions)
+        if self._mode == AutoresetMode.DISABLED and self._fields["terminated"].any():
+            over = np.flatnonzero(self._fields["terminated"])
+            raise ValueError(
+                f"{len(over)} games are over (first: {over[:5].tolist()}) and autoreset_mode is "
+                "DISABLED: reset them first (options={'reset_mask': ...}), as SyncVectorEnv requires"
+            )
+        self._kernel.step(actions)
         self._settle()
         n = self.num_envs
         terminated = self._fields["terminated"].copy()
@@ -294,12 +323,25 @@ class TicTacToeVectorEnv(VectorEnv):
         return out
 
 
+
+def _autoreset_mode(value: Any) -> AutoresetMode:
+    """An ``AutoresetMode`` from itself, its value (``"NextStep"``) or ``BatchedEnv``'s
+    spelling (``"next_step"``)."""
+    if isinstance(value, AutoresetMode):
+        return value
+    for mode, name in _AUTORESET.items():
+        if value in (mode.value, name):
+            return mode
+    names = ", ".join(repr(v) for m, n in _AUTORESET.items() for v in (m.value, n))
+    raise ValueError(f"argument `autoreset_mode` must be an AutoresetMode or one of {names}, got {value!r}")
+
+
 def _register() -> None:
     if ENV_ID not in gym.registry:
         gym.register(
             id=ENV_ID,
-            entry_point=TicTacToeEnv,
-            vector_entry_point=TicTacToeVectorEnv,
+            entry_point=f"{__name__}:TicTacToeEnv",
+            vector_entry_point=f"{__name__}:TicTacToeVectorEnv",
         )
 
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 import tictactoe_rs as t
 
-__all__ = ["observation_tensor", "board_from_state", "state_from_board", "moves_to"]
+__all__ = ["board_from_state", "moves_to", "observation_tensor", "state_from_board"]
 
 
 def observation_tensor(
@@ -33,7 +33,11 @@ def observation_tensor(
 
 
 def board_from_state(state: Any) -> npt.NDArray[np.int8]:
-    """The int8 ``(9,)`` board of a ``pyspiel`` ``tic_tac_toe`` state (replays its history)."""
+    """The int8 ``(9,)`` board of a ``pyspiel`` ``tic_tac_toe`` state (replays its history);
+    a state of another game raises ``ValueError`` naming ``state``."""
+    name = state.get_game().get_type().short_name
+    if name != "tic_tac_toe":
+        raise ValueError(f"argument `state` must be a state of tic_tac_toe, got one of {name}")
     board = np.zeros(9, dtype=np.int8)
     for ply, action in enumerate(state.history()):
         board[action] = 1 + ply % 2

@@ -24,7 +24,7 @@ a picture drawn with numpy (no pygame); both lay cell ``c`` at column ``c // 3``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -32,10 +32,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from tictactoe_rs import _native
+from tictactoe_rs import _checks, _native
 from tictactoe_rs.envs import _render
 
-__all__ = ["env", "raw_env", "parallel_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 # Bit set of cells -> nine 0/1 int8 values.
 _BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
@@ -57,10 +57,10 @@ def parallel_env(**kwargs: Any) -> Any:
     return turn_based_aec_to_parallel(env(**kwargs))
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv, EzPickle):
     """The unwrapped environment (``tictactoe_v3.raw_env``); use :func:`env`."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "rgb_array", "ansi"],
         "name": "tictactoe_v3",
         "is_parallelizable": True,
@@ -89,7 +89,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name)
         self.rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {i: {} for i in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {i: {} for i in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_selector.reset()
         self.render_mode = render_mode
@@ -120,10 +120,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name)
 
     def step(self, action: Any) -> None:
         """Marks cell ``action`` for the agent to move (an occupied cell raises, as PettingZoo's
-        board asserts; the wrappers of :func:`env` turn it into a loss first)."""
+        board asserts; the wrappers of :func:`env` turn it into a loss first). ``action`` is a
+        Python or numpy integer: a float or string raises ``TypeError``, as in
+        ``tictactoe_v3.raw_env``, and so does a bool (which ``tictactoe_v3.raw_env`` plays as
+        cell 0 or 1 and its wrapped ``env`` rejects)."""
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
-        self._x, self._o, status = _native.play_move(self._x, self._o, int(action))
+        cell = _checks.index("action", action)
+        self._x, self._o, status = _native.play_move(self._x, self._o, cell)
         if status != 0:
             if status in (1, 2):
                 winner = status - 1

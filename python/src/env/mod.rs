@@ -1,0 +1,552 @@
+//! Environment kernels: `N` games stepped together in place on numpy buffers.
+//!
+//! [`EnvKernel`] owns the games (a [`Position`] each, the seat of player 0, a random stream
+//! and, for the single-agent convention, the opponent's `Agent`) and the output buffers, which
+//! it creates once and rewrites on every step: observation planes, action masks, rewards by
+//! player, terminations, truncations, the player to move, and the final observations of the
+//! games that ended in a step with same-step auto-reset. The Python classes in
+//! `tictactoe_rs.envs` wrap it; the rules, the heuristic and the solver are the library's.
+//!
+//! Three rooms: [`rules`] holds the games and the conventions in plain Rust (its tests run
+//! without an interpreter), [`tables`] the compile-time tables that write observations and pick
+//! random cells, and this module the PyO3 layer: arguments checked and converted, the one numpy
+//! buffer, the GIL released for large batches, and the snapshot that makes a step with an
+//! external opponent atomic ([`EnvKernel::rollback`]).
+//!
+//! Player ids are 0 and 1; `first` is the id that plays X. The conventions differ only where
+//! their peers do (see `docs/environments.md`):
+//!
+//! | | `pgx` | `pettingzoo` | `gym` |
+//! |---|---|---|---|
+//! | id 0 plays | X or O (random) | X | X, O or random (the agent) |
+//! | illegal move | mover -1, other +1 | mover -1, other 0, truncated too | agent `illegal_reward`, ends |
+//! | mask at the end | all ones | the empty cells | all ones |
+//! | opponent | none | none | built in or a callable (id 1) |
+
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use tictactoe::agents::Strategy;
+use tictactoe::{Bitboard, Board, Cell, Player, Position, Status};
+
+use crate::arrays::{Code, Int, Ints, try_vec, with_int_slice, writeable, zeros};
+use crate::choice::{self, Choice};
+
+/// Batches from this size on release the GIL while they step (about 25 us of work at 40
+/// million steps per second); smaller ones keep it, so a step of one game is one plain call.
+const DETACH_MIN: usize = 1024;
+
+mod rules;
+mod tables;
+
+use rules::{Autoreset, Config, Convention, Game, Layout, Opponent, Outcome, Pending, Seat};
+use tables::{pick, splitmix};
+
+/// The most games a kernel holds: its buffer (59 bytes a game), games (32 bytes and an
+/// opponent) and scratch space (8 bytes) stay far from `isize::MAX` bytes, so that no size
+/// computation can overflow; the allocation itself may still fail, with `MemoryError`.
+const MAX_GAMES: usize = (isize::MAX as usize) >> 8;
+
+impl Choice for Convention {
+    const ALL: &'static [Self] = &[Convention::Pgx, Convention::PettingZoo, Convention::Gym];
+
+    fn name(self) -> &'static str {
+        match self {
+            Convention::Pgx => "pgx",
+            Convention::PettingZoo => "pettingzoo",
+            Convention::Gym => "gym",
+        }
+    }
+}
+
+impl Choice for Autoreset {
+    const ALL: &'static [Self] = &[
+        Autoreset::NextStep,
+        Autoreset::SameStep,
+        Autoreset::Disabled,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Autoreset::NextStep => "next_step",
+            Autoreset::SameStep => "same_step",
+            Autoreset::Disabled => "disabled",
+        }
+    }
+
+    /// Gymnasium's `AutoresetMode` values.
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Autoreset::NextStep => &["NextStep"],
+            Autoreset::SameStep => &["SameStep"],
+            Autoreset::Disabled => &["Disabled"],
+        }
+    }
+}
+
+/// `N` games stepped together, writing into numpy buffers it owns (see the module docs).
+#[pyclass(module = "tictactoe_rs._native")]
+pub struct EnvKernel {
+    config: Config,
+    games: Vec<Game>,
+    layout: Layout,
+    /// Every output field (see [`Layout`]).
+    buffer: Py<PyArray1<u8>>,
+    /// The actions of the current call, reused.
+    scratch: Vec<i64>,
+    /// With an external opponent: the games and the buffer as they were before the current
+    /// `reset` or `step`, which [`EnvKernel::rollback`] restores when the opponent fails.
+    saved: Option<(Vec<Game>, Vec<u8>)>,
+}
+
+impl EnvKernel {
+    /// Keeps the state for [`EnvKernel::rollback`] (external opponent only).
+    fn save(&mut self, py: Python<'_>) {
+        if self.config.opponent != Opponent::External || self.config.convention != Convention::Gym {
+            return;
+        }
+        let bytes = self
+            .buffer
+            .bind(py)
+            .readonly()
+            .as_slice()
+            .map(<[u8]>::to_vec);
+        self.saved = bytes.ok().map(|bytes| (self.games.clone(), bytes));
+    }
+}
+
+/// A seat: player id 0 or 1 (any integer type), or `"random"`.
+fn read_seat(value: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    if let Ok(text) = value.extract::<&str>() {
+        if text == "random" {
+            return Ok(Seat::Random);
+        }
+    } else if let Ok(Int(id)) = value.extract::<Int<i64>>() {
+        match id {
+            0 => return Ok(Seat::Zero),
+            1 => return Ok(Seat::One),
+            _ => {}
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "argument `seat` must be player id 0 or 1, or \"random\", got {}",
+        value.repr()?
+    )))
+}
+
+/// Borrows the buffer and runs `f` on its fields, without the GIL for large batches.
+macro_rules! with_out {
+    ($self:ident, $py:ident, |$out:ident, $cfg:ident, $games:ident| $body:expr) => {{
+        let mut buffer = $self.buffer.bind($py).readwrite();
+        let mut $out = $self.layout.split(buffer.as_slice_mut()?);
+        let $cfg = $self.config;
+        let $games = &mut $self.games;
+        if $games.len() >= DETACH_MIN {
+            $py.detach(|| $body)
+        } else {
+            $body
+        }
+    }};
+}
+
+/// Reads `obj`, a 1-d array of `n` cells (any integer dtype), into `values`, or raises
+/// `TypeError` / `ValueError` naming argument `name`.
+fn actions(name: &str, obj: &Bound<'_, PyAny>, n: usize, values: &mut Vec<i64>) -> PyResult<()> {
+    values.clear();
+    if obj.cast::<PyUntypedArray>().is_err() {
+        return Err(PyTypeError::new_err(format!(
+            "argument `{name}` must be a numpy integer array of shape ({n},), got {}",
+            obj.get_type().name()?
+        )));
+    }
+    let ints = Ints::read(name, obj)?;
+    if ints.shape() != [n] {
+        return Err(PyValueError::new_err(format!(
+            "argument `{name}` must have shape ({n},), got {:?}",
+            ints.shape()
+        )));
+    }
+    with_int_slice!(ints.slice()?, |s| values
+        .extend(s.iter().map(|v| v.to_bits() as i64)));
+    if let Some(bad) = values.iter().find(|&&a| !(0..9).contains(&a)) {
+        return Err(PyValueError::new_err(format!(
+            "argument `{name}` holds {bad}, not a cell (0 to 8)"
+        )));
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl EnvKernel {
+    /// A kernel of `n` games; `reset` must be called before `step`.
+    ///
+    /// `convention` is `"pgx"`, `"pettingzoo"` or `"gym"`; `autoreset` is `"next_step"`,
+    /// `"same_step"` or `"disabled"` (or Gymnasium's spelling, `"NextStep"`, an
+    /// `AutoresetMode`, ...); `seat` (who plays X) is player id 0 or 1, or `"random"` (a draw
+    /// per game); `opponent` (gym only) is `"random"`, `"heuristic"`, `"perfect"`, `"eps:E"`
+    /// or `"external"`.
+    // The Python keyword arguments, one parameter each.
+    #[allow(clippy::too_many_arguments)]
+    #[new]
+    #[pyo3(signature = (n, convention, autoreset=None, seat=None, opponent="random", illegal_reward=-1.0, seed=Int(0)))]
+    fn new(
+        py: Python<'_>,
+        n: Int<i64>,
+        convention: &Bound<'_, PyAny>,
+        autoreset: Option<&Bound<'_, PyAny>>,
+        seat: Option<&Bound<'_, PyAny>>,
+        opponent: &str,
+        illegal_reward: f32,
+        seed: Int<u64>,
+    ) -> PyResult<EnvKernel> {
+        let n = match usize::try_from(n.0) {
+            Ok(n) if (1..=MAX_GAMES).contains(&n) => n,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "argument `n` must be 1 to {MAX_GAMES} games, got {}",
+                    n.0
+                )));
+            }
+        };
+        let convention = choice::extract::<Convention>("convention", convention)?;
+        let autoreset = match autoreset {
+            Some(value) => choice::extract::<Autoreset>("autoreset", value)?,
+            None => Autoreset::SameStep,
+        };
+        let seat = match seat {
+            None => Seat::Random,
+            Some(value) => read_seat(value)?,
+        };
+        let opponent = if opponent == "external" {
+            Opponent::External
+        } else {
+            Opponent::Builtin(opponent.parse::<Strategy>().map_err(|e| {
+                PyValueError::new_err(format!(
+                    "argument `opponent`: {e} or external, got {opponent:?}"
+                ))
+            })?)
+        };
+        let config = Config {
+            convention,
+            autoreset,
+            seat,
+            opponent,
+            illegal_reward,
+        };
+        let mut games = Vec::new();
+        games.try_reserve_exact(n).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "argument `n`: cannot allocate {n} games"
+            ))
+        })?;
+        games.extend((0..n as u64).map(|i| Game::new(seed.0.wrapping_add(i), config.builtin())));
+        let layout = Layout { n };
+        let buffer = zeros::<u8>(py, "n", &[layout.offsets().1])?.cast_into::<PyArray1<u8>>()?;
+        Ok(EnvKernel {
+            config,
+            games,
+            layout,
+            buffer: buffer.unbind(),
+            scratch: try_vec("n", n, 0)?,
+            saved: None,
+        })
+    }
+
+    /// Number of games.
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Starts the games where `mask` is true (all when `None`), game `i` reseeded with
+    /// `seeds[i]` when `seeds` is given. Clears their rewards and flags.
+    #[pyo3(signature = (seeds=None, mask=None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seeds: Option<PyReadonlyArray1<'_, u64>>,
+        mask: Option<PyReadonlyArray1<'_, bool>>,
+    ) -> PyResult<()> {
+        let n = self.games.len();
+        let seeds = seeds
+            .map(|s| s.as_slice().map(<[u64]>::to_vec))
+            .transpose()?;
+        let mask = mask
+            .map(|m| m.as_slice().map(<[bool]>::to_vec))
+            .transpose()?;
+        if seeds.as_ref().is_some_and(|s| s.len() != n) {
+            return Err(PyValueError::new_err(format!("seeds: expected {n} seeds")));
+        }
+        if mask.as_ref().is_some_and(|m| m.len() != n) {
+            return Err(PyValueError::new_err(format!("mask: expected {n} flags")));
+        }
+        self.save(py);
+        with_out!(self, py, |out, config, games| {
+            let strategy = config.builtin();
+            for (i, game) in games.iter_mut().enumerate() {
+                if mask.as_ref().is_some_and(|m| !m[i]) {
+                    continue;
+                }
+                if let Some(seeds) = &seeds {
+                    *game = Game::new(seeds[i], strategy);
+                }
+                config.restart(game);
+                config.score(Outcome::Ongoing, i, &mut out);
+                if game.pending == Pending::None {
+                    config.observe(game, Outcome::Ongoing, i, &mut out);
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Plays `actions[i]` (a cell 0 to 8) in game `i` for the player to move, then the
+    /// built-in opponent, and writes the buffers. With an external opponent, the games of
+    /// `pending()` wait for `finish`.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let read = self::actions("actions", actions, self.games.len(), &mut scratch);
+        if read.is_ok() {
+            self.save(py);
+        }
+        let result = read.and_then(|()| {
+            with_out!(self, py, |out, config, games| {
+                for (i, (game, &action)) in games.iter_mut().zip(&scratch).enumerate() {
+                    config.step(game, action, i, &mut out);
+                }
+            });
+            Ok(())
+        });
+        self.scratch = scratch;
+        result
+    }
+
+    /// Writes a uniformly random legal action of each game into `out` (int64), from each
+    /// game's own stream; any cell for a game that is over.
+    fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.games.len();
+        let Ok(out) = out.cast::<PyArray1<i64>>() else {
+            let got = match out.cast::<PyUntypedArray>() {
+                Ok(array) => format!(
+                    "an array of dtype {} and {} dimensions",
+                    array.dtype(),
+                    array.ndim()
+                ),
+                Err(_) => format!("{}", out.get_type().name()?),
+            };
+            return Err(PyTypeError::new_err(format!(
+                "argument `out` must be an int64 array of shape ({n},), got {got}"
+            )));
+        };
+        writeable("out", out.as_untyped())?;
+        let mut out = out
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("argument `out` cannot be written: {e}")))?;
+        let out = out.as_slice_mut().map_err(|_| {
+            PyValueError::new_err("argument `out` must be C-contiguous and aligned")
+        })?;
+        if out.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "argument `out` must have shape ({n},), got ({},)",
+                out.len()
+            )));
+        }
+        let games = &mut self.games;
+        let big = games.len() >= DETACH_MIN;
+        let mut work = || {
+            for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
+                // A game that is not done is ongoing: its empty cells are its moves.
+                let set = if game.done {
+                    Bitboard::FULL
+                } else {
+                    game.position.board().empty_cells()
+                };
+                let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
+                *slot = i64::from(pick(set, random));
+            }
+        };
+        if big {
+            py.detach(work);
+        } else {
+            work();
+        }
+        Ok(())
+    }
+
+    /// Restores the games and the buffer as they were before the last `reset` or `step`
+    /// (external opponent only): a step whose opponent fails leaves no trace. Returns whether
+    /// there was a state to restore.
+    fn rollback(&mut self, py: Python<'_>) -> PyResult<bool> {
+        let Some((games, bytes)) = self.saved.take() else {
+            return Ok(false);
+        };
+        self.games = games;
+        let mut buffer = self.buffer.bind(py).try_readwrite()?;
+        buffer.as_slice_mut()?.copy_from_slice(&bytes);
+        Ok(true)
+    }
+
+    /// The games waiting for an external opponent's move (bool, one per game).
+    fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let flags: Vec<bool> = self
+            .games
+            .iter()
+            .map(|g| g.pending != Pending::None)
+            .collect();
+        PyArray1::from_vec(py, flags)
+    }
+
+    /// Plays the external opponent's `actions[i]` in each pending game `i` (other entries
+    /// are ignored) and completes the step. An illegal move raises `ValueError`.
+    fn finish(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut values = Vec::new();
+        self::actions("actions", actions, self.games.len(), &mut values)?;
+        let actions = values;
+        let illegal: Option<usize> = with_out!(self, py, |out, config, games| {
+            let mut illegal = None;
+            for (i, (game, &action)) in games.iter_mut().zip(&actions).enumerate() {
+                if game.pending != Pending::None && !config.finish(game, action, i, &mut out) {
+                    illegal = Some(i);
+                }
+            }
+            illegal
+        });
+        match illegal {
+            Some(i) => Err(PyValueError::new_err(format!(
+                "actions: the opponent's move {} in game {i} is illegal",
+                actions[i]
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The boards as X and O bit sets (bit `c` is cell `c`), shape `(n, 2)` uint16, a copy.
+    fn bits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u16>>> {
+        let rows: Vec<Vec<u16>> = self
+            .games
+            .iter()
+            .map(|g| {
+                let board = g.position.board();
+                vec![board.x().bits(), board.o().bits()]
+            })
+            .collect();
+        PyArray2::from_vec2(py, &rows).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// The id (0 or 1) that plays X in each game, int32, a copy.
+    fn first<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        let ids: Vec<i32> = self.games.iter().map(|g| i32::from(g.first)).collect();
+        PyArray1::from_vec(py, ids)
+    }
+
+    /// Sets who plays X in the games where `mask` is true, on empty boards only (to follow a
+    /// peer's seat draw in a differential test); rewrites their observations.
+    fn set_first(
+        &mut self,
+        py: Python<'_>,
+        first: PyReadonlyArray1<'_, i32>,
+        mask: PyReadonlyArray1<'_, bool>,
+    ) -> PyResult<()> {
+        let n = self.games.len();
+        let (first, mask) = (first.as_slice()?.to_vec(), mask.as_slice()?.to_vec());
+        if first.len() != n || mask.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "first, mask: expected {n} entries each"
+            )));
+        }
+        if self.config.convention == Convention::Gym {
+            return Err(PyValueError::new_err(
+                "set_first: not for the gym convention",
+            ));
+        }
+        for (i, game) in self.games.iter().enumerate() {
+            if mask[i] && game.position != Position::EMPTY {
+                return Err(PyValueError::new_err(format!("mask: game {i} has started")));
+            }
+            if mask[i] && !(0..2).contains(&first[i]) {
+                return Err(PyValueError::new_err(format!(
+                    "first: {} is not 0 or 1",
+                    first[i]
+                )));
+            }
+        }
+        with_out!(self, py, |out, config, games| {
+            for (i, game) in games.iter_mut().enumerate() {
+                if mask[i] {
+                    game.first = first[i] as u8;
+                    config.observe(game, Outcome::Ongoing, i, &mut out);
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// The one uint8 buffer that holds every output field, rewritten in place by each step;
+    /// `fields()` tells where each field lives.
+    #[getter]
+    fn buffer<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        self.buffer.bind(py).clone()
+    }
+
+    /// `(name, offset, dtype, shape)` of each output field in `buffer`: `obs` (0/1 planes seen
+    /// by `player`), `mask` (0/1), `rewards` (by player id), `terminated`, `truncated`,
+    /// `player` (the viewer: the player to move) and `final_obs` (same-step auto-reset: the
+    /// last observation of the games that ended in the last step).
+    fn fields(&self) -> Vec<(&'static str, usize, &'static str, Vec<usize>)> {
+        let (offsets, _) = self.layout.offsets();
+        Layout::FIELDS
+            .iter()
+            .zip(offsets)
+            .map(|(&(name, dtype, _, shape), offset)| {
+                let mut full = vec![self.layout.n];
+                full.extend_from_slice(shape);
+                (name, offset, dtype, full)
+            })
+            .collect()
+    }
+}
+
+fn position(x: u16, o: u16) -> PyResult<Position> {
+    let (x, o) = (Bitboard::from_bits(x), Bitboard::from_bits(o));
+    let (Some(x), Some(o)) = (x, o) else {
+        return Err(PyValueError::new_err("x, o: expected 9-bit sets"));
+    };
+    let board =
+        Board::from_bitboards(x, o).map_err(|e| PyValueError::new_err(format!("x, o: {e}")))?;
+    Position::try_from(board).map_err(|e| PyValueError::new_err(format!("x, o: {e}")))
+}
+
+/// Plays `cell` at the board `(x, o)` for the side to move: the new `(x, o, status)` with
+/// status 0 ongoing, 1 X won, 2 O won, 3 draw. Raises `ValueError` for an illegal move.
+#[pyfunction]
+fn play_move(x: Int<u16>, o: Int<u16>, cell: Int<i64>) -> PyResult<(u16, u16, u8)> {
+    let position = position(x.0, o.0)?;
+    let cell = usize::try_from(cell.0)
+        .ok()
+        .and_then(|c| Cell::try_from(c).ok())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "argument `cell` must be a cell, 0 to 8, got {}",
+                cell.0
+            ))
+        })?;
+    let next = position
+        .play(cell)
+        .map_err(|e| PyValueError::new_err(format!("argument `cell`: {e}")))?;
+    let status = match next.status() {
+        Status::Ongoing => 0,
+        Status::Won(Player::X) => 1,
+        Status::Won(Player::O) => 2,
+        Status::Draw => 3,
+    };
+    let board = next.board();
+    Ok((board.x().bits(), board.o().bits(), status))
+}
+
+/// Adds the environment functions and classes to the native module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EnvKernel>()?;
+    m.add_function(wrap_pyfunction!(play_move, m)?)?;
+    Ok(())
+}

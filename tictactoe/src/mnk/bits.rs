@@ -1,0 +1,332 @@
+//! A set of bitboard bits in `W` 64-bit words.
+
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+/// A set of bits `0..64 × W`: the cells of one player, or any set of cells, in the layout of
+/// [`Rules::bit`](super::Rules::bit) (column-major, a guard bit above each column).
+///
+/// `W` is 1 for boards of up to 64 bits (Connect Four: 7 × 7 = 49), 2 up to 128, 4 up to 256
+/// (gomoku: 15 × 16 = 240) and 6 up to 384 (19 × 19: 19 × 20 = 380). The shifts move bits
+/// across words, so the line checks are the same code for every width.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<const W: usize> core::fmt::Debug for Bits<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Bits(")?;
+        for (i, word) in self.0.iter().enumerate().rev() {
+            if i + 1 < W {
+                f.write_str("_")?;
+            }
+            write!(f, "{word:016x}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    /// No bit.
+    pub const EMPTY: Bits<W> = Bits([0; W]);
+    /// How many bits the set can hold.
+    pub const CAPACITY: u32 = 64 * W as u32;
+
+    /// The bits `0..n` (all of them when `n ≥ CAPACITY`).
+    #[must_use]
+    #[inline]
+    pub const fn low(n: u32) -> Bits<W> {
+        let mut words = [0u64; W];
+        let mut i = 0;
+        while i < W {
+            let start = 64 * i as u32;
+            words[i] = if n >= start + 64 {
+                u64::MAX
+            } else if n <= start {
+                0
+            } else {
+                (1u64 << (n - start)) - 1
+            };
+            i += 1;
+        }
+        Bits(words)
+    }
+
+    /// The set holding only `bit` (empty when `bit ≥ CAPACITY`).
+    #[must_use]
+    #[inline]
+    pub const fn single(bit: u32) -> Bits<W> {
+        let mut words = [0u64; W];
+        if bit < Self::CAPACITY {
+            words[(bit / 64) as usize] = 1 << (bit % 64);
+        }
+        Bits(words)
+    }
+
+    /// Whether `bit` is in the set (false past the end).
+    #[must_use]
+    #[inline]
+    pub const fn contains(&self, bit: u32) -> bool {
+        bit < Self::CAPACITY && (self.0[(bit / 64) as usize] >> (bit % 64)) & 1 == 1
+    }
+
+    /// Adds `bit` (which must be below `CAPACITY`).
+    #[inline]
+    pub fn insert(&mut self, bit: u32) {
+        self.0[(bit / 64) as usize] |= 1 << (bit % 64);
+    }
+
+    /// Removes `bit` (which must be below `CAPACITY`).
+    #[inline]
+    pub fn remove(&mut self, bit: u32) {
+        self.0[(bit / 64) as usize] &= !(1 << (bit % 64));
+    }
+
+    /// Toggles `bit` (which must be below `CAPACITY`).
+    #[inline]
+    pub fn toggle(&mut self, bit: u32) {
+        self.0[(bit / 64) as usize] ^= 1 << (bit % 64);
+    }
+
+    /// Whether no bit is set.
+    #[must_use]
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().fold(0, |acc, w| acc | w) == 0
+    }
+
+    /// How many bits are set.
+    #[must_use]
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The bits of `self` not in `other`.
+    #[must_use]
+    #[inline]
+    pub fn and_not(self, other: Bits<W>) -> Bits<W> {
+        let mut out = self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        out
+    }
+
+    /// Every bit moved down by `s` (toward bit 0); bits below 0 drop off.
+    #[must_use]
+    #[inline]
+    #[allow(clippy::should_implement_trait)] // `a.shr(s)` reads as the bit step it is
+    pub fn shr(self, s: u32) -> Bits<W> {
+        if W == 1 {
+            return Bits(core::array::from_fn(|_| {
+                self.0[0].checked_shr(s).unwrap_or(0)
+            }));
+        }
+        let (q, r) = ((s / 64) as usize, s % 64);
+        Bits(core::array::from_fn(|i| {
+            let lo = self.0.get(i + q).copied().unwrap_or(0);
+            let hi = self.0.get(i + q + 1).copied().unwrap_or(0);
+            if r == 0 {
+                lo
+            } else {
+                (lo >> r) | (hi << (64 - r))
+            }
+        }))
+    }
+
+    /// Every bit moved up by `s`; bits past the capacity drop off.
+    #[must_use]
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn shl(self, s: u32) -> Bits<W> {
+        if W == 1 {
+            return Bits(core::array::from_fn(|_| {
+                self.0[0].checked_shl(s).unwrap_or(0)
+            }));
+        }
+        let (q, r) = ((s / 64) as usize, s % 64);
+        Bits(core::array::from_fn(|i| {
+            let lo = i.checked_sub(q).map_or(0, |j| self.0[j]);
+            let below = i.checked_sub(q + 1).map_or(0, |j| self.0[j]);
+            if r == 0 {
+                lo
+            } else {
+                (lo << r) | (below >> (64 - r))
+            }
+        }))
+    }
+
+    /// The lowest set bit, if any.
+    #[must_use]
+    #[inline]
+    pub fn first(&self) -> Option<u32> {
+        for (i, word) in self.0.iter().enumerate() {
+            if *word != 0 {
+                return Some(64 * i as u32 + word.trailing_zeros());
+            }
+        }
+        None
+    }
+
+    /// The `n`-th set bit counting from 0 at the lowest, if there are more than `n`.
+    #[must_use]
+    #[inline]
+    pub fn nth(&self, mut n: u32) -> Option<u32> {
+        for (i, &word) in self.0.iter().enumerate() {
+            let ones = word.count_ones();
+            if n < ones {
+                let mut w = word;
+                for _ in 0..n {
+                    w &= w - 1;
+                }
+                return Some(64 * i as u32 + w.trailing_zeros());
+            }
+            n -= ones;
+        }
+        None
+    }
+
+    /// The set bits, lowest first.
+    #[inline]
+    pub fn iter(self) -> BitIter<W> {
+        BitIter(self)
+    }
+}
+
+/// The set bits of a [`Bits`], lowest first.
+#[derive(Clone, Debug)]
+pub struct BitIter<const W: usize>(Bits<W>);
+
+impl<const W: usize> Iterator for BitIter<W> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        for (i, word) in self.0.0.iter_mut().enumerate() {
+            if *word != 0 {
+                let bit = word.trailing_zeros();
+                *word &= *word - 1;
+                return Some(64 * i as u32 + bit);
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl<const W: usize> ExactSizeIterator for BitIter<W> {}
+
+macro_rules! word_op {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl<const W: usize> $tr for Bits<W> {
+            type Output = Bits<W>;
+            #[inline]
+            fn $f(self, rhs: Bits<W>) -> Bits<W> {
+                Bits(core::array::from_fn(|i| self.0[i] $op rhs.0[i]))
+            }
+        }
+        impl<const W: usize> $atr for Bits<W> {
+            #[inline]
+            fn $af(&mut self, rhs: Bits<W>) {
+                *self = *self $op rhs;
+            }
+        }
+    };
+}
+
+word_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+word_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+
+impl<const W: usize> BitXor for Bits<W> {
+    type Output = Bits<W>;
+    #[inline]
+    fn bitxor(self, rhs: Bits<W>) -> Bits<W> {
+        Bits(core::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+    }
+}
+
+impl<const W: usize> Not for Bits<W> {
+    type Output = Bits<W>;
+    /// Every bit of the capacity flipped (mask with a board's cells to stay on it).
+    #[inline]
+    fn not(self) -> Bits<W> {
+        Bits(core::array::from_fn(|i| !self.0[i]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_shr<const W: usize>(b: Bits<W>, s: u32) -> Bits<W> {
+        let mut out = Bits::<W>::EMPTY;
+        for bit in b.iter() {
+            if bit >= s {
+                out.insert(bit - s);
+            }
+        }
+        out
+    }
+
+    fn naive_shl<const W: usize>(b: Bits<W>, s: u32) -> Bits<W> {
+        let mut out = Bits::<W>::EMPTY;
+        for bit in b.iter() {
+            if bit + s < Bits::<W>::CAPACITY {
+                out.insert(bit + s);
+            }
+        }
+        out
+    }
+
+    fn check<const W: usize>(seed: u64) {
+        let mut x = seed;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200 {
+            let b = Bits::<W>(core::array::from_fn(|_| next() & next()));
+            for s in 0..Bits::<W>::CAPACITY + 3 {
+                assert_eq!(b.shr(s), naive_shr(b, s), "shr {s}");
+                assert_eq!(b.shl(s), naive_shl(b, s), "shl {s}");
+            }
+            let bits: Vec<u32> = b.iter().collect();
+            assert_eq!(bits.len() as u32, b.count());
+            for (n, bit) in bits.iter().enumerate() {
+                assert_eq!(b.nth(n as u32), Some(*bit));
+                assert!(b.contains(*bit));
+            }
+            assert_eq!(b.nth(b.count()), None);
+            assert_eq!(b.first(), bits.first().copied());
+        }
+    }
+
+    #[test]
+    fn shifts_and_selection_match_a_bit_by_bit_twin() {
+        check::<1>(1);
+        check::<2>(2);
+        check::<4>(3);
+        check::<6>(4);
+    }
+
+    #[test]
+    fn low_and_single() {
+        assert_eq!(Bits::<2>::low(70).count(), 70);
+        assert_eq!(Bits::<2>::low(200).count(), 128);
+        assert_eq!(Bits::<1>::low(64).count(), 64);
+        assert_eq!(Bits::<1>::low(0).count(), 0);
+        assert!(Bits::<1>::single(64).is_empty());
+        assert!(Bits::<2>::single(65).contains(65));
+    }
+}

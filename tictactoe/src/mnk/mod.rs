@@ -1,0 +1,92 @@
+//! The k-in-a-row family: m,n,k-games on boards up to 19 × 19, with or without gravity, so
+//! tic-tac-toe, 4 × 4, Connect Four and gomoku in one engine.
+//!
+//! | type | what it is |
+//! |---|---|
+//! | [`Rules`] | rows and columns (1-19), `k`, gravity; presets and spec parsing |
+//! | [`Board`] | any assignment of marks; text form, lines, [`violations`](Board::violations) |
+//! | [`Position`] | a reachable board: play, undo, legal moves, status, Zobrist hash |
+//! | [`AnyPosition`], [`AnyBoard`] | the same with the bitboard width picked from the rules |
+//!
+//! Each player's cells are a bitboard, [`Bits<W>`]: `W` 64-bit words, column by column from
+//! the left, each column bottom to top with one empty *guard* bit above it (Connect Four:
+//! 7 columns × 7 bits = 49 bits, `W = 1`; gomoku 15 × 16 = 240 bits, `W = 4`; 19 × 19 needs
+//! 380 bits, `W = 6`). A line of `k` in a direction is a run of bits `d` apart, with `d` = 1
+//! (vertical), `rows + 1` (horizontal), `rows + 2` and `rows` (the diagonals); the guard
+//! bits stop a run at the edge of a column. [`Board::has_line`] finds runs by shift-and-AND
+//! with doubling shifts; [`Position::play`] checks only the lines through the new mark.
+//!
+//! ```
+//! use tictactoe::mnk::{AnyPosition, Rules};
+//! use tictactoe::{Player, Status};
+//! let rules: Rules = "gomoku".parse()?;
+//! let mut game = AnyPosition::new(rules);
+//! for (x, o) in [(112, 0), (113, 1), (114, 2), (115, 3)] {
+//!     game.play(x)?;
+//!     game.play(o)?;
+//! }
+//! game.play(116)?; // five in a row along row 7
+//! assert_eq!(game.status(), Status::Won(Player::X));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod any;
+mod bits;
+mod board;
+#[cfg(feature = "std")]
+pub mod count;
+mod line;
+mod position;
+mod rules;
+#[cfg(feature = "alloc")]
+pub(crate) mod slow;
+mod symmetry;
+mod validate;
+pub mod zobrist;
+
+use core::fmt;
+
+pub use any::{AnyBoard, AnyLines, AnyPosition, InvalidAnyBoard};
+pub use bits::{BitIter, Bits};
+pub use board::{Board, ParseBoardError, WidthError, cell_mask};
+pub use line::{Direction, Line, Lines, has_line, run_starts, wins_through};
+pub use position::{PlayError, Position, UndoError};
+pub use rules::{MAX_SIDE, Preset, Rules, RulesError, ShortText};
+pub use validate::{InvalidBoard, Violation, Violations};
+
+/// A cell of a family board: `row` from 0 at the top, `col` from 0 at the left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square {
+    row: u8,
+    col: u8,
+}
+
+impl Square {
+    /// The square at `row` and `col` (checked against a board by [`Rules::square`]).
+    #[must_use]
+    #[inline]
+    pub const fn new(row: u8, col: u8) -> Square {
+        Square { row, col }
+    }
+
+    /// Its row, 0 at the top.
+    #[must_use]
+    #[inline]
+    pub const fn row(self) -> u32 {
+        self.row as u32
+    }
+
+    /// Its column, 0 at the left.
+    #[must_use]
+    #[inline]
+    pub const fn col(self) -> u32 {
+        self.col as u32
+    }
+}
+
+/// `r3c4`: row and column from 0.
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row, self.col)
+    }
+}

@@ -1,0 +1,432 @@
+//! A reachable position of the family: play, undo, legal moves, status and hashes.
+
+use core::fmt;
+
+use super::bits::Bits;
+use super::board::{Board, WidthError, cell_mask};
+use super::line::{has_line, wins_through};
+use super::validate::InvalidBoard;
+use super::zobrist;
+use super::{MAX_SIDE, Rules, Square};
+use crate::{Player, Status};
+
+/// A position a legal game of `rules` reaches: a [`Board`] checked by
+/// [`Board::violations`], with its status, side to move and Zobrist hash kept up to date by
+/// [`play`](Position::play) and [`undo`](Position::undo).
+///
+/// A move is an *action*: with gravity the column (0 at the left), without it the cell index
+/// `row × cols + col` (row 0 at the top), the numbering of OpenSpiel, PettingZoo and pgx.
+///
+/// ```
+/// use tictactoe::mnk::{Position, Rules};
+/// use tictactoe::{Player, Status};
+/// let mut game = Position::<1>::new(Rules::CONNECT_FOUR)?;
+/// for column in [3, 2, 3, 2, 3, 2] {
+///     game.play(column)?;
+/// }
+/// assert_eq!(game.status(), Status::Ongoing);
+/// let square = game.play(3)?; // the fourth X in column 3
+/// assert_eq!((square.row(), square.col()), (2, 3));
+/// assert_eq!(game.status(), Status::Won(Player::X));
+/// assert_eq!(game.board().to_string(), "......./......./...X.../..OX.../..OX.../..OX...");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position<const W: usize> {
+    board: Board<W>,
+    cells: Bits<W>,
+    heights: [u8; MAX_SIDE as usize],
+    plies: u16,
+    status: Status,
+    hash: u64,
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The game is over.
+    #[error("the game is over ({status})")]
+    GameOver {
+        /// How it ended.
+        status: Status,
+    },
+    /// The action is not a column (gravity) or a cell of the board.
+    #[error("move {action} is off the board: expected 0 to {}", .actions - 1)]
+    OutOfRange {
+        /// The action given.
+        action: usize,
+        /// How many actions the game has.
+        actions: u32,
+    },
+    /// The cell is taken.
+    #[error("cell {action} is taken")]
+    Occupied {
+        /// The action given.
+        action: usize,
+    },
+    /// The column is full.
+    #[error("column {action} is full")]
+    ColumnFull {
+        /// The action given.
+        action: usize,
+    },
+}
+
+/// Why a mark cannot be taken back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UndoError {
+    /// The square does not hold a mark of the player who moved last.
+    #[error("{square} does not hold a mark of the last mover")]
+    NotLastMover {
+        /// The square given.
+        square: Square,
+    },
+    /// The board without the mark is not a position a game reaches (with gravity: the mark is
+    /// not on top of its column or the columns no longer stack; or a line remains).
+    #[error("taking back {square} leaves a board no game reaches")]
+    Unreachable {
+        /// The square given.
+        square: Square,
+    },
+}
+
+impl<const W: usize> Position<W> {
+    /// The empty board of `rules`, X to move.
+    ///
+    /// # Errors
+    /// [`WidthError`] when `W < rules.words()`.
+    pub fn new(rules: Rules) -> Result<Position<W>, WidthError> {
+        let board = Board::empty(rules)?;
+        Ok(Position::unchecked(board))
+    }
+
+    /// The position of a board, checked.
+    ///
+    /// # Errors
+    /// [`InvalidBoard`] with every rule the board breaks.
+    pub fn from_board(board: Board<W>) -> Result<Position<W>, InvalidBoard<W>> {
+        let violations = board.violations();
+        if violations.is_empty() {
+            Ok(Position::unchecked(board))
+        } else {
+            Err(InvalidBoard { board, violations })
+        }
+    }
+
+    fn unchecked(board: Board<W>) -> Position<W> {
+        let rules = board.rules();
+        let mut heights = [0u8; MAX_SIDE as usize];
+        let occupied = board.occupied();
+        for (col, height) in heights.iter_mut().enumerate().take(rules.cols() as usize) {
+            let column = occupied.shr(col as u32 * rules.stride()) & Bits::low(rules.rows());
+            *height = column.count() as u8;
+        }
+        let status = if board.has_line(Player::X) {
+            Status::Won(Player::X)
+        } else if board.has_line(Player::O) {
+            Status::Won(Player::O)
+        } else if board.is_full() {
+            Status::Draw
+        } else {
+            Status::Ongoing
+        };
+        Position {
+            board,
+            cells: cell_mask(rules),
+            heights,
+            plies: board.marks() as u16,
+            status,
+            hash: zobrist::hash(&board),
+        }
+    }
+
+    /// The rules.
+    #[must_use]
+    #[inline]
+    pub const fn rules(&self) -> Rules {
+        self.board.rules()
+    }
+
+    /// The board.
+    #[must_use]
+    #[inline]
+    pub const fn board(&self) -> Board<W> {
+        self.board
+    }
+
+    /// Marks on the board.
+    #[must_use]
+    #[inline]
+    pub const fn plies(&self) -> u32 {
+        self.plies as u32
+    }
+
+    /// The status: won, drawn or ongoing.
+    #[must_use]
+    #[inline]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The winner, if any.
+    #[must_use]
+    #[inline]
+    pub const fn winner(&self) -> Option<Player> {
+        self.status.winner()
+    }
+
+    /// Whose turn it is by the counts (X after an even number of marks), even when the game
+    /// is over.
+    #[must_use]
+    #[inline]
+    pub const fn side_to_move(&self) -> Player {
+        if self.plies.is_multiple_of(2) {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    /// Who is to move, or `None` when the game is over.
+    #[must_use]
+    #[inline]
+    pub const fn to_move(&self) -> Option<Player> {
+        match self.status {
+            Status::Ongoing => Some(self.side_to_move()),
+            _ => None,
+        }
+    }
+
+    /// The Zobrist hash of the board: the XOR of one fixed random 64-bit key per mark (by
+    /// player and cell), updated by one XOR per move. Equal boards of one game have equal
+    /// hashes; see [`zobrist`](super::zobrist).
+    #[must_use]
+    #[inline]
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Marks in column `col` (with gravity, the height a new mark lands at).
+    #[must_use]
+    #[inline]
+    pub fn height(&self, col: u32) -> u32 {
+        self.heights.get(col as usize).map_or(0, |&h| u32::from(h))
+    }
+
+    /// The number of moves: 0 when the game is over.
+    #[must_use]
+    #[inline]
+    pub fn legal_count(&self) -> u32 {
+        if self.status != Status::Ongoing {
+            return 0;
+        }
+        let rules = self.rules();
+        if rules.gravity() {
+            let rows = rules.rows() as u8;
+            self.heights[..rules.cols() as usize]
+                .iter()
+                .filter(|&&h| h < rows)
+                .count() as u32
+        } else {
+            rules.cells() - self.plies()
+        }
+    }
+
+    /// Whether `action` is a legal move.
+    #[must_use]
+    #[inline]
+    pub fn is_legal(&self, action: usize) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// The legal moves, ascending (none when the game is over).
+    pub fn legal_actions(&self) -> impl Iterator<Item = usize> + use<W> {
+        let position = *self;
+        (0..self.rules().actions() as usize).filter(move |&a| position.is_legal(a))
+    }
+
+    /// The empty cells a move can fill, as bits: the lowest empty cell of each column that has
+    /// one with gravity, every empty cell without (none when the game is over).
+    #[must_use]
+    #[inline]
+    pub fn playable(&self) -> Bits<W> {
+        if self.status != Status::Ongoing {
+            return Bits::EMPTY;
+        }
+        let empty = self.cells.and_not(self.board.occupied());
+        if self.rules().gravity() {
+            let occupied = self.board.occupied();
+            empty & (occupied.shl(1) | super::board::bottom_mask::<W>(self.rules()))
+        } else {
+            empty
+        }
+    }
+
+    fn check(&self, action: usize) -> Result<Square, PlayError> {
+        if self.status != Status::Ongoing {
+            return Err(PlayError::GameOver {
+                status: self.status,
+            });
+        }
+        let rules = self.rules();
+        if action >= rules.actions() as usize {
+            return Err(PlayError::OutOfRange {
+                action,
+                actions: rules.actions(),
+            });
+        }
+        let action32 = action as u32;
+        if rules.gravity() {
+            let h = u32::from(self.heights[action]);
+            if h >= rules.rows() {
+                return Err(PlayError::ColumnFull { action });
+            }
+            Ok(Square::new((rules.rows() - 1 - h) as u8, action as u8))
+        } else {
+            let square = Square::new(
+                (action32 / rules.cols()) as u8,
+                (action32 % rules.cols()) as u8,
+            );
+            if self.board.at(square).is_some() {
+                return Err(PlayError::Occupied { action });
+            }
+            Ok(square)
+        }
+    }
+
+    /// Plays `action` for the side to move and returns the square it filled.
+    ///
+    /// # Errors
+    /// [`PlayError`] when the game is over, the action is off the board, or its cell or
+    /// column is full; the position is then unchanged.
+    #[inline]
+    pub fn play(&mut self, action: usize) -> Result<Square, PlayError> {
+        let square = self.check(action)?;
+        self.play_bit(self.rules().bit(square));
+        Ok(square)
+    }
+
+    /// Plays the empty, playable bit `bit` (see [`playable`](Position::playable)) for the side
+    /// to move: the fast path of [`play`](Position::play), which checks only in debug builds.
+    /// The status after it comes from the lines through `bit` alone.
+    #[inline]
+    pub fn play_bit(&mut self, bit: u32) {
+        debug_assert!(self.playable().contains(bit), "bit {bit} is not playable");
+        let rules = self.rules();
+        let mover = self.side_to_move();
+        let pieces = match mover {
+            Player::X => self.board.x_mut(),
+            Player::O => self.board.o_mut(),
+        };
+        pieces.insert(bit);
+        let pieces = *pieces;
+        self.hash ^= zobrist::key(mover, bit);
+        self.heights[(bit / rules.stride()) as usize] += 1;
+        self.plies += 1;
+        self.status = if wins_through(pieces, bit, rules) {
+            Status::Won(mover)
+        } else if u32::from(self.plies) == rules.cells() {
+            Status::Draw
+        } else {
+            Status::Ongoing
+        };
+    }
+
+    /// Takes back the mark at `square`, which must be one the last mover could have played
+    /// last: the position is the one before that move. Undoing the moves of a game in reverse
+    /// order always works.
+    ///
+    /// # Errors
+    /// [`UndoError`] when the square does not hold a mark of the last mover, or the board
+    /// without it is not reachable; the position is then unchanged.
+    pub fn undo(&mut self, square: Square) -> Result<(), UndoError> {
+        let rules = self.rules();
+        let Some(mover) = self
+            .plies
+            .checked_sub(1)
+            .map(|p| if p % 2 == 0 { Player::X } else { Player::O })
+        else {
+            return Err(UndoError::NotLastMover { square });
+        };
+        if self.board.at(square) != Some(mover) {
+            return Err(UndoError::NotLastMover { square });
+        }
+        let before = self.board.with(square, None);
+        let reachable = !has_line(before.pieces(mover), rules)
+            && (!rules.gravity() || before.violations().is_empty());
+        if !reachable {
+            return Err(UndoError::Unreachable { square });
+        }
+        self.undo_bit(rules.bit(square));
+        Ok(())
+    }
+
+    /// Takes back the mark at `bit` without a check: the inverse of
+    /// [`play_bit`](Position::play_bit) for the last move played.
+    #[inline]
+    pub fn undo_bit(&mut self, bit: u32) {
+        let rules = self.rules();
+        self.plies -= 1;
+        let mover = self.side_to_move();
+        match mover {
+            Player::X => self.board.x_mut().remove(bit),
+            Player::O => self.board.o_mut().remove(bit),
+        }
+        self.hash ^= zobrist::key(mover, bit);
+        self.heights[(bit / rules.stride()) as usize] -= 1;
+        self.status = Status::Ongoing;
+    }
+
+    /// Plays uniformly random legal moves to the end of the game and returns its status.
+    #[cfg(feature = "rand")]
+    pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
+        while self.status == Status::Ongoing {
+            let playable = self.playable();
+            let n = playable.count();
+            let pick = rng.random_range(0..n);
+            let bit = playable.nth(pick).unwrap_or(0);
+            self.play_bit(bit);
+        }
+        self.status
+    }
+}
+
+impl<const W: usize> TryFrom<Board<W>> for Position<W> {
+    type Error = InvalidBoard<W>;
+
+    fn try_from(board: Board<W>) -> Result<Position<W>, InvalidBoard<W>> {
+        Position::from_board(board)
+    }
+}
+
+impl<const W: usize> From<Position<W>> for Board<W> {
+    fn from(position: Position<W>) -> Board<W> {
+        position.board
+    }
+}
+
+impl<const W: usize> fmt::Display for Position<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.board, f)
+    }
+}
+
+impl<const W: usize> fmt::Debug for Position<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position({}: {}, {})",
+            self.rules(),
+            self.board,
+            self.status
+        )
+    }
+}
+
+impl<const W: usize> core::hash::Hash for Position<W> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+    }
+}
