@@ -637,6 +637,31 @@ fn self_play() {
                 },
             ),
             case(
+                "board-game play from a move buffer (swap_remove) + outcome",
+                GAMES,
+                || {
+                    // The peer driven at its best: the caller keeps the free cells in its own
+                    // buffer (a played cell is the only one that leaves it), draws from it as
+                    // ours draws (the same generator and multiply-shift), and calls only the
+                    // peer's checked `play` and `outcome`: no move generation of the peer's.
+                    let mut rng = SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    let all: Vec<Coord3> = (0..9).map(Coord3::from_index).collect();
+                    let mut moves: Vec<Coord3> = Vec::with_capacity(9);
+                    for _ in 0..GAMES {
+                        let mut b = TTTBoard::default();
+                        moves.clear();
+                        moves.extend_from_slice(&all);
+                        while !b.is_done() {
+                            let k = (u64::from(rng.next_u32()) * moves.len() as u64) >> 32;
+                            b.play(moves.swap_remove(k as usize)).expect("legal");
+                        }
+                        sum += bg_code(b.outcome());
+                    }
+                    sum
+                },
+            ),
+            case(
                 "norts is_valid_move scan + play + is_in_play",
                 GAMES,
                 || {

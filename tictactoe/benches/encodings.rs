@@ -6,7 +6,7 @@
 //! operation. The input array goes through `black_box` and every result into `black_box`, so
 //! nothing is hoisted or optimised away.
 //!
-//! Baseline: Barrick's base-3 with plain `/` and `%` (`encoding::base3::divmod`): encode sets
+//! Baseline: Barrick's base-3 with plain `/` and `%` (`lab::divmod`): encode sets
 //! the nine digits one by one, decode reads them one by one.
 //!
 //! Encoders for rank, canonical and oriented start from a validated `Position` (their inherent

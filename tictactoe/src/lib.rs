@@ -6,6 +6,8 @@
 // argument: `status::masks` (SSE2) and `status::batch` (AVX2, AVX-512BW).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// On docs.rs (nightly, `--cfg docsrs`), every item behind a feature is labelled with it.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -16,6 +18,7 @@ mod bitboard;
 mod bits;
 mod board;
 mod cell;
+mod choice;
 pub mod encoding;
 #[cfg(feature = "std")]
 pub mod file;

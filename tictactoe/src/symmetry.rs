@@ -1,10 +1,9 @@
 //! The eight symmetries of the square (the dihedral group D4) acting on cells, sets and boards.
 
-use core::fmt;
-use core::str::FromStr;
-
+use crate::choice::choice_enum;
 use crate::{Bitboard, Board, Cell};
 
+choice_enum! {
 /// A symmetry of the square.
 ///
 /// | symmetry | maps cell (row, column) to | fixed cells |
@@ -29,21 +28,23 @@ use crate::{Bitboard, Board, Cell};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Symmetry {
     /// Leaves every cell in place.
-    Identity,
+    Identity = "identity",
     /// Quarter turn clockwise.
-    Rot90,
+    Rot90 = "rot90",
     /// Half turn.
-    Rot180,
+    Rot180 = "rot180",
     /// Three quarter turns clockwise.
-    Rot270,
+    Rot270 = "rot270",
     /// Mirror left-right.
-    FlipH,
+    FlipH = "flip-h",
     /// Mirror top-bottom.
-    FlipV,
+    FlipV = "flip-v",
     /// Mirror across the 0-4-8 diagonal.
-    Transpose,
+    Transpose = "transpose",
     /// Mirror across the 2-4-6 diagonal.
-    AntiTranspose,
+    AntiTranspose = "anti-transpose",
+}
+parse_error: |_text| -> ParseSymmetryError { ParseSymmetryError }
 }
 
 /// A name that is not one of the eight symmetries.
@@ -114,18 +115,6 @@ pub(crate) const fn apply_const(s: Symmetry, board: Board) -> Board {
 }
 
 impl Symmetry {
-    /// All eight, in the order of the enum (identity first).
-    pub const ALL: [Symmetry; 8] = [
-        Symmetry::Identity,
-        Symmetry::Rot90,
-        Symmetry::Rot180,
-        Symmetry::Rot270,
-        Symmetry::FlipH,
-        Symmetry::FlipV,
-        Symmetry::Transpose,
-        Symmetry::AntiTranspose,
-    ];
-
     /// Bytes of static tables behind [`Symmetry::apply_bitboard`].
     pub const TABLE_BYTES: usize = core::mem::size_of::<[[u16; 512]; 8]>();
 
@@ -143,22 +132,6 @@ impl Symmetry {
     #[must_use]
     pub const fn index(self) -> usize {
         self as usize
-    }
-
-    /// The name: `identity`, `rot90`, `rot180`, `rot270`, `flip-h`, `flip-v`, `transpose`,
-    /// `anti-transpose`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Symmetry::Identity => "identity",
-            Symmetry::Rot90 => "rot90",
-            Symmetry::Rot180 => "rot180",
-            Symmetry::Rot270 => "rot270",
-            Symmetry::FlipH => "flip-h",
-            Symmetry::FlipV => "flip-v",
-            Symmetry::Transpose => "transpose",
-            Symmetry::AntiTranspose => "anti-transpose",
-        }
     }
 
     /// The image of a cell.
@@ -211,22 +184,6 @@ impl Symmetry {
             Symmetry::Rot270 => Symmetry::Rot90,
             other => other,
         }
-    }
-}
-
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Symmetry {
-    type Err = ParseSymmetryError;
-    fn from_str(name: &str) -> Result<Symmetry, ParseSymmetryError> {
-        Symmetry::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or(ParseSymmetryError)
     }
 }
 

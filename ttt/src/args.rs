@@ -12,10 +12,10 @@ use tictactoe::status::Method;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Encoding(pub Kind);
 
-const ENCODINGS: [Encoding; 7] = {
-    let mut all = [Encoding(Kind::Base4); 7];
+const ENCODINGS: [Encoding; Kind::ALL.len()] = {
+    let mut all = [Encoding(Kind::Base4); Kind::ALL.len()];
     let mut i = 0;
-    while i < 7 {
+    while i < Kind::ALL.len() {
         all[i] = Encoding(Kind::ALL[i]);
         i += 1;
     }
@@ -50,10 +50,10 @@ impl ValueEnum for Encoding {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatusMethod(pub Method);
 
-const METHODS: [StatusMethod; 10] = {
-    let mut all = [StatusMethod(Method::Traditional); 10];
+const METHODS: [StatusMethod; Method::ALL.len()] = {
+    let mut all = [StatusMethod(Method::Traditional); Method::ALL.len()];
     let mut i = 0;
-    while i < 10 {
+    while i < Method::ALL.len() {
         all[i] = StatusMethod(Method::ALL[i]);
         i += 1;
     }

@@ -5,6 +5,7 @@
 //! bad input without stopping, and exit non-zero if any input was bad. [`answer_each`] is that
 //! loop, so the subcommands only say how to answer one input.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
@@ -212,15 +213,28 @@ pub enum Outcome {
 /// # Errors
 /// A failed read, or an error of `each`.
 pub fn for_each(
-    args: &[String],
+    args: &[OsString],
     out: &mut Out,
     mut each: impl FnMut(Item<'_>, &mut Out) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    for (i, text) in args.iter().enumerate() {
+    for (i, arg) in args.iter().enumerate() {
+        // An argument that is not UTF-8 is a bad input, as the same bytes on a line are (not a
+        // usage error: the exit status does not depend on where the input came from).
+        let bytes = arg.as_encoded_bytes();
+        let (text, problem) = match std::str::from_utf8(bytes) {
+            Ok(text) => (std::borrow::Cow::Borrowed(text), None),
+            Err(error) => (
+                String::from_utf8_lossy(bytes),
+                Some(LineError::NotUtf8 {
+                    byte: bytes[error.valid_up_to()],
+                    index: error.valid_up_to(),
+                }),
+            ),
+        };
         let item = Item {
             text: text.trim(),
             origin: Origin::Argument(i + 1),
-            problem: None,
+            problem,
         };
         each(item, out)?;
     }
@@ -259,7 +273,7 @@ pub fn for_each(
 /// # Errors
 /// A failed read or write.
 pub fn answer_each(
-    args: &[String],
+    args: &[OsString],
     mut answer: impl FnMut(Item<'_>, &mut Out) -> anyhow::Result<Outcome>,
 ) -> anyhow::Result<ExitCode> {
     let mut out = Out::new();
@@ -302,7 +316,7 @@ fn not_a_board(item: &Item<'_>, error: &dyn fmt::Display) -> String {
 /// # Errors
 /// A failed read or write.
 pub fn answer_each_board(
-    args: &[String],
+    args: &[OsString],
     json: bool,
     mut answer: impl FnMut(Board, &mut Out) -> anyhow::Result<Outcome>,
 ) -> anyhow::Result<ExitCode> {

@@ -5,6 +5,9 @@
 mod alloc_count;
 mod args;
 mod bench;
+// One constructor in `.init_array`, which needs an unsafe attribute.
+#[allow(unsafe_code)]
+mod closed_stdout;
 mod cmd;
 mod codes;
 mod draw;
@@ -66,6 +69,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     output::set_line_buffered(cli.line_buffered);
+    // Every subcommand answers on standard output but `pack -o FILE` (`pack` checks for itself).
+    if !matches!(cli.command, Command::Pack(_))
+        && let Err(error) = output::require_stdout()
+    {
+        return exit::report(&error.into());
+    }
     let result = match cli.command {
         Command::Enumerate(args) => cmd::enumerate::run(args),
         Command::Encode(args) => cmd::encode::run(args),

@@ -21,11 +21,57 @@ pub fn line_buffered() -> bool {
     LINE_BUFFERED.load(Ordering::Relaxed) || io::stdin().is_terminal() || io::stdout().is_terminal()
 }
 
+/// Standard output, unbuffered here, whose write errors say where they happened ("cannot
+/// write standard output: No space left on device"); the kind is kept, so a broken pipe is
+/// still recognised as one.
+pub struct Stdout(io::StdoutLock<'static>);
+
+/// Standard output, locked, naming itself in its errors.
+#[must_use]
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+fn named(error: io::Error) -> io::Error {
+    io::Error::new(
+        error.kind(),
+        format!("cannot write standard output: {error}"),
+    )
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(named)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf).map_err(named)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(named)
+    }
+}
+
+/// Fails when standard output was closed (`ttt ... >&-`): the standard library would drop
+/// every write to it in silence.
+///
+/// # Errors
+/// An I/O error saying standard output is closed.
+pub fn require_stdout() -> io::Result<()> {
+    if crate::closed_stdout::was_closed() {
+        return Err(io::Error::other(
+            "standard output is closed: nothing could be written",
+        ));
+    }
+    Ok(())
+}
+
 /// Buffered standard output: one `write` system call per 64 KiB in bulk, one per answer when
 /// [`line_buffered`]. Readers of standard input also flush it before they wait for more input,
 /// so a pipe driven line by line gets each answer before it sends the next line.
 pub struct Out {
-    inner: BufWriter<io::StdoutLock<'static>>,
+    inner: BufWriter<Stdout>,
     line_buffered: bool,
 }
 
@@ -34,7 +80,7 @@ impl Out {
     #[must_use]
     pub fn new() -> Out {
         Out {
-            inner: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+            inner: BufWriter::with_capacity(1 << 16, stdout()),
             line_buffered: line_buffered(),
         }
     }
@@ -76,7 +122,7 @@ impl Write for Out {
 /// # Errors
 /// A failed write (a broken pipe included, which `main` ends quietly).
 pub fn line(text: fmt::Arguments<'_>) -> io::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     out.write_fmt(text)?;
     out.write_all(b"\n")
 }

@@ -1,15 +1,14 @@
 //! `ttt bench` end to end, with tiny iteration counts: the output's shape and the counts it
 //! computes, never its timings.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 use serde_json::Value;
 
 fn ttt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .output()
-        .expect("ttt runs")
+    common::run(std::path::Path::new("."), args, b"")
 }
 
 fn json_lines(args: &[&str]) -> Vec<Value> {
@@ -219,16 +218,16 @@ fn bad_numbers_are_rejected() {
 fn no_chart_unless_asked_and_an_unwritable_chart_fails_before_the_run() {
     let dir = std::env::temp_dir().join(format!("ttt-bench-nochart-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args([
+    let output = common::run(
+        &dir,
+        &[
             "bench",
             "--iterations=5",
             "--trials=1",
             "--scenario=row-win",
-        ])
-        .current_dir(&dir)
-        .output()
-        .expect("ttt runs");
+        ],
+        b"",
+    );
     assert!(output.status.success(), "{output:?}");
     let left: Vec<_> = std::fs::read_dir(&dir).expect("readable").collect();
     assert!(left.is_empty(), "bench wrote {left:?} without --chart");
@@ -254,4 +253,43 @@ fn text_report_fits_100_columns_unless_wide() {
     let wide = String::from_utf8(ttt(&wide_args).stdout).expect("utf-8");
     assert!(wide_lines(&wide) > 0, "--wide shows the full table");
     assert!(wide.contains("s/100k checks"));
+}
+
+/// Issue 25: `--chart /dev/full` exited 0 after the failed write (plotters dropped the
+/// error); now the chart is drawn in memory and written with every error checked.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_chart_that_cannot_be_written_is_an_io_error() {
+    let output = ttt(&[
+        "bench",
+        "--iterations=5",
+        "--trials=1",
+        "--scenario=row-win",
+        "--chart",
+        "/dev/full",
+    ]);
+    assert_eq!(output.status.code(), Some(4), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot write the chart to /dev/full: No space left on device"),
+        "{stderr}"
+    );
+}
+
+/// The check before the run leaves no empty chart behind: it used to create the file, which a
+/// run that then failed (a full disk, a kill) left at 0 bytes.
+#[cfg(unix)]
+#[test]
+fn a_run_stopped_before_its_chart_leaves_no_file() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let mut child = common::spawn(
+        dir.path(),
+        &["bench", "--trials=51", "--chart", "chart.svg"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().expect("ttt still runs");
+    let output = child.wait_with_output().expect("ttt ends");
+    assert!(!output.status.success(), "the run was cut short");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).expect("readable").collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -1,8 +1,12 @@
 //! The `ttt` binary as users run it: arguments and standard input in, exact output and exit
 //! status out. JSON is parsed with serde_json; key order is checked on the raw text.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, ExitStatus, Stdio};
+
+use common::{finish, spawn};
 
 use serde_json::{Value, json};
 use tictactoe::encoding::{Encoding, Oriented, Rank};
@@ -41,29 +45,6 @@ fn ttt(args: &[&str], stdin: &str) -> Run {
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
-}
-
-/// `ttt args...` started in `dir`, every stream piped.
-fn spawn(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ttt starts")
-}
-
-/// Feeds `stdin` from a thread and waits for the end.
-fn finish(mut child: std::process::Child, stdin: &[u8]) -> std::process::Output {
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let output = child.wait_with_output().expect("ttt finishes");
-    // A run that stops reading early (an error, a closed pipe) may leave the writer failing.
-    let _ = writer.join();
-    output
 }
 
 fn all_grids() -> Vec<String> {
@@ -787,7 +768,7 @@ fn every_subcommand_help_shows_examples() {
 
 /// Runs `ttt args...` in `dir` with `stdin` bytes.
 fn ttt_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::process::Output {
-    finish(spawn(dir, args), stdin)
+    common::run(dir, args, stdin)
 }
 
 /// A scratch directory holding a good board file, a bad one and a `.ttt` file.
@@ -1172,4 +1153,103 @@ fn text_output_fits_100_columns() {
             "{args:?}"
         );
     }
+}
+
+/// Issue 25: `ttt encode $'\xff'` was a usage error (2) while the same byte on standard input
+/// was a rejected input (1); both are rejected inputs now, with the same message.
+#[cfg(unix)]
+#[test]
+fn a_byte_that_is_not_utf8_is_bad_input_as_an_argument_or_a_line() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::path::Path::new(".");
+    for command in ["encode", "analyze"] {
+        let output = common::command(dir, &[command])
+            .arg(std::ffi::OsStr::from_bytes(b"\xff"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let stderr = common::text(&output.stderr);
+        assert!(
+            stderr.contains("argument 1: \"\u{fffd}\": not UTF-8 text: byte 0xff at index 0"),
+            "{stderr}"
+        );
+        let output = ttt_in(dir, &[command], b"\xff\n");
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        assert!(
+            common::text(&output.stderr).contains("line 1: \"\u{fffd}\": not UTF-8 text"),
+            "{output:?}"
+        );
+    }
+    let output = common::command(dir, &["decode", "-e", "rank"])
+        .arg(std::ffi::OsStr::from_bytes(b"1\xff"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+}
+
+/// Issue 25: a failed write to standard output said only "No space left on device"; it names
+/// standard output now, and exits 4.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_on_standard_output_names_it() {
+    for args in [
+        &["enumerate"][..],
+        &["encode", "X........"],
+        &["perft", "3"],
+        &["man"],
+    ] {
+        let output = common::command(std::path::Path::new("."), args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(4), "{args:?}: {output:?}");
+        let stderr = common::text(&output.stderr);
+        assert!(
+            stderr.contains("cannot write standard output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Issue 25: with standard output closed, `pack -o -` (and every answer) was dropped in
+/// silence with status 0: the standard library puts `/dev/null` in its place. It fails with
+/// status 4 now; `pack -o FILE` needs no standard output and still works.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_standard_output_is_an_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let closed = |command: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("exec \"$0\" {command} >&-")])
+            .arg(env!("CARGO_BIN_EXE_ttt"))
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for command in ["pack -o - /dev/null", "encode X........", "enumerate"] {
+        let output = closed(command);
+        assert_eq!(output.status.code(), Some(4), "{command}: {output:?}");
+        assert!(
+            common::text(&output.stderr).contains("standard output is closed"),
+            "{command}: {output:?}"
+        );
+    }
+    std::fs::write(dir.path().join("in.txt"), "X........\n").unwrap();
+    let output = closed("pack in.txt -o out.ttt");
+    assert!(output.status.success(), "{output:?}");
+    assert!(dir.path().join("out.ttt").exists());
+    // `/dev/null` given on purpose (as Python's `subprocess.DEVNULL` does, read-write) is no
+    // closed output.
+    let output = common::command(dir.path(), &["encode", "X........"])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open("/dev/null")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
 }

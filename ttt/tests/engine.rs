@@ -1,24 +1,13 @@
 //! End-to-end tests of the engine subcommands: play, perft, match, game, selfplay.
 
+mod common;
+
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn ttt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ttt runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the input");
-    child.wait_with_output().expect("ttt finishes")
+    common::run(Path::new("."), args, stdin.as_bytes())
 }
 
 fn stdout(output: &Output) -> String {
@@ -379,4 +368,56 @@ fn play_counts_in_moves_and_survives_odd_bytes() {
         stdout(&output).contains("You played 4"),
         "a bad byte does not end the game"
     );
+}
+
+/// Issue 25: `u` with nothing of the person's to undo said nothing (and, with the computer
+/// playing X, took back its move and replayed it); now it says so and the game stays.
+#[test]
+fn undo_with_nothing_to_undo_says_so() {
+    let output = ttt(
+        &["play", "--x", "human", "--o", "perfect", "--seed", "1"],
+        "u\n0\nu\nq\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert_eq!(
+        text.matches("nothing to undo: no move of yours yet")
+            .count(),
+        1,
+        "{text}"
+    );
+    // The second `u` took back X's 0 and the computer's answer: the empty board again.
+    assert!(text.contains("You played 0"), "{text}");
+    let output = ttt(
+        &["play", "--x", "perfect", "--o", "human", "--seed", "1"],
+        "u\nq\n",
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("nothing to undo: no move of yours yet"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("played").count(),
+        1,
+        "the computer's move stays: {text}"
+    );
+}
+
+/// Issue 25: "Play again? (y/n)" took any answer but `y` for no; it asks again instead.
+#[test]
+fn play_again_asks_until_yes_or_no() {
+    let output = ttt(&["play", "--o", "human"], "0\n3\n1\n4\n2\nmaybe\n\nn\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("not an answer: \"maybe\"; type y or n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("Play again? (y/n)").count(), 3, "{text}");
+    assert!(text.trim_end().ends_with("Thanks for playing."), "{text}");
+    // `y` starts another game; the end of the input ends it.
+    let output = ttt(&["play", "--o", "human"], "0\n3\n1\n4\n2\ny\n");
+    assert_eq!(stdout(&output).matches("X wins.").count(), 1);
+    assert!(stdout(&output).contains("end of input: game left unfinished"));
 }

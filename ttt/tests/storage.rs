@@ -1,25 +1,16 @@
 //! `ttt pack`, `ttt unpack` and `ttt info`, run as a user would.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 
 fn ttt(args: &[&str], stdin: &[u8], dir: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    common::run(dir, args, stdin)
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::text;
 
 /// Every reachable position once, in a scrambled order, as text lines.
 fn boards_text() -> String {
@@ -263,11 +254,12 @@ fn pack_mid_stream(dir: &Path) -> (Child, ChildStdin, PathBuf) {
 }
 
 /// SIGINT and SIGTERM in the middle of `ttt pack -o FILE` remove the temporary file (issue
-/// 14: no temporary file survives any failure that can be caught).
+/// 14: no temporary file survives any failure that can be caught), and so do SIGQUIT, SIGUSR1
+/// and the other signals whose default action ends the process (issue 25).
 #[cfg(unix)]
 #[test]
 fn interrupted_pack_removes_its_temporary_file() {
-    for signal in ["-INT", "-TERM"] {
+    for signal in ["-INT", "-TERM", "-HUP", "-QUIT", "-USR1", "-USR2", "-ALRM"] {
         let dir = tempfile::tempdir().unwrap();
         let (mut child, stdin, _) = pack_mid_stream(dir.path());
         let pid = child.id().to_string();
@@ -311,4 +303,93 @@ fn interrupted_pack_leaves_no_file_that_looks_complete() {
         ),
         "{error}"
     );
+}
+
+/// Issue 25: `pack -o` over an existing file made a 600 file 644; the replacement keeps the
+/// permissions of the file it replaces.
+#[cfg(unix)]
+#[test]
+fn pack_over_an_existing_file_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.ttt");
+    for mode in [0o600, 0o640, 0o604] {
+        std::fs::write(&path, b"old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        let out = ttt(&["pack", "-o", "out.ttt"], b"X........\n", dir.path());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, mode, "{mode:o}");
+        assert_eq!(meta.len(), 64, "replaced");
+    }
+}
+
+/// Issue 25: a root-owned 444 file in a world-writable directory was replaced by user
+/// `nobody`. A file the user could not write is not replaced (the refusal names it, exit 4,
+/// nothing left behind). As root, the run is made as `nobody` with `setpriv`; as anyone else,
+/// with the user's own read-only file.
+#[cfg(unix)]
+#[test]
+fn pack_refuses_to_replace_a_file_the_user_could_not_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let path = dir.path().join("locked.ttt");
+    std::fs::write(&path, b"keep").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| out.stdout == b"0\n");
+    let run = |args: &[&str]| -> Output {
+        let mut command = if root {
+            let mut command = Command::new("setpriv");
+            command
+                .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"])
+                .arg(env!("CARGO_BIN_EXE_ttt"));
+            command
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_ttt"))
+        };
+        command
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    if root {
+        // `nobody` must be able to run the binary at all (setpriv present, the build directory
+        // readable); if not, the case cannot be made here.
+        let out = run(&["--version"]);
+        if !out.status.success() {
+            eprintln!(
+                "skipped: cannot run ttt as nobody: {}",
+                text(&out.stderr).trim()
+            );
+            return;
+        }
+    }
+    std::fs::write(dir.path().join("in.txt"), "X........\n").unwrap();
+    std::fs::set_permissions(
+        dir.path().join("in.txt"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let out = run(&["pack", "in.txt", "-o", "locked.ttt"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("refusing to replace")
+            && text(&out.stderr).contains("locked.ttt")
+            && text(&out.stderr).contains("Permission denied"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"keep");
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["in.txt", "locked.ttt"]);
 }

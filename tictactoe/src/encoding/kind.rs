@@ -1,7 +1,6 @@
 //! [`Kind`]: every encoding named at run time.
 
-use core::fmt;
-use core::str::FromStr;
+use crate::choice::choice_enum;
 
 use super::{
     Base3, Base4, BitboardPair, Canonical, CountRank, DecodeError, EncodeError, Encoding, Oriented,
@@ -9,6 +8,7 @@ use super::{
 };
 use crate::Board;
 
+choice_enum! {
 /// One of the seven board encodings, chosen at run time (a command-line flag, a file header).
 ///
 /// Each implements [`Encoding`]; [`Kind::encode`] and [`Kind::decode`] run any of them on a
@@ -30,19 +30,21 @@ use crate::Board;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     /// [`Base4`]: 2 bits per cell, 18 bits.
-    Base4,
+    Base4 = "base4",
     /// [`Base3`]: one base-3 digit per cell, 15 bits.
-    Base3,
+    Base3 = "base3",
     /// [`BitboardPair`]: one 9-bit bitboard per player, 18 bits.
-    BitboardPair,
+    BitboardPair = "bitboards",
     /// [`CountRank`]: boards with possible piece counts, 13 bits.
-    CountRank,
+    CountRank = "count-rank",
     /// [`Rank`]: the exact rank of the reachable positions, 13 bits.
-    Rank,
+    Rank = "rank",
     /// [`Canonical`]: the symmetry classes, 10 bits.
-    Canonical,
+    Canonical = "canonical",
     /// [`Oriented`]: a position as (class, symmetry), 13 bits.
-    Oriented,
+    Oriented = "oriented",
+}
+parse_error: |_text| -> ParseKindError { ParseKindError }
 }
 
 /// Text that names no encoding.
@@ -53,31 +55,6 @@ pub enum Kind {
 pub struct ParseKindError;
 
 impl Kind {
-    /// Every encoding, in the order of the module table.
-    pub const ALL: [Kind; 7] = [
-        Kind::Base4,
-        Kind::Base3,
-        Kind::BitboardPair,
-        Kind::CountRank,
-        Kind::Rank,
-        Kind::Canonical,
-        Kind::Oriented,
-    ];
-
-    /// The name used on the command line, in files and in errors.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Kind::Base4 => "base4",
-            Kind::Base3 => "base3",
-            Kind::BitboardPair => "bitboards",
-            Kind::CountRank => "count-rank",
-            Kind::Rank => "rank",
-            Kind::Canonical => "canonical",
-            Kind::Oriented => "oriented",
-        }
-    }
-
     /// Bits needed to store any code.
     #[must_use]
     pub const fn bits(self) -> u32 {
@@ -157,22 +134,6 @@ impl Kind {
             Kind::Canonical => board::<Canonical>(code),
             Kind::Oriented => board::<Oriented>(code),
         }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Kind {
-    type Err = ParseKindError;
-    fn from_str(text: &str) -> Result<Kind, ParseKindError> {
-        Kind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == text)
-            .ok_or(ParseKindError)
     }
 }
 

@@ -21,13 +21,13 @@
 //! The two game codes number move sequences rather than boards, so they live beside
 //! [`Game`](crate::Game) in [`game`](crate::game).
 
-pub mod base3;
-pub mod base4;
-pub mod bitboard_pair;
-pub mod canonical;
-pub mod count_rank;
+pub(crate) mod base3;
+pub(crate) mod base4;
+pub(crate) mod bitboard_pair;
+pub(crate) mod canonical;
+pub(crate) mod count_rank;
 mod kind;
-pub mod rank;
+pub(crate) mod rank;
 
 pub use base3::Base3;
 pub use base4::Base4;

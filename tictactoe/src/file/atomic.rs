@@ -42,7 +42,10 @@ impl AtomicFile {
     /// Refuses (with [`io::ErrorKind::InvalidInput`] and a message naming the path) a target
     /// that is a directory, ends in `/`, or is not a regular file: a device, a FIFO or a
     /// socket is never replaced by a regular file (stream to it instead). A symbolic link to
-    /// a regular file is followed: the file it points to is replaced, the link stays.
+    /// a regular file is followed: the file it points to is replaced, the link stays. An
+    /// existing file that this user could not write is refused too (the error of opening it
+    /// for writing, usually [`io::ErrorKind::PermissionDenied`]); one that could be written is
+    /// replaced by a file with its permissions.
     ///
     /// # Errors
     /// Such a refusal, or any I/O error creating the temporary file.
@@ -58,11 +61,21 @@ impl AtomicFile {
             std::process::id()
         );
         let temp = target.with_file_name(temp_name);
+        let existing = writable_existing(&target)?;
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temp)
             .map_err(|e| named(&temp, "cannot create", e))?;
+        // The replacement keeps the permissions of the file it replaces (a private file stays
+        // private), set before anything is written to it.
+        if let Some(permissions) = existing
+            && let Err(error) = file.set_permissions(permissions)
+        {
+            drop(file);
+            let _ = fs::remove_file(&temp);
+            return Err(named(&temp, "cannot set the permissions of", error));
+        }
         Ok(AtomicFile {
             file: Some(BufWriter::with_capacity(1 << 17, file)),
             temp,
@@ -140,6 +153,23 @@ fn resolve(target: &Path) -> io::Result<PathBuf> {
         return fs::canonicalize(target).map_err(|e| named(target, "cannot follow the link", e));
     }
     Ok(target.into())
+}
+
+/// The permissions of `target` if it exists, after checking that this user may write it: a
+/// file the user could not write is not replaced either (renaming over it needs only the
+/// directory to be writable). Opening it for writing, without truncating, is the check the
+/// system itself makes, whoever owns the file and whatever the user's privileges.
+fn writable_existing(target: &Path) -> io::Result<Option<fs::Permissions>> {
+    let meta = match fs::metadata(target) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(named(target, "cannot inspect", error)),
+        Ok(meta) => meta,
+    };
+    OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(|e| named(target, "refusing to replace", e))?;
+    Ok(Some(meta.permissions()))
 }
 
 fn refuse(path: &Path, why: &str) -> io::Error {

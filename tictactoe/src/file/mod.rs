@@ -4,8 +4,8 @@
 //!
 //! | part | bytes | content |
 //! |---|---|---|
-//! | header | 32 | magic `89 54 54 54 0D 0A 1A 0A`, version `u16` = 1, [`Packing`] id `u8`, flags `u8` = 0, records per block `u32`, record count `u64` (`u64::MAX` if not known when written), reserved `u32` = 0, CRC-32C of bytes `0..28` |
-//! | block `k` | 8 + payload, at most 65,536 | records `n` (`u32`, 1 to R), CRC-32C of (`k` as `u64`, `n`, payload), payload = `n` positions packed as in [`packed`](crate::packed) |
+//! | header | 32 | magic `89 54 54 54 0D 0A 1A 0A`, version `u16` = 2, [`Packing`] id `u8`, flags `u8` = 0, records per block `u32`, record count `u64` (`u64::MAX` if not known when written), reserved `u32` = 0, CRC-32C of bytes `0..28` |
+//! | block `k` | 8 + payload, at most 65,536 | records `n` (`u32`, 1 to R), CRC-32C of (header bytes `8..12`: version, packing id, flags; `k` as `u64`; `n`; payload), payload = `n` positions packed as in [`packed`](crate::packed) |
 //! | trailer | 16 | `0u32`, CRC-32C of (number of blocks as `u64`, `0u32`, count), record count `u64` |
 //!
 //! Every block but the last holds exactly R records, so block `k` holds records
@@ -44,8 +44,16 @@ use crate::packed::{PackError, Packing};
 /// The first eight bytes of every `.ttt` file (PNG-style: a high byte, the name, CR LF, ^Z, LF,
 /// so text-mode transfers and truncated copies show).
 pub const MAGIC: [u8; 8] = *b"\x89TTT\r\n\x1a\n";
-/// The format version this crate writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this crate writes (it also reads [`OLDEST_VERSION`] and every version
+/// between).
+///
+/// Version 2 binds every block to its header: a block's checksum starts with the header's
+/// version, encoding id and flags, so a header whose encoding is changed (its own checksum
+/// recomputed) makes every block fail its check instead of decoding as other boards.
+pub const VERSION: u16 = 2;
+/// The oldest format version this crate reads (version 1: block checksums that do not cover
+/// the header).
+pub const OLDEST_VERSION: u16 = 1;
 /// Bytes in the header.
 pub const HEADER_BYTES: usize = 32;
 /// Bytes before each block's payload: record count and CRC.
@@ -134,7 +142,7 @@ impl Header {
             return Err(FormatError::WrongMagic { found: magic });
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(FormatError::UnknownVersion { version });
         }
         let stored = u32::from_le_bytes(bytes[28..].try_into().unwrap_or_default());
@@ -160,6 +168,25 @@ impl Header {
             records_per_block,
             count: (count != COUNT_UNKNOWN).then_some(count),
         })
+    }
+
+    /// The checksum of block `index` holding `n` records packed as `payload`. From version 2 it
+    /// covers the header's version, encoding id and flags (bytes `8..12`) first, so a block
+    /// read under another header's encoding fails its check; version 1 covered only the block.
+    /// The block number comes right after that prefix, at the same distance from the end of
+    /// the message in both versions, so salvage solves it the same way.
+    #[must_use]
+    pub fn block_crc(&self, index: u64, n: u32, payload: &[u8]) -> u32 {
+        let n = n.to_le_bytes();
+        let index = index.to_le_bytes();
+        if self.version >= 2 {
+            let mut prefix = [0u8; 4];
+            prefix[..2].copy_from_slice(&self.version.to_le_bytes());
+            prefix[2] = self.packing.id();
+            crc32c(&[&prefix, &index, &n, payload])
+        } else {
+            crc32c(&[&index, &n, payload])
+        }
     }
 
     /// Blocks that `count` records take.
@@ -260,7 +287,7 @@ pub enum FormatError {
         found: [u8; 8],
     },
     /// A format version this build does not read.
-    #[error("unknown format version {version} (this build reads version 1)")]
+    #[error("unknown format version {version} (this build reads versions 1 and 2)")]
     UnknownVersion {
         /// The version in the header.
         version: u16,

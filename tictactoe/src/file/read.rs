@@ -291,7 +291,6 @@ impl<R: Read> Reader<R> {
         }
         let size = expected.unwrap_or(if (1..=per).contains(&n) { n } else { per });
         let part = self.part(size);
-        let n_bytes = n.to_le_bytes();
         let payload_len = self.header.packing.bytes_for(size as usize);
         if let Some(offset) = self.fill(payload_len)? {
             return self.truncated(offset, part);
@@ -317,7 +316,7 @@ impl<R: Read> Reader<R> {
                 return Ok(false);
             }
             Some(Damage::RecordCount { found: n })
-        } else if crc32c(&[&index.to_le_bytes(), &n_bytes, &self.buffer]) != stored {
+        } else if self.header.block_crc(index, n, &self.buffer) != stored {
             Some(Damage::Checksum)
         } else {
             let before = out.len();
@@ -367,7 +366,7 @@ impl<R: Read> Reader<R> {
             self.buffer.extend_from_slice(&more);
         }
         debug_assert_ne!(n, size);
-        let crc = crc32c(&[&index.to_le_bytes(), &n.to_le_bytes(), &self.buffer[..need]]);
+        let crc = self.header.block_crc(index, n, &self.buffer[..need]);
         Ok(crc == stored)
     }
 
@@ -484,7 +483,7 @@ pub fn check_layout<R: Read + std::io::Seek>(
             if (1..=Header::max_records_per_block(header.packing)).contains(&n) {
                 let mut payload = vec![0u8; header.packing.bytes_for(n as usize)];
                 if read_full(input, &mut payload)? == payload.len()
-                    && crc32c(&[&0u64.to_le_bytes(), &head[..4], &payload]) == stored
+                    && header.block_crc(0, n, &payload) == stored
                 {
                     first = Some(u64::from(n));
                 }

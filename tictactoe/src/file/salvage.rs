@@ -179,7 +179,7 @@ impl Salvage {
         let start = self.pos + at;
         let stored = self.le32(at + 4);
         let payload = &self.buf[start + BLOCK_HEAD_BYTES..start + BLOCK_HEAD_BYTES + len];
-        let zero = crc32c(&[&0u64.to_le_bytes(), &n.to_le_bytes(), payload]);
+        let zero = self.header.block_crc(0, n, payload);
         u64::from(self.solver(4 + len).solve(stored ^ zero))
     }
 

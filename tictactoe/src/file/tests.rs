@@ -160,8 +160,10 @@ fn header_errors_are_each_their_own() {
     );
 
     let mut version = bytes.clone();
-    version[8] = 2;
-    assert_eq!(format(&version), FormatError::UnknownVersion { version: 2 });
+    version[8] = 3;
+    assert_eq!(format(&version), FormatError::UnknownVersion { version: 3 });
+    version[8] = 0;
+    assert_eq!(format(&version), FormatError::UnknownVersion { version: 0 });
 
     let mut checksum = bytes.clone();
     checksum[10] = 9;
@@ -386,4 +388,101 @@ fn write_errors_name_the_file() {
     drop(file);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A version-1 file (block checksums without the header prefix), written by hand from the
+/// specification in `docs/format.md` (not by this crate): base3, 3 records per block, the boards
+/// `.........`, `X........`, `....X....`, `X.O/..O/.X.` (codes 0, 1, 81, 2692), count in the header.
+const VERSION_1_BASE3: &str = "895454540d0a1a0a0100020003000000040000000000000000000000745c1933\
+    03000000e2f2bb4900800040140001000000b3baf713840a00000000293b5ff30400000000000000";
+
+fn version_1_file() -> Vec<u8> {
+    let hex = VERSION_1_BASE3.replace(' ', "");
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Issue 25: version-1 files, written before the blocks were bound to the header, still read,
+/// strictly, by salvage and by `check_layout`.
+#[test]
+fn version_1_files_still_read() {
+    let bytes = version_1_file();
+    let boards: Vec<Board> = [".........", "X........", "....X....", "X.O/..O/.X."]
+        .iter()
+        .map(|b| b.parse().unwrap())
+        .collect();
+    let reader = Reader::new(&bytes[..]).unwrap();
+    assert_eq!(reader.header().version, 1);
+    assert_eq!(reader.header().packing, Packing::Base3);
+    assert_eq!(read(&bytes).unwrap(), boards);
+    let mut salvaging = Reader::new(&bytes[..]).unwrap().salvage();
+    assert_eq!(salvaging.read_all_salvaged().unwrap(), boards);
+    assert!(salvaging.lost().is_empty());
+    let header = *Reader::new(&bytes[..]).unwrap().header();
+    assert_eq!(
+        check_layout(&mut std::io::Cursor::new(&bytes), &header).unwrap(),
+        4
+    );
+    // Its blocks do not pass under version 2: the versions are told apart by their checksums.
+    let mut as_2 = bytes.clone();
+    as_2[..HEADER_BYTES].copy_from_slice(
+        &Header {
+            version: 2,
+            ..header
+        }
+        .to_bytes(),
+    );
+    assert!(matches!(
+        read(&as_2).unwrap_err().format(),
+        Some(FormatError::DamagedBlock {
+            damage: Damage::Checksum,
+            ..
+        })
+    ));
+    // What this crate writes is version 2.
+    assert_eq!(write(&boards, Packing::Base3, 3)[8..10], [2, 0]);
+}
+
+/// Issue 25: a header whose encoding id is changed (rank to count-rank, same width, its own
+/// checksum recomputed) read every block as other boards; the block checksums now cover the
+/// encoding, so every block fails, strictly, in salvage and in `check_layout`.
+#[test]
+fn an_encoding_swapped_in_the_header_fails_every_block() {
+    for (from, to) in [
+        (Packing::Rank, Packing::CountRank),
+        (Packing::CountRank, Packing::Rank),
+        (Packing::Base3, Packing::Base4),
+    ] {
+        let boards = sample(20, 3);
+        for bytes in [write(&boards, from, 7), write_seekable(&boards, from, 7)] {
+            let header = *Reader::new(&bytes[..]).unwrap().header();
+            let mut forged = bytes.clone();
+            forged[..HEADER_BYTES].copy_from_slice(
+                &Header {
+                    packing: to,
+                    ..header
+                }
+                .to_bytes(),
+            );
+            assert_eq!(Reader::new(&forged[..]).unwrap().header().packing, to);
+            assert!(
+                matches!(
+                    read(&forged).unwrap_err().format(),
+                    Some(FormatError::DamagedBlock { .. } | FormatError::Truncated { .. })
+                ),
+                "{from} as {to}"
+            );
+            let mut salvaging = Reader::new(&forged[..]).unwrap().salvage();
+            assert_eq!(
+                salvaging.read_all_salvaged().unwrap(),
+                vec![],
+                "{from} as {to}"
+            );
+            assert!(!salvaging.lost().is_empty());
+            let forged_header = *Reader::new(&forged[..]).unwrap().header();
+            assert!(check_layout(&mut std::io::Cursor::new(&forged), &forged_header).is_err());
+        }
+    }
 }

@@ -167,10 +167,10 @@ impl<W: Write> Writer<W> {
         self.header
             .packing
             .encode_codes(&self.pending, &mut self.payload);
-        let n = (self.pending.len() as u32).to_le_bytes();
-        let crc = crc32c(&[&self.blocks.to_le_bytes(), &n, &self.payload]);
+        let n = self.pending.len() as u32;
+        let crc = self.header.block_crc(self.blocks, n, &self.payload);
         let mut head = [0u8; BLOCK_HEAD_BYTES];
-        head[..4].copy_from_slice(&n);
+        head[..4].copy_from_slice(&n.to_le_bytes());
         head[4..].copy_from_slice(&crc.to_le_bytes());
         self.inner.write_all(&head)?;
         self.inner.write_all(&self.payload)?;

@@ -33,32 +33,37 @@
 //! Cost: at most 9 moves x 8 smaller siblings, each a move, a [`Rank`] and a lookup.
 
 use super::Game;
+use crate::choice::choice_enum;
 use crate::encoding::Rank;
 use crate::encoding::rank::RankIndex;
 use crate::{Cell, Position};
 
+choice_enum! {
 /// Which game code: [`GameCode`] or [`PrefixCode`].
+///
+/// ```
+/// use tictactoe::game::CodeKind;
+/// assert_eq!("prefix".parse::<CodeKind>()?, CodeKind::Prefix);
+/// assert_eq!(CodeKind::Game.to_string(), "game");
+/// assert!("games".parse::<CodeKind>().is_err());
+/// # Ok::<(), tictactoe::game::ParseCodeKindError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CodeKind {
     /// [`GameCode`]: a complete game, 18 bits.
-    Game,
+    Game = "game",
     /// [`PrefixCode`]: any game, finished or not, 20 bits.
-    Prefix,
+    Prefix = "prefix",
+}
+parse_error: |_text| -> ParseCodeKindError { ParseCodeKindError }
 }
 
+/// Text that names no game code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game code: expected game or prefix")]
+pub struct ParseCodeKindError;
+
 impl CodeKind {
-    /// Both, in the order of the module table.
-    pub const ALL: [CodeKind; 2] = [CodeKind::Game, CodeKind::Prefix];
-
-    /// The name on the command line and in errors.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            CodeKind::Game => "game",
-            CodeKind::Prefix => "prefix",
-        }
-    }
-
     /// Codes lie in `0..count()`, and every one of them decodes.
     #[must_use]
     pub const fn count(self) -> u32 {
@@ -84,12 +89,6 @@ impl CodeKind {
             CodeKind::Game => GameCode::BITS,
             CodeKind::Prefix => PrefixCode::BITS,
         }
-    }
-}
-
-impl core::fmt::Display for CodeKind {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
     }
 }
 

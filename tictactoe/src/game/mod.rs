@@ -21,7 +21,7 @@ pub struct MovesError {
 }
 
 pub(crate) use code::TABLE_BYTES as CODE_TABLE_BYTES;
-pub use code::{CodeError, CodeKind, GameCode, PrefixCode};
+pub use code::{CodeError, CodeKind, GameCode, ParseCodeKindError, PrefixCode};
 
 /// The moves of a game from the empty board and the position they reach.
 ///

@@ -1,14 +1,15 @@
 //! [`Packing`]: the five packings chosen at run time (by files and the command line).
 
 use alloc::vec::Vec;
-use core::fmt;
-use core::str::FromStr;
 
 use super::{MixedRadix, PackError, Packable, PackedArray};
 use crate::Board;
+use crate::choice::choice_enum;
 use crate::encoding::{Base3, Base4, CountRank, Kind, Rank};
 
-/// One of the packings of [`packed`](super), chosen at run time.
+choice_enum! {
+/// One of the packings of [`packed`](super), chosen at run time (`ALL` is in the order of
+/// their file identifiers).
 ///
 /// ```
 /// use tictactoe::{Board, packed::Packing};
@@ -26,15 +27,17 @@ use crate::encoding::{Base3, Base4, CountRank, Kind, Rank};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Packing {
     /// [`Base4`], 18 bits: any grid.
-    Base4,
+    Base4 = "base4",
     /// [`Base3`], 15 bits: any grid.
-    Base3,
+    Base3 = "base3",
     /// [`CountRank`], 13 bits: boards with possible piece counts.
-    CountRank,
+    CountRank = "count-rank",
     /// [`Rank`], 13 bits: reachable positions.
-    Rank,
+    Rank = "rank",
     /// [`MixedRadix`], 12.8 bits: reachable positions, five ranks per word.
-    MixedRadix,
+    MixedRadix = "mixed-radix",
+}
+parse_error: |text| -> ParsePackingError { ParsePackingError(text.into()) }
 }
 
 /// A name that is not a packing.
@@ -43,27 +46,6 @@ pub enum Packing {
 pub struct ParsePackingError(pub alloc::string::String);
 
 impl Packing {
-    /// All packings, by their file identifier.
-    pub const ALL: [Packing; 5] = [
-        Packing::Base4,
-        Packing::Base3,
-        Packing::CountRank,
-        Packing::Rank,
-        Packing::MixedRadix,
-    ];
-
-    /// The name on the command line and in files.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Packing::Base4 => Base4::KIND.name(),
-            Packing::Base3 => Base3::KIND.name(),
-            Packing::CountRank => CountRank::KIND.name(),
-            Packing::Rank => Rank::KIND.name(),
-            Packing::MixedRadix => MixedRadix::NAME,
-        }
-    }
-
     /// The encoding whose codes the packing stores (`rank` for mixed radix).
     #[must_use]
     pub const fn kind(self) -> Kind {
@@ -238,22 +220,6 @@ impl Packing {
             Packing::MixedRadix => MixedRadix::from_bytes(bytes, len)?.unpack_into(out),
         }
         Ok(())
-    }
-}
-
-impl fmt::Display for Packing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Packing {
-    type Err = ParsePackingError;
-    fn from_str(name: &str) -> Result<Packing, ParsePackingError> {
-        Packing::ALL
-            .into_iter()
-            .find(|packing| packing.name() == name)
-            .ok_or_else(|| ParsePackingError(name.into()))
     }
 }
 

@@ -41,46 +41,43 @@ mod x86;
 
 use super::{BoardWord, Verdict};
 
-/// A batch kernel: an instruction set and the code written or compiled for it.
+crate::choice::choice_enum! {
+/// A batch kernel: an instruction set and the code written or compiled for it (`ALL` is
+/// narrowest first; the names are what `ttt bench` prints).
+///
+/// ```
+/// use tictactoe::status::batch::Kernel;
+/// assert_eq!("avx512-vbmi".parse::<Kernel>()?, Kernel::Avx512Vbmi);
+/// assert!(Kernel::Portable.is_available());
+/// # Ok::<(), tictactoe::status::batch::ParseKernelError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
     /// Runs everywhere: for the split layout, hand-written SSE2 on x86-64 (AVX2 where the
     /// build enables it), else the scalar kernel vectorised by LLVM for the target; for the
     /// packed layout, the scalar kernel.
-    Portable,
+    Portable = "portable",
     /// 256-bit vectors, on x86-64 CPUs with AVX2: a hand-written `vpshufb` lookup for the split
     /// layout.
-    Avx2,
+    Avx2 = "avx2",
     /// 512-bit vectors, on x86-64 CPUs with AVX-512F and AVX-512BW: hand-written, the AVX2
     /// kernel's `vpshufb` lookup of 16-byte line tables at twice the width (64 boards per step,
     /// 34 instructions), no VBMI needed; for the packed layout, a `vpermt2w` split of the words
     /// into X's and O's sets before the same lookup.
-    Avx512,
+    Avx512 = "avx512",
     /// 512-bit vectors with AVX-512 VBMI: the whole 512-bit line table ([`LINE_TABLE`]) held
     /// in one register and looked up for 32 sets at once with a byte permute (`vpermb`).
-    Avx512Vbmi,
+    Avx512Vbmi = "avx512-vbmi",
+}
+parse_error: |_text| -> ParseKernelError { ParseKernelError }
 }
 
+/// Text that names no kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kernel: expected portable, avx2, avx512 or avx512-vbmi")]
+pub struct ParseKernelError;
+
 impl Kernel {
-    /// Every kernel, narrowest first.
-    pub const ALL: [Kernel; 4] = [
-        Kernel::Portable,
-        Kernel::Avx2,
-        Kernel::Avx512,
-        Kernel::Avx512Vbmi,
-    ];
-
-    /// The kernel's name, as `ttt bench` prints it.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
-            Kernel::Avx2 => "avx2",
-            Kernel::Avx512 => "avx512",
-            Kernel::Avx512Vbmi => "avx512-vbmi",
-        }
-    }
-
     /// Whether this CPU can run the kernel (always `false` for the wide kernels without `std`,
     /// which has the run-time detection, or off x86-64).
     #[must_use]

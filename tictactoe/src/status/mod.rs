@@ -1,14 +1,12 @@
 //! Game-status analysis: who holds a line, and whether the game is over.
 //!
 //! [`Method`] names every method at run time and runs it on a [`Board`]; [`batch`] checks
-//! whole slices on the widest vector kernel the CPU has. Each method is one type behind one
-//! contract (`lab::Check`: a representation and a check on it); those types are measured by
-//! `ttt bench` and live in the `lab` module.
+//! whole slices on the widest vector kernel the CPU has. `ttt bench` measures every method
+//! (and the paper's, as published: see `docs/paper.md`).
 //!
 //! | method | representation | state bytes | table bytes | how |
 //! |---|---|---|---|---|
 //! | `traditional` | 3x3 `i8` array, X = 1, O = -1 | 9 | 0 | sums of rows, columns, diagonals vs +-3 |
-//! | `paper` | the same array | 9 | 0 | array to bitboards in the call, then the paper's 8 patterns *as printed* |
 //! | `masks` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 0 | AND with the 8 line masks, both players in one SSE2 pass on x86-64 |
 //! | `table` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 512 | one byte of a 512-entry table per player |
 //! | `table-bits` | two 9-bit [`Bitboard`](crate::Bitboard)s | 4 | 64 | [`Bitboard::has_line`](crate::Bitboard::has_line): one bit of a 512-bit table per player |
@@ -18,21 +16,15 @@
 //! | `batch-portable` | the same | 4 | 0 | `batch` on [`Kernel::Portable`](batch::Kernel::Portable), the build for the compilation target |
 //! | `batch-packed` | one [`BoardWord`] per board | 4 | 0 | `batch` on one `u32` per board |
 //!
-//! `paper` reproduces the printed method of Prajoda (2025), "Optimization of Tic-Tac-Toe Game
-//! Status Analysis Using Boolean Algebra Approach", Figs. 3.2 to 3.4, defect included: its "Row 3"
-//! pattern `0b000001111` has four cells, so a top-row win is missed unless the winner also holds
-//! cell 3. Every other method agrees with the definition on all 19,683 grids.
-//!
-//! On the grids where *both* players hold a line (never reachable) a method may name either
-//! of them: which one depends on its scan order. `lab::agrees` states
-//! the contract exactly.
+//! Every method agrees with the definition on all 19,683 grids, but on the grids where *both*
+//! players hold a line (never reachable): there a method may name either of them, as its scan
+//! order finds them.
 //!
 //! ```
 //! use tictactoe::{Board, Player, Status, status::{Method, Verdict, batch}};
 //!
 //! let row_win: Board = "XXX/OO./...".parse()?;
 //! assert_eq!(Method::Masks.winner(row_win), Some(Player::X));
-//! assert_eq!(Method::Paper.winner(row_win), None); // the printed defect
 //! assert_eq!("table-bits".parse::<Method>()?.status(row_win), Some(Status::Won(Player::X)));
 //!
 //! let (xs, os) = ([row_win.x().bits()], [row_win.o().bits()]);

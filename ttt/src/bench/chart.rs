@@ -2,10 +2,12 @@
 //! bars per scenario, one bar per method. Drawn with plotters' SVG backend only (no font or
 //! bitmap dependencies: the SVG names a font family and the viewer renders the text).
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, anyhow};
 use plotters::prelude::*;
+use tictactoe::file::AtomicFile;
 
 /// One bar: scenario, method, nanoseconds per check.
 pub struct Bar<'a> {
@@ -45,15 +47,49 @@ fn distinct<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     seen
 }
 
-/// Writes the chart to `path`.
+/// Writes the chart to `path`: drawn in memory, then written atomically (a regular file
+/// appears complete or not at all), or as a stream to a device or FIFO. A failed write is an
+/// I/O error naming the path.
 pub fn write(path: &Path, bars: &[Bar<'_>], title: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    draw(path, bars, title).map_err(|e| anyhow!("writing chart {}: {e}", path.display()))
+    let mut svg = String::new();
+    draw(&mut svg, bars, title).map_err(|e| anyhow!("drawing the chart: {e}"))?;
+    save(path, svg.as_bytes())
+        .with_context(|| format!("cannot write the chart to {}", path.display()))
 }
 
-fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::error::Error>> {
+/// Checks before a run that the chart can be written to `path`, leaving nothing behind: its
+/// directory is created, and an existing file is opened for writing (not truncated) or a
+/// temporary file created beside it and removed.
+pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let context = || format!("cannot write the chart to {}", path.display());
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(context)?;
+    } else {
+        AtomicFile::create(path).with_context(context)?;
+    }
+    Ok(())
+}
+
+/// `bytes` to `path`: atomically for a regular file (or a new one), as a stream to anything
+/// else that is not a directory.
+fn save(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+        let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+        file.write_all(bytes)?;
+        return file.flush();
+    }
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+fn draw(svg: &mut String, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::error::Error>> {
     let scenarios = distinct(bars.iter().map(|b| b.scenario));
     let methods = distinct(bars.iter().map(|b| b.method));
     let positive = bars.iter().map(|b| b.ns).filter(|&ns| ns > 0.0);
@@ -68,7 +104,7 @@ fn draw(path: &Path, bars: &[Bar<'_>], title: &str) -> Result<(), Box<dyn std::e
     let hi = 10f64.powf(positive.fold(0.0, f64::max).log10().ceil() + 1.0);
     let (lo, hi) = if lo < hi { (lo, hi) } else { (0.01, 100.0) };
 
-    let root = SVGBackend::new(path, (1100, 560)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (1100, 560)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))

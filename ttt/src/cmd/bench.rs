@@ -4,7 +4,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use serde::Serialize;
 use tictactoe::lab::{paper, traditional::Array};
 use tictactoe::status::Method;
@@ -136,14 +135,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         select(&asked, &Method::ALL)
     };
     let wrong: Vec<usize> = methods.iter().map(|&m| bench::wrong_positions(m)).collect();
-    // The chart's file is created now, so an unwritable place fails before the run, not after.
+    // An unwritable place for the chart fails before the run, not after (and leaves no file).
     if let Some(path) = &args.chart {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::File::create(path)
-            .with_context(|| format!("cannot write the chart to {}", path.display()))?;
+        chart::check_writable(path)?;
     }
 
     let with_split = methods.contains(&Method::Paper);
@@ -160,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             bench::FLOOR_NS
         );
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if args.json {
         for record in &records {
             writeln!(out, "{}", serde_json::to_string(record)?)?;

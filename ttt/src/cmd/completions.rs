@@ -24,7 +24,7 @@ pub struct Args {
 pub fn run(args: &Args, mut command: clap::Command) -> anyhow::Result<ExitCode> {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "ttt", &mut script);
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     out.write_all(&script)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

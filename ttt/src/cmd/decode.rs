@@ -31,7 +31,7 @@ pub struct Args {
     /// Codes: decimal, or hexadecimal after `0x`, or binary after `0b`. With none, one code per
     /// line is read from standard input.
     #[arg(value_name = "CODE", allow_negative_numbers = true)]
-    codes: Vec<String>,
+    codes: Vec<std::ffi::OsString>,
     /// Print one JSON object per code, one per line.
     #[arg(long)]
     json: bool,

@@ -25,7 +25,7 @@ pub struct Args {
     /// Boards: nine cells X, O or `.` in row-major order, `/` allowed between rows
     /// (`X.O/..O/.X.`). With none, one board per line is read from standard input.
     #[arg(value_name = "BOARD")]
-    boards: Vec<String>,
+    boards: Vec<std::ffi::OsString>,
     /// Print one JSON object per board, one per line.
     #[arg(long)]
     json: bool,

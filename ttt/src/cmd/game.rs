@@ -35,7 +35,7 @@ enum Command {
     )]
     Encode {
         /// Games as move digits; standard input when none.
-        moves: Vec<String>,
+        moves: Vec<std::ffi::OsString>,
         /// One JSON object per line.
         #[arg(long)]
         json: bool,
@@ -49,7 +49,7 @@ enum Command {
     Decode {
         /// Codes; standard input when none.
         #[arg(allow_negative_numbers = true)]
-        codes: Vec<String>,
+        codes: Vec<std::ffi::OsString>,
         /// Read prefix codes (any game) instead of game codes (complete games).
         #[arg(long)]
         prefix: bool,

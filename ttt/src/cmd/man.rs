@@ -18,7 +18,7 @@ pub struct Args {}
 pub fn run(_args: &Args, command: clap::Command) -> anyhow::Result<ExitCode> {
     let mut page = Vec::new();
     clap_mangen::Man::new(command).render(&mut page)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     out.write_all(&page)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

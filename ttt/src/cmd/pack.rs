@@ -341,7 +341,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let path = args.output.as_deref().unwrap_or(Path::new("-"));
     let (totals, bytes) = if to_stdout {
-        let stdout = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+        output::require_stdout()?;
+        let stdout = BufWriter::with_capacity(1 << 20, output::stdout());
         let totals = stream(stdout, "standard output", sources, &args, &mut progress)?;
         (totals, None)
     } else if let Some(special) = special_file(path)? {
@@ -353,7 +354,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let name = path.display().to_string();
         let file = AtomicFile::create(path).with_context(|| format!("cannot create {name}"))?;
-        // SIGINT, SIGTERM and SIGHUP remove the temporary file before the process ends.
+        // SIGINT, SIGTERM, SIGQUIT, SIGUSR1 and every other signal that would end the process
+        // remove the temporary file first.
         let _guard = interrupt::remove_on_signal(file.temp_path());
         let mut writer = Writer::new(file, args.encoding)?;
         let totals = pack_into(sources, &mut writer, &args, &mut progress, None)?;
@@ -420,24 +422,40 @@ mod interrupt {
     use std::path::{Path, PathBuf};
     use std::sync::{Mutex, Once};
 
+    use signal_hook::consts::signal::{
+        SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
+        SIGXFSZ,
+    };
+
+    /// Every signal whose default action ends the process and that a process may catch, but
+    /// SIGPIPE (ignored by Rust programs: a write to a closed pipe fails instead) and the
+    /// faults of the program itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS).
+    pub(super) const SIGNALS: [i32; 11] = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+        SIGXFSZ,
+    ];
+
     /// The temporary file to remove, while one is being written.
     static TEMP: Mutex<Option<PathBuf>> = Mutex::new(None);
     static INSTALL: Once = Once::new();
 
-    /// Until dropped, SIGINT, SIGTERM and SIGHUP remove `temp` and end the process with
-    /// status 130.
+    /// Until dropped, any of [`SIGNALS`] removes `temp` and ends the process with status 130.
     pub(super) fn remove_on_signal(temp: &Path) -> Guard {
         INSTALL.call_once(|| {
-            // Without a handler (one already set) the default action ends the process and
+            // Without a handler (registration failed) the default action ends the process and
             // the temporary file stays, as after SIGKILL.
-            let _ = ctrlc::set_handler(|| {
-                if let Ok(temp) = TEMP.lock()
-                    && let Some(temp) = temp.as_deref()
-                {
-                    let _ = std::fs::remove_file(temp);
-                }
-                std::process::exit(130);
-            });
+            if let Ok(mut signals) = signal_hook::iterator::Signals::new(SIGNALS) {
+                std::thread::spawn(move || {
+                    if signals.forever().next().is_some() {
+                        if let Ok(temp) = TEMP.lock()
+                            && let Some(temp) = temp.as_deref()
+                        {
+                            let _ = std::fs::remove_file(temp);
+                        }
+                        std::process::exit(130);
+                    }
+                });
+            }
         });
         if let Ok(mut slot) = TEMP.lock() {
             *slot = Some(temp.to_path_buf());

@@ -273,7 +273,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let style = Style::detect();
     let echo = !io::stdin().is_terminal();
     let mut input = Lines::stdin();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     greet(&mut out, &seats, &names, seed)?;
     loop {
         match play_one(&mut out, &mut input, &mut agents, &names, &style, echo)? {
@@ -283,12 +283,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !names.is_human(Player::X) && !names.is_human(Player::O) {
             return Ok(ExitCode::SUCCESS);
         }
-        write!(out, "\nPlay again? (y/n): ")?;
-        out.flush()?;
-        let answer = read_line(&mut input, &mut out, echo)?;
-        if !matches!(answer.as_deref().map(str::trim), Some("y" | "Y" | "yes")) {
+        if !again(&mut out, &mut input, echo)? {
             writeln!(out, "Thanks for playing.")?;
             return Ok(ExitCode::SUCCESS);
+        }
+    }
+}
+
+/// Asks "Play again?" until the answer is yes or no (or the input ends: no).
+fn again(out: &mut impl Write, input: &mut Lines, echo: bool) -> io::Result<bool> {
+    loop {
+        write!(out, "\nPlay again? (y/n): ")?;
+        out.flush()?;
+        let Some(answer) = read_line(input, out, echo)? else {
+            return Ok(false);
+        };
+        match answer.to_ascii_lowercase().as_str() {
+            "y" | "yes" => return Ok(true),
+            "n" | "no" | "q" | "quit" => return Ok(false),
+            _ => {
+                let shown: String = answer.chars().take(20).collect();
+                writeln!(out, "not an answer: {shown:?}; type y or n")?;
+            }
         }
     }
 }
@@ -355,8 +371,11 @@ fn play_one(
                     continue;
                 }
                 Command::Undo => {
-                    undo(&mut game, names, mover);
-                    write!(out, "{}", style.board(game.position().board()))?;
+                    if undo(&mut game, names, mover) {
+                        write!(out, "{}", style.board(game.position().board()))?;
+                    } else {
+                        writeln!(out, "nothing to undo: no move of yours yet")?;
+                    }
                     continue;
                 }
                 Command::Quit => {
@@ -387,20 +406,17 @@ fn play_one(
     }
 }
 
-/// Takes back moves until it is `mover`'s turn again, one of `mover`'s moves included.
-fn undo(game: &mut Game, names: &Names, mover: Player) {
-    let mut undone = false;
-    while let Some(_cell) = game.undo() {
-        let now = game.position().side_to_move();
-        if now == mover && names.is_human(mover) {
-            undone = true;
-            break;
+/// Takes back moves until it is `mover`'s turn again, one of `mover`'s moves included; `false`
+/// (and the game unchanged) when the person has no move to take back.
+fn undo(game: &mut Game, names: &Names, mover: Player) -> bool {
+    let mut earlier = *game;
+    while earlier.undo().is_some() {
+        if earlier.position().side_to_move() == mover && names.is_human(mover) {
+            *game = earlier;
+            return true;
         }
     }
-    if !undone {
-        // Nothing of the person's to take back: the game is at its start.
-        *game = Game::new();
-    }
+    false
 }
 
 /// Whether `cell` was a best move at `position`, and the solver's evaluation after it.

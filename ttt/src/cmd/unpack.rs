@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reader
     };
     let mut progress = Progress::new(reader.header().count, "positions unpacked");
-    let mut out = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    let mut out = BufWriter::with_capacity(1 << 20, crate::output::stdout());
     let mut boards = Vec::new();
     // A block's lines are made in one buffer and written at once: at most 40,955 records (a
     // 64 KiB block of mixed radix), so 409,550 bytes of text.
@@ -95,6 +95,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter_map(tictactoe::file::Lost::records)
         .sum();
+    // A loss whose end is not known (a stream cut where a block ends) has no count: the total
+    // is then unknown, not the sum of the others.
+    let unknown = reader.lost().iter().any(|lost| lost.records().is_none());
+    let lost = match (unknown, lost) {
+        (false, lost) => lost.to_string(),
+        (true, 0) => "unknown".to_owned(),
+        (true, lost) => format!("at least {lost} (the rest unknown)"),
+    };
     errln!("ttt: {name}: salvaged {written} records, lost {lost}");
     Ok(ExitCode::from(exit::DAMAGED))
 }

@@ -1,0 +1,46 @@
+//! What the integration tests share: `ttt` run as a user runs it (one copy of the spawn helper
+//! for every test file; each uses a part of it).
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+/// `ttt args...` in `dir`, not yet started (`NO_COLOR` removed, so colour depends only on
+/// the terminal).
+pub fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ttt"));
+    command.args(args).current_dir(dir).env_remove("NO_COLOR");
+    command
+}
+
+/// `ttt args...` started in `dir`, every stream piped.
+pub fn spawn(dir: &Path, args: &[&str]) -> Child {
+    command(dir, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttt starts")
+}
+
+/// Feeds `stdin` from a thread (so large inputs cannot deadlock) and waits for the end.
+pub fn finish(mut child: Child, stdin: &[u8]) -> Output {
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let output = child.wait_with_output().expect("ttt finishes");
+    // A run that stops reading early (an error, a closed pipe) may leave the writer failing.
+    let _ = writer.join();
+    output
+}
+
+/// `ttt args...` in `dir` with `stdin`, to its end.
+pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    finish(spawn(dir, args), stdin)
+}
+
+/// Output as text (lossy: a test that needs exact UTF-8 checks it itself).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
