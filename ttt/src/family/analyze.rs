@@ -65,7 +65,7 @@ impl Report {
 ///
 /// # Errors
 /// A failed read or write.
-pub fn run(rules: Rules, boards: &[String], json: bool) -> anyhow::Result<ExitCode> {
+pub fn run(rules: Rules, boards: &[std::ffi::OsString], json: bool) -> anyhow::Result<ExitCode> {
     input::answer_each(boards, |item, out: &mut Out| {
         let parsed = item
             .checked_text()
