@@ -131,7 +131,11 @@ fn every_tic_tac_toe_position_matches_the_core_table_and_the_plain_negamax() {
         let solution = solver.solve(position);
         assert_eq!(solution.value, expected.value, "{text}");
         assert_eq!(solution.distance, u32::from(expected.distance), "{text}");
-        let best: Vec<usize> = expected.best_moves.iter().map(|c| c.index()).collect();
+        let best: Vec<usize> = expected
+            .best_moves
+            .iter()
+            .map(tictactoe::Cell::index)
+            .collect();
         assert_eq!(solution.best_moves, best, "{text}");
         assert_eq!(
             solution.outcome,

@@ -634,7 +634,7 @@ impl<const W: usize> Solver<W> {
             };
             self.stack.push((order, bit as u16));
         }
-        self.stack[base..].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        self.stack[base..].sort_unstable_by_key(|b| core::cmp::Reverse(b.0));
 
         let mut best = i32::MIN;
         let mut best_bit = NO_MOVE;
