@@ -164,11 +164,6 @@ fn perfect_never_loses_and_beats_alpha_beta_on_small_boards() {
         );
         assert_eq!(status, Status::Won(Player::X));
     }
-    let (_, losses) = score(
-        Rules::FOUR_BY_FOUR,
-        Bot::Perfect(Box::new(Perfect::default())),
-        6,
-        7,
-    );
+    let (_, losses) = score(Rules::FOUR_BY_FOUR, Bot::Perfect(Box::default()), 6, 7);
     assert_eq!(losses, 0);
 }
