@@ -18,8 +18,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for spec in args.iter().filter(|a| !a.starts_with("--")) {
         let rules: Rules = spec.parse()?;
-        let mut solver = Solver::<1>::with_table_bits(rules, bits)?;
         let position = Position::<1>::new(rules)?;
+        let mut solver = Solver::<1>::with_table_bits(rules, bits)?;
+        let start = Instant::now();
+        let outcome = solver.outcome(&position);
+        println!(
+            "{spec}: value only: {} for X, nodes {} time {:.3} s",
+            outcome.as_str(),
+            solver.nodes(),
+            start.elapsed().as_secs_f64()
+        );
+        let mut solver = Solver::<1>::with_table_bits(rules, bits)?;
         let start = Instant::now();
         let solution = solver.solve(&position);
         let time = start.elapsed();
