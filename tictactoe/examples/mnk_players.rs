@@ -55,11 +55,16 @@ const NAMES: [&str; 7] = [
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rules: Rules = args.first().map_or("connect-four", String::as_str).parse()?;
+    let rules: Rules = args
+        .first()
+        .map_or("connect-four", String::as_str)
+        .parse()?;
     let games: u32 = args.get(1).map_or(Ok(10), |g| g.parse())?;
     let mut rng = SmallRng::seed_from_u64(1);
     let mut time = [(Duration::ZERO, 0u32); NAMES.len()];
-    println!("{rules}: row player's wins-draws-losses against the column player, {games} games each");
+    println!(
+        "{rules}: row player's wins-draws-losses against the column player, {games} games each"
+    );
     print!("{:>14}", "");
     for name in NAMES {
         print!("{name:>14}");
@@ -75,7 +80,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let mut game = Position::<1>::new(rules)?;
                 while game.status() == Status::Ongoing {
                     let a_moves = (game.side_to_move() == Player::X) == a_first;
-                    let (bot, k) = if a_moves { (&mut bot_a, i) } else { (&mut bot_b, j) };
+                    let (bot, k) = if a_moves {
+                        (&mut bot_a, i)
+                    } else {
+                        (&mut bot_b, j)
+                    };
                     let start = Instant::now();
                     let action = bot.choose(&game, &mut rng).ok_or("no move")?;
                     time[k].0 += start.elapsed();
@@ -94,7 +103,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!();
     }
     for (name, (t, n)) in NAMES.iter().zip(time) {
-        println!("{name:>14}: {:.3} ms per move ({n} moves)", t.as_secs_f64() * 1e3 / f64::from(n.max(1)));
+        println!(
+            "{name:>14}: {:.3} ms per move ({n} moves)",
+            t.as_secs_f64() * 1e3 / f64::from(n.max(1))
+        );
     }
     Ok(())
 }

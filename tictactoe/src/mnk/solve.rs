@@ -51,7 +51,7 @@
 //! let mut solver = Solver::<1>::with_table_bits(rules, 16)?;
 //! let solution = solver.solve(&Position::new(rules)?);
 //! assert_eq!(solution.value, Value::XWins);
-//! assert_eq!(solution.distance, 7); // X's fourth mark wins
+//! assert_eq!(solution.distance, 5); // X's third mark wins
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
