@@ -79,7 +79,7 @@ impl<const W: usize> Windows<W> {
 
     /// Open windows for the side to move minus the opponent's, weighted by `4^marks`.
     fn evaluate(&self, me: Bits<W>, opp: Bits<W>) -> i32 {
-        let mut score = 0i32;
+        let mut score = 0i64;
         for &mask in &self.masks {
             let (a, b) = ((me & mask).count(), (opp & mask).count());
             if b == 0 && a > 0 {
@@ -88,7 +88,7 @@ impl<const W: usize> Windows<W> {
                 score -= 1 << (2 * b.min(12));
             }
         }
-        score.clamp(-WIN / 4, WIN / 4)
+        score.clamp(i64::from(-WIN / 4), i64::from(WIN / 4)) as i32
     }
 }
 
