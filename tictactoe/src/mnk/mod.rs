@@ -42,8 +42,12 @@ pub mod encoding;
 mod line;
 mod position;
 mod rules;
+#[cfg(all(feature = "std", feature = "rand"))]
+pub mod search;
 #[cfg(feature = "alloc")]
 pub(crate) mod slow;
+#[cfg(feature = "alloc")]
+pub mod solve;
 mod symmetry;
 mod validate;
 pub mod zobrist;

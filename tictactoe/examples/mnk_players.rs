@@ -1,0 +1,112 @@
+//! Time per move of the search players, and their results against each other: `cargo run
+//! --release -p tictactoe-kit --example mnk_players -- connect-four 20` (a game and a number
+//! of games per pairing, half with each side first).
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tictactoe::mnk::search::{AlphaBeta, Mcts, Perfect};
+use tictactoe::mnk::{Position, Rules};
+use tictactoe::{Player, Status};
+
+enum Bot {
+    Random,
+    AlphaBeta(AlphaBeta<1>),
+    Mcts(Mcts),
+    Perfect(Box<Perfect<1>>),
+}
+
+impl Bot {
+    fn make(name: &str) -> Bot {
+        match name {
+            "alpha-beta-2" => Bot::AlphaBeta(AlphaBeta::new(2)),
+            "alpha-beta-4" => Bot::AlphaBeta(AlphaBeta::new(4)),
+            "alpha-beta-6" => Bot::AlphaBeta(AlphaBeta::new(6)),
+            "mcts-1000" => Bot::Mcts(Mcts::new(1000)),
+            "mcts-10000" => Bot::Mcts(Mcts::new(10_000)),
+            "perfect" => Bot::Perfect(Box::new(Perfect::new(200_000, 18, 6))),
+            _ => Bot::Random,
+        }
+    }
+
+    fn choose(&mut self, position: &Position<1>, rng: &mut SmallRng) -> Option<usize> {
+        match self {
+            Bot::Random => {
+                let legal: Vec<usize> = position.legal_actions().collect();
+                (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())])
+            }
+            Bot::AlphaBeta(p) => p.choose(position, rng),
+            Bot::Mcts(p) => p.choose(position, rng),
+            Bot::Perfect(p) => p.choose(position, rng),
+        }
+    }
+}
+
+const NAMES: [&str; 7] = [
+    "random",
+    "alpha-beta-2",
+    "alpha-beta-4",
+    "alpha-beta-6",
+    "mcts-1000",
+    "mcts-10000",
+    "perfect",
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rules: Rules = args
+        .first()
+        .map_or("connect-four", String::as_str)
+        .parse()?;
+    let games: u32 = args.get(1).map_or(Ok(10), |g| g.parse())?;
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut time = [(Duration::ZERO, 0u32); NAMES.len()];
+    println!(
+        "{rules}: row player's wins-draws-losses against the column player, {games} games each"
+    );
+    print!("{:>14}", "");
+    for name in NAMES {
+        print!("{name:>14}");
+    }
+    println!();
+    for (i, a) in NAMES.iter().enumerate() {
+        print!("{a:>14}");
+        for (j, b) in NAMES.iter().enumerate() {
+            let (mut w, mut d, mut l) = (0, 0, 0);
+            let (mut bot_a, mut bot_b) = (Bot::make(a), Bot::make(b));
+            for g in 0..games {
+                let a_first = g % 2 == 0;
+                let mut game = Position::<1>::new(rules)?;
+                while game.status() == Status::Ongoing {
+                    let a_moves = (game.side_to_move() == Player::X) == a_first;
+                    let (bot, k) = if a_moves {
+                        (&mut bot_a, i)
+                    } else {
+                        (&mut bot_b, j)
+                    };
+                    let start = Instant::now();
+                    let action = bot.choose(&game, &mut rng).ok_or("no move")?;
+                    time[k].0 += start.elapsed();
+                    time[k].1 += 1;
+                    game.play(action)?;
+                }
+                let a_player = if a_first { Player::X } else { Player::O };
+                match game.status() {
+                    Status::Won(p) if p == a_player => w += 1,
+                    Status::Won(_) => l += 1,
+                    _ => d += 1,
+                }
+            }
+            print!("{:>14}", format!("{w}-{d}-{l}"));
+        }
+        println!();
+    }
+    for (name, (t, n)) in NAMES.iter().zip(time) {
+        println!(
+            "{name:>14}: {:.3} ms per move ({n} moves)",
+            t.as_secs_f64() * 1e3 / f64::from(n.max(1))
+        );
+    }
+    Ok(())
+}
