@@ -9,10 +9,13 @@
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release --manifest-path peers/Cargo.toml
 //! ```
 //!
-//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`); none
-//! runs them all.
+//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, and the
+//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`); none runs
+//! them all.
 //!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
+
+mod family;
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -253,10 +256,21 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
+    family::run(run);
 }
 
 /// The groups, by the names `main` takes as arguments.
-const GROUPS: [&str; 5] = ["single", "play", "array", "selfplay", "perfect"];
+const GROUPS: [&str; 9] = [
+    "single",
+    "play",
+    "array",
+    "selfplay",
+    "perfect",
+    "c4",
+    "c4-perft",
+    "gomoku",
+    "ttt-family",
+];
 
 /// How many times a single-board group goes over the positions in one timed run.
 const REPEAT: usize = 40;
