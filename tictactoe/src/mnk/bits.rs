@@ -200,6 +200,11 @@ impl<const W: usize> Bits<W> {
     #[must_use]
     #[inline]
     pub fn nth(&self, mut n: u32) -> Option<u32> {
+        if W == 1 {
+            // One word: no word to find, and `select` needs no count when `n` is in range.
+            let word = self.0[0];
+            return (n < word.count_ones()).then(|| select(word, n));
+        }
         for (i, &word) in self.0.iter().enumerate() {
             let ones = word.count_ones();
             if n < ones {
@@ -208,6 +213,19 @@ impl<const W: usize> Bits<W> {
             n -= ones;
         }
         None
+    }
+
+    /// [`nth`](Bits::nth) for an `n` known to be below [`count`](Bits::count): on one word,
+    /// no count at all.
+    #[must_use]
+    #[inline]
+    pub(crate) fn nth_in_range(&self, n: u32) -> u32 {
+        debug_assert!(n < self.count());
+        if W == 1 {
+            select(self.0[0], n)
+        } else {
+            self.nth(n).unwrap_or(0)
+        }
     }
 
     /// The set bits, lowest first.

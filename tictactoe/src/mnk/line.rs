@@ -53,19 +53,11 @@ impl Direction {
 #[inline]
 pub fn run_starts<const W: usize>(pieces: Bits<W>, d: u32, k: u32) -> Bits<W> {
     if d <= 31 {
-        let p = pieces;
         match k {
-            2 => return p & p.shr_short(d),
-            3 => return p & p.shr_short(d) & p.shr_short(2 * d),
-            4 => {
-                let two = p & p.shr_short(d);
-                return two & two.shr_short(2 * d);
-            }
-            5 => {
-                let two = p & p.shr_short(d);
-                let four = two & two.shr_short(2 * d);
-                return four & four.shr_short(d);
-            }
+            2 => return short_runs::<W, 2>(pieces, d),
+            3 => return short_runs::<W, 3>(pieces, d),
+            4 => return short_runs::<W, 4>(pieces, d),
+            5 => return short_runs::<W, 5>(pieces, d),
             _ => {}
         }
     }
@@ -79,14 +71,59 @@ pub fn run_starts<const W: usize>(pieces: Bits<W>, d: u32, k: u32) -> Bits<W> {
     x
 }
 
+/// The run starts of [`run_starts`] for a `K` of 2 to 5 and `d ≤ 31` (every direction of
+/// every board: `d ≤ 21`), unrolled, with shifts of at most `2d`.
+#[inline(always)]
+fn short_runs<const W: usize, const K: u32>(p: Bits<W>, d: u32) -> Bits<W> {
+    match K {
+        2 => p & p.shr_short(d),
+        3 => p & p.shr_short(d) & p.shr_short(2 * d),
+        4 => {
+            let two = p & p.shr_short(d);
+            two & two.shr_short(2 * d)
+        }
+        _ => {
+            let two = p & p.shr_short(d);
+            let four = two & two.shr_short(2 * d);
+            four & four.shr_short(d)
+        }
+    }
+}
+
+/// The run starts of the four directions, OR-ed: tested once, no branch between them.
+#[inline(always)]
+fn short_runs_any<const W: usize, const K: u32>(p: Bits<W>, [a, b, c, d]: [u32; 4]) -> Bits<W> {
+    short_runs::<W, K>(p, a)
+        | short_runs::<W, K>(p, b)
+        | short_runs::<W, K>(p, c)
+        | short_runs::<W, K>(p, d)
+}
+
 /// Whether `pieces` hold `k` or more in a row in any of the four directions of `rules`.
 #[must_use]
 #[inline]
 pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
     let k = rules.k();
-    // The four directions OR-ed and tested once: no branch to mispredict between them.
-    let [a, b, c, d] = rules.directions().map(|d| run_starts(pieces, d, k));
-    !(a | b | c | d).is_empty()
+    let dirs = rules.directions();
+    let runs = match k {
+        2 => short_runs_any::<W, 2>(pieces, dirs),
+        3 => short_runs_any::<W, 3>(pieces, dirs),
+        4 => short_runs_any::<W, 4>(pieces, dirs),
+        5 => short_runs_any::<W, 5>(pieces, dirs),
+        _ => return has_long_line(pieces, rules),
+    };
+    !runs.is_empty()
+}
+
+/// [`has_line`] for `k` of 1 or past 5: out of line, so that the presets' paths stay small
+/// enough to inline into play.
+#[inline(never)]
+fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
+    let k = rules.k();
+    rules
+        .directions()
+        .into_iter()
+        .any(|d| !run_starts(pieces, d, k).is_empty())
 }
 
 /// Whether `pieces` hold `k` or more in a row through bit `bit` (which they hold). Play
