@@ -26,3 +26,8 @@ pub struct Engine;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/storage.md")]
 pub struct Storage;
+
+/// The examples of `docs/family.md`.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/family.md")]
+pub struct Family;

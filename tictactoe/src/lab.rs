@@ -20,6 +20,13 @@ pub use crate::status::table::Table;
 pub use crate::status::table_bits::TableBits;
 pub use crate::status::traditional::Traditional;
 
+/// The slow twin of the k-in-a-row family engine ([`crate::mnk`]): a plain grid, lines by
+/// walking, reachability by taking moves back.
+#[cfg(feature = "alloc")]
+pub mod mnk {
+    pub use crate::mnk::slow::*;
+}
+
 /// The paper's method as printed: its patterns, the defective one, and its array conversion.
 pub mod paper {
     pub use crate::status::paper::*;

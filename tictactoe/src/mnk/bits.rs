@@ -120,6 +120,7 @@ impl<const W: usize> Bits<W> {
     /// Every bit moved down by `s` (toward bit 0); bits below 0 drop off.
     #[must_use]
     #[inline]
+    #[allow(clippy::should_implement_trait)] // `a.shr(s)` reads as the bit step it is
     pub fn shr(self, s: u32) -> Bits<W> {
         if W == 1 {
             return Bits(core::array::from_fn(|_| {
@@ -160,6 +161,7 @@ impl<const W: usize> Bits<W> {
     /// Every bit moved up by `s`; bits past the capacity drop off.
     #[must_use]
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn shl(self, s: u32) -> Bits<W> {
         if W == 1 {
             return Bits(core::array::from_fn(|_| {

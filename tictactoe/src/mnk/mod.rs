@@ -33,9 +33,13 @@
 mod any;
 mod bits;
 mod board;
+#[cfg(feature = "std")]
+pub mod count;
 mod line;
 mod position;
 mod rules;
+#[cfg(feature = "alloc")]
+pub(crate) mod slow;
 mod symmetry;
 mod validate;
 pub mod zobrist;

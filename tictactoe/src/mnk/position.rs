@@ -182,7 +182,7 @@ impl<const W: usize> Position<W> {
     #[must_use]
     #[inline]
     pub const fn side_to_move(&self) -> Player {
-        if self.plies % 2 == 0 {
+        if self.plies.is_multiple_of(2) {
             Player::X
         } else {
             Player::O

@@ -311,7 +311,7 @@ impl OrderSearch {
         if self.failed[slot] == key {
             return false;
         }
-        let x_to_move = placed % 2 == 0;
+        let x_to_move = placed.is_multiple_of(2);
         for col in 0..self.cols {
             let h = heights[col];
             if h < self.target[col] && ((self.columns[col] >> h) & 1 == 1) == x_to_move {
