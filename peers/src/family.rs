@@ -30,7 +30,7 @@ use board_game::games::connect4::Connect4;
 use connect_four_ai::Position as AiPosition;
 use connect_four_solver::{Column, ConnectFour};
 
-use crate::{case, group, status_code};
+use crate::{case, group, group_with, status_code};
 
 type C4 = MnkPosition<1>;
 type Gomoku = MnkPosition<4>;
@@ -346,7 +346,9 @@ impl Hasher for MulHasher {
         }
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
     }
 }
 
@@ -406,19 +408,40 @@ fn c4_perft_group() {
         let (total, expanded) = c4_perft(depth);
         println!("perft({depth}) = {total} ({expanded} positions expanded)");
     }
+    let layers = tictactoe::mnk::count::layers(Rules::CONNECT_FOUR, 12, 20_000_000).expect("fits");
+    let visited: u64 = layers.iter().map(|l| l.positions).sum();
+    println!(
+        "mnk::count::layers(12): perft(12) = {}, {visited} distinct positions in layers 0-12",
+        layers[12].sequences
+    );
     let start = std::time::Instant::now();
     let (total, expanded) = c4_perft(12);
+    assert_eq!(total, layers[12].sequences);
     let wall = start.elapsed();
     println!(
         "perft(12) = {total} ({expanded} positions expanded), {:.2} s wall",
         wall.as_secs_f64()
     );
-    group(
+    group_with(
         "Connect Four perft(12) from the empty board, by layers of distinct positions",
         "run",
-        vec![case("ours perft by layers (hash map per layer)", 1, || {
-            c4_perft(12).0
-        })],
+        3,
+        vec![
+            case(
+                "ours perft by layers, bulk-counting the last (peers/src/family.rs)",
+                1,
+                || c4_perft(12).0,
+            ),
+            case(
+                "ours mnk::count::layers(12): every layer built, with statuses",
+                1,
+                || {
+                    let layers = tictactoe::mnk::count::layers(Rules::CONNECT_FOUR, 12, 20_000_000)
+                        .expect("fits");
+                    layers[12].sequences
+                },
+            ),
+        ],
     );
 }
 
@@ -478,24 +501,32 @@ fn gomoku_checks() {
                 }
                 0
             }),
-            case("ours Position<4>::play_bit + status (copy of 136 B)", n, || {
-                for _ in 0..REPEAT {
-                    for (p, bit) in pairs {
-                        let mut p = *p;
-                        p.play_bit(*bit);
-                        black_box(p.status());
+            case(
+                "ours Position<4>::play_bit + status (copy of 136 B)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for (p, bit) in pairs {
+                            let mut p = *p;
+                            p.play_bit(*bit);
+                            black_box(p.status());
+                        }
                     }
-                }
-                0
-            }),
-            case("ours Board::has_line(X) || has_line(O) (full board)", n, || {
-                for _ in 0..REPEAT {
-                    for b in boards {
-                        black_box(b.has_line(Player::X) || b.has_line(Player::O));
+                    0
+                },
+            ),
+            case(
+                "ours Board::has_line(X) || has_line(O) (full board)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for b in boards {
+                            black_box(b.has_line(Player::X) || b.has_line(Player::O));
+                        }
                     }
-                }
-                0
-            }),
+                    0
+                },
+            ),
         ],
     );
 }
@@ -531,7 +562,9 @@ fn gomoku_playouts() {
 fn tic_tac_toe_playouts() {
     const GAMES: usize = 20_000;
     group(
-        &format!("Tic-tac-toe random playouts, {GAMES} games: the family engine against the 3x3 core"),
+        &format!(
+            "Tic-tac-toe random playouts, {GAMES} games: the family engine against the 3x3 core"
+        ),
         "game",
         vec![
             case("ours mnk::Position<1> (3,3,3) play_random", GAMES, || {

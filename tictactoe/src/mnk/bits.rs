@@ -238,34 +238,26 @@ impl<const W: usize> Bits<W> {
 }
 
 /// The position of the `n`-th set bit of `word` (which has more than `n`), without a branch:
-/// `pdep` where the build has BMI2, else the bytes' running popcounts (a multiply) locate the
-/// byte and [`SELECT_IN_BYTE`] the bit in it.
+/// the bytes' running popcounts (one multiply) locate the byte, [`SELECT_IN_BYTE`] the bit in
+/// it. (BMI2's `pdep` would do it in one instruction, but only through `unsafe`.)
 #[inline]
 fn select(word: u64, n: u32) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        core::arch::x86_64::_pdep_u64(1 << n, word).trailing_zeros()
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        let s = word - ((word >> 1) & 0x5555_5555_5555_5555);
-        let s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
-        let s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-        // Byte j of `before_or_at` is the number of set bits in bytes 0..=j (at most 64).
-        let before_or_at = s.wrapping_mul(ONES);
-        // The bytes whose running count is at most n lie below the byte holding the bit.
-        let at_most_n = ((u64::from(n) | 0x80) * ONES - before_or_at) & (0x80 * ONES);
-        let byte = ((at_most_n >> 7).wrapping_mul(ONES) >> 56) as u32;
-        let below = ((before_or_at << 8) >> (8 * byte)) as u32 & 0xff;
-        let in_byte = (word >> (8 * byte)) as usize & 0xff;
-        8 * byte + u32::from(SELECT_IN_BYTE[(n - below) as usize & 7][in_byte])
-    }
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let s = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    let s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    let s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte j of `before_or_at` is the number of set bits in bytes 0..=j (at most 64).
+    let before_or_at = s.wrapping_mul(ONES);
+    // The bytes whose running count is at most n lie below the byte holding the bit.
+    let at_most_n = ((u64::from(n) | 0x80) * ONES - before_or_at) & (0x80 * ONES);
+    let byte = ((at_most_n >> 7).wrapping_mul(ONES) >> 56) as u32;
+    let below = ((before_or_at << 8) >> (8 * byte)) as u32 & 0xff;
+    let in_byte = (word >> (8 * byte)) as usize & 0xff;
+    8 * byte + u32::from(SELECT_IN_BYTE[(n - below) as usize & 7][in_byte])
 }
 
 /// `SELECT_IN_BYTE[r][b]`: the position of the `r`-th set bit of byte `b` (8 when it has
 /// none), 2,048 bytes computed at compile time.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 static SELECT_IN_BYTE: [[u8; 256]; 8] = {
     let mut table = [[8u8; 256]; 8];
     let mut b = 0;

@@ -101,7 +101,7 @@ fn short_runs_any<const W: usize, const K: u32>(p: Bits<W>, [a, b, c, d]: [u32; 
 
 /// Whether `pieces` hold `k` or more in a row in any of the four directions of `rules`.
 #[must_use]
-#[inline]
+#[inline(always)]
 pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
     let k = rules.k();
     let dirs = rules.directions();
@@ -140,20 +140,14 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
         return pieces.contains(bit);
     }
     if W == 1 {
-        let mut hit = 0;
-        for d in rules.directions() {
-            let starts = run_starts(pieces, d, k).0[0];
-            // The starts bit, bit - d, ..., bit - (k - 1)d, with bit moved to 63.
-            let mut through = 1u64 << 63;
-            let mut len = 1;
-            while len < k {
-                let s = len.min(k - len);
-                through |= through.checked_shr(s * d).unwrap_or(0);
-                len += s;
-            }
-            hit |= starts.checked_shl(63 - bit).unwrap_or(0) & through;
-        }
-        return hit != 0;
+        let (word, dirs) = (pieces.0[0], rules.directions());
+        return match k {
+            2 => one_word_through::<2>(word, bit, dirs),
+            3 => one_word_through::<3>(word, bit, dirs),
+            4 => one_word_through::<4>(word, bit, dirs),
+            5 => one_word_through::<5>(word, bit, dirs),
+            _ => one_word_through_long(word, bit, rules),
+        };
     }
     let end = rules.bits();
     for d in rules.directions() {
@@ -176,6 +170,41 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
         }
     }
     false
+}
+
+/// [`wins_through`] on one word for a `K` of 2 to 5: the run starts of each direction, moved
+/// so that `bit` is bit 63, meet the `K` starts a run through `bit` can have (63, 63 - d, ...).
+#[inline(always)]
+fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
+    let mut hit = 0;
+    for d in dirs {
+        let starts = short_runs::<1, K>(Bits([word]), d).0[0];
+        let mut through = 0u64;
+        for i in 0..K {
+            through |= (1u64 << 63).checked_shr(i * d).unwrap_or(0);
+        }
+        hit |= (starts << (63 - bit % 64)) & through;
+    }
+    hit != 0
+}
+
+/// [`one_word_through`] for any `k`, its doubling steps in a loop.
+#[inline(never)]
+fn one_word_through_long(word: u64, bit: u32, rules: Rules) -> bool {
+    let k = rules.k();
+    let mut hit = 0;
+    for d in rules.directions() {
+        let starts = run_starts(Bits([word]), d, k).0[0];
+        let mut through = 1u64 << 63;
+        let mut len = 1;
+        while len < k {
+            let s = len.min(k - len);
+            through |= through.checked_shr(s * d).unwrap_or(0);
+            len += s;
+        }
+        hit |= starts.checked_shl(63 - bit).unwrap_or(0) & through;
+    }
+    hit != 0
 }
 
 /// A maximal line of `k` or more marks of one player.
