@@ -357,7 +357,7 @@ type Table<V> = HashMap<u64, V, BuildHasherDefault<MulHasher>>;
 /// A key that tells Connect Four boards apart: the occupied cells plus one bit above each
 /// column's top (the column heights), with X's marks (49 bits).
 fn c4_key(p: &C4) -> u64 {
-    const BOTTOM: u64 = 0x0040_8102_0408_1;
+    const BOTTOM: u64 = 0x0000_0408_1020_4081;
     let board = p.board();
     let occupied = board.occupied().0[0];
     (occupied + BOTTOM) | board.pieces(Player::X).0[0]
