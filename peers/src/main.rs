@@ -9,10 +9,13 @@
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release --manifest-path peers/Cargo.toml
 //! ```
 //!
-//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`); none
-//! runs them all.
+//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, and the
+//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`); none runs
+//! them all.
 //!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
+
+mod family;
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -59,34 +62,39 @@ fn case<'a>(name: &'static str, items: usize, run: impl FnMut() -> u64 + 'a) -> 
 }
 
 /// Runs the cases interleaved and prints median ns per item and the ratio to the first case.
-fn group(title: &str, unit: &str, mut cases: Vec<Case<'_>>) {
+fn group(title: &str, unit: &str, cases: Vec<Case<'_>>) {
+    group_with(title, unit, ROUNDS, cases);
+}
+
+/// [`group`] with `rounds` rounds; the table gives each case's median, its range (fastest
+/// and slowest round) and the ratio of medians to the first case.
+fn group_with(title: &str, unit: &str, rounds: usize, mut cases: Vec<Case<'_>>) {
     let mut times = vec![Vec::new(); cases.len()];
     for case in &mut cases {
         black_box((case.run)()); // warm-up
     }
-    for _ in 0..ROUNDS {
+    for _ in 0..rounds {
         for (case, times) in cases.iter_mut().zip(&mut times) {
             let start = thread_ns();
             black_box((case.run)());
             times.push((thread_ns() - start) / case.items as f64);
         }
     }
-    let medians: Vec<f64> = times
-        .iter_mut()
-        .map(|t| {
-            t.sort_by(f64::total_cmp);
-            t[t.len() / 2]
-        })
-        .collect();
+    for t in &mut times {
+        t.sort_by(f64::total_cmp);
+    }
+    let medians: Vec<f64> = times.iter().map(|t| t[t.len() / 2]).collect();
     println!("\n## {title}\n");
     println!(
-        "| contender | ns per {unit} (median of {ROUNDS}, thread CPU time) | vs ours (first row) |"
+        "| contender | ns per {unit} (median of {rounds}, thread CPU time) | range | vs ours (first row) |"
     );
-    println!("|---|---:|---:|");
-    for (case, median) in cases.iter().zip(&medians) {
+    println!("|---|---:|---:|---:|");
+    for ((case, median), t) in cases.iter().zip(&medians).zip(&times) {
         println!(
-            "| {} | {median:.3} | {:.2}x |",
+            "| {} | {median:.3} | {:.3}-{:.3} | {:.2}x |",
             case.name,
+            t[0],
+            t[t.len() - 1],
             median / medians[0]
         );
     }
@@ -253,10 +261,21 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
+    family::run(run);
 }
 
 /// The groups, by the names `main` takes as arguments.
-const GROUPS: [&str; 5] = ["single", "play", "array", "selfplay", "perfect"];
+const GROUPS: [&str; 9] = [
+    "single",
+    "play",
+    "array",
+    "selfplay",
+    "perfect",
+    "c4",
+    "c4-perft",
+    "gomoku",
+    "ttt-family",
+];
 
 /// How many times a single-board group goes over the positions in one timed run.
 const REPEAT: usize = 40;

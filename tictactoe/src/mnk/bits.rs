@@ -127,6 +127,14 @@ impl<const W: usize> Bits<W> {
                 self.0[0].checked_shr(s).unwrap_or(0)
             }));
         }
+        if s < 64 {
+            // The line checks' shifts are all below 64: each word takes the bits of the word
+            // above as a 128-bit funnel shift, one `shrd` on x86-64 and no branch for s = 0.
+            return Bits(core::array::from_fn(|i| {
+                let hi = if i + 1 < W { self.0[i + 1] } else { 0 };
+                ((u128::from(hi) << 64 | u128::from(self.0[i])) >> s) as u64
+            }));
+        }
         let (q, r) = ((s / 64) as usize, s % 64);
         Bits(core::array::from_fn(|i| {
             let lo = self.0.get(i + q).copied().unwrap_or(0);
@@ -139,6 +147,17 @@ impl<const W: usize> Bits<W> {
         }))
     }
 
+    /// [`shr`](Bits::shr) for `s < 64`, the shifts of the line checks: no test of the amount.
+    #[must_use]
+    #[inline]
+    pub(crate) fn shr_short(self, s: u32) -> Bits<W> {
+        debug_assert!(s < 64);
+        Bits(core::array::from_fn(|i| {
+            let hi = if i + 1 < W { self.0[i + 1] } else { 0 };
+            ((u128::from(hi) << 64 | u128::from(self.0[i])) >> (s & 63)) as u64
+        }))
+    }
+
     /// Every bit moved up by `s`; bits past the capacity drop off.
     #[must_use]
     #[inline]
@@ -147,6 +166,12 @@ impl<const W: usize> Bits<W> {
         if W == 1 {
             return Bits(core::array::from_fn(|_| {
                 self.0[0].checked_shl(s).unwrap_or(0)
+            }));
+        }
+        if s < 64 {
+            return Bits(core::array::from_fn(|i| {
+                let lo = if i > 0 { self.0[i - 1] } else { 0 };
+                ((u128::from(self.0[i]) << 64 | u128::from(lo)) << s >> 64) as u64
             }));
         }
         let (q, r) = ((s / 64) as usize, s % 64);
@@ -177,18 +202,32 @@ impl<const W: usize> Bits<W> {
     #[must_use]
     #[inline]
     pub fn nth(&self, mut n: u32) -> Option<u32> {
+        if W == 1 {
+            // One word: no word to find, and `select` needs no count when `n` is in range.
+            let word = self.0[0];
+            return (n < word.count_ones()).then(|| select(word, n));
+        }
         for (i, &word) in self.0.iter().enumerate() {
             let ones = word.count_ones();
             if n < ones {
-                let mut w = word;
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some(64 * i as u32 + w.trailing_zeros());
+                return Some(64 * i as u32 + select(word, n));
             }
             n -= ones;
         }
         None
+    }
+
+    /// [`nth`](Bits::nth) for an `n` known to be below [`count`](Bits::count): on one word,
+    /// no count at all.
+    #[must_use]
+    #[inline]
+    pub(crate) fn nth_in_range(&self, n: u32) -> u32 {
+        debug_assert!(n < self.count());
+        if W == 1 {
+            select(self.0[0], n)
+        } else {
+            self.nth(n).unwrap_or(0)
+        }
     }
 
     /// The set bits, lowest first.
@@ -197,6 +236,44 @@ impl<const W: usize> Bits<W> {
         BitIter(self)
     }
 }
+
+/// The position of the `n`-th set bit of `word` (which has more than `n`), without a branch:
+/// the bytes' running popcounts (one multiply) locate the byte, [`SELECT_IN_BYTE`] the bit in
+/// it. (BMI2's `pdep` would do it in one instruction, but only through `unsafe`.)
+#[inline]
+fn select(word: u64, n: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let s = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    let s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    let s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte j of `before_or_at` is the number of set bits in bytes 0..=j (at most 64).
+    let before_or_at = s.wrapping_mul(ONES);
+    // The bytes whose running count is at most n lie below the byte holding the bit.
+    let at_most_n = ((u64::from(n) | 0x80) * ONES - before_or_at) & (0x80 * ONES);
+    let byte = ((at_most_n >> 7).wrapping_mul(ONES) >> 56) as u32;
+    let below = ((before_or_at << 8) >> (8 * byte)) as u32 & 0xff;
+    let in_byte = (word >> (8 * byte)) as usize & 0xff;
+    8 * byte + u32::from(SELECT_IN_BYTE[(n - below) as usize & 7][in_byte])
+}
+
+/// `SELECT_IN_BYTE[r][b]`: the position of the `r`-th set bit of byte `b` (8 when it has
+/// none), 2,048 bytes computed at compile time.
+static SELECT_IN_BYTE: [[u8; 256]; 8] = {
+    let mut table = [[8u8; 256]; 8];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                table[r][b] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The set bits of a [`Bits`], lowest first.
 #[derive(Clone, Debug)]

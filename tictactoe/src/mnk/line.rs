@@ -46,9 +46,21 @@ impl Direction {
 /// to `k`: 2 steps for k = 4, 3 for k = 5, 5 for k = 19.
 ///
 /// The guard bit above each column is never set, so no run wraps from one column to the next.
+///
+/// `k` of 2 to 5 (every preset) take an unrolled path whose shifts are at most `2d`, below 64
+/// for every direction of every board (`d ≤ 21`), so no shift needs a range test.
 #[must_use]
 #[inline]
 pub fn run_starts<const W: usize>(pieces: Bits<W>, d: u32, k: u32) -> Bits<W> {
+    if d <= 31 {
+        match k {
+            2 => return short_runs::<W, 2>(pieces, d),
+            3 => return short_runs::<W, 3>(pieces, d),
+            4 => return short_runs::<W, 4>(pieces, d),
+            5 => return short_runs::<W, 5>(pieces, d),
+            _ => {}
+        }
+    }
     let mut x = pieces;
     let mut len = 1;
     while len < k {
@@ -59,10 +71,54 @@ pub fn run_starts<const W: usize>(pieces: Bits<W>, d: u32, k: u32) -> Bits<W> {
     x
 }
 
+/// The run starts of [`run_starts`] for a `K` of 2 to 5 and `d ≤ 31` (every direction of
+/// every board: `d ≤ 21`), unrolled, with shifts of at most `2d`.
+#[inline(always)]
+fn short_runs<const W: usize, const K: u32>(p: Bits<W>, d: u32) -> Bits<W> {
+    match K {
+        2 => p & p.shr_short(d),
+        3 => p & p.shr_short(d) & p.shr_short(2 * d),
+        4 => {
+            let two = p & p.shr_short(d);
+            two & two.shr_short(2 * d)
+        }
+        _ => {
+            let two = p & p.shr_short(d);
+            let four = two & two.shr_short(2 * d);
+            four & four.shr_short(d)
+        }
+    }
+}
+
+/// The run starts of the four directions, OR-ed: tested once, no branch between them.
+#[inline(always)]
+fn short_runs_any<const W: usize, const K: u32>(p: Bits<W>, [a, b, c, d]: [u32; 4]) -> Bits<W> {
+    short_runs::<W, K>(p, a)
+        | short_runs::<W, K>(p, b)
+        | short_runs::<W, K>(p, c)
+        | short_runs::<W, K>(p, d)
+}
+
 /// Whether `pieces` hold `k` or more in a row in any of the four directions of `rules`.
 #[must_use]
-#[inline]
+#[inline(always)]
 pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
+    let k = rules.k();
+    let dirs = rules.directions();
+    let runs = match k {
+        2 => short_runs_any::<W, 2>(pieces, dirs),
+        3 => short_runs_any::<W, 3>(pieces, dirs),
+        4 => short_runs_any::<W, 4>(pieces, dirs),
+        5 => short_runs_any::<W, 5>(pieces, dirs),
+        _ => return has_long_line(pieces, rules),
+    };
+    !runs.is_empty()
+}
+
+/// [`has_line`] for `k` of 1 or past 5: out of line, so that the presets' paths stay small
+/// enough to inline into play.
+#[inline(never)]
+fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
     let k = rules.k();
     rules
         .directions()
@@ -70,15 +126,28 @@ pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
         .any(|d| !run_starts(pieces, d, k).is_empty())
 }
 
-/// Whether `pieces` hold `k` or more in a row through bit `bit` (which they hold): walks out
-/// from the cell both ways along each direction, at most `k - 1` cells each way. Play calls
-/// it for the last move, which is the only cell a new line can go through.
+/// Whether `pieces` hold `k` or more in a row through bit `bit` (which they hold). Play
+/// calls it for the last move, which is the only cell a new line can go through.
+///
+/// On one word (`W = 1`) it is branch-free: the run starts of each direction, moved so that
+/// `bit` is the top bit, meet the `k` starts a run through `bit` can have. On wider boards it
+/// walks out from the cell both ways along each direction, at most `k - 1` cells each way.
 #[must_use]
 #[inline]
 pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> bool {
     let k = rules.k();
     if k <= 1 {
         return pieces.contains(bit);
+    }
+    if W == 1 {
+        let (word, dirs) = (pieces.0[0], rules.directions());
+        return match k {
+            2 => one_word_through::<2>(word, bit, dirs),
+            3 => one_word_through::<3>(word, bit, dirs),
+            4 => one_word_through::<4>(word, bit, dirs),
+            5 => one_word_through::<5>(word, bit, dirs),
+            _ => one_word_through_long(word, bit, rules),
+        };
     }
     let end = rules.bits();
     for d in rules.directions() {
@@ -101,6 +170,41 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
         }
     }
     false
+}
+
+/// [`wins_through`] on one word for a `K` of 2 to 5: the run starts of each direction, moved
+/// so that `bit` is bit 63, meet the `K` starts a run through `bit` can have (63, 63 - d, ...).
+#[inline(always)]
+fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
+    let mut hit = 0;
+    for d in dirs {
+        let starts = short_runs::<1, K>(Bits([word]), d).0[0];
+        let mut through = 0u64;
+        for i in 0..K {
+            through |= (1u64 << 63).checked_shr(i * d).unwrap_or(0);
+        }
+        hit |= (starts << (63 - bit % 64)) & through;
+    }
+    hit != 0
+}
+
+/// [`one_word_through`] for any `k`, its doubling steps in a loop.
+#[inline(never)]
+fn one_word_through_long(word: u64, bit: u32, rules: Rules) -> bool {
+    let k = rules.k();
+    let mut hit = 0;
+    for d in rules.directions() {
+        let starts = run_starts(Bits([word]), d, k).0[0];
+        let mut through = 1u64 << 63;
+        let mut len = 1;
+        while len < k {
+            let s = len.min(k - len);
+            through |= through.checked_shr(s * d).unwrap_or(0);
+            len += s;
+        }
+        hit |= starts.checked_shl(63 - bit).unwrap_or(0) & through;
+    }
+    hit != 0
 }
 
 /// A maximal line of `k` or more marks of one player.
@@ -192,6 +296,96 @@ impl<const W: usize> Iterator for Lines<W> {
                 }
             }
             self.load();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slow twin: the longest run through `bit` in each direction, cell by cell on the
+    /// grid (rows and columns, no bitboard arithmetic).
+    fn twin_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> bool {
+        let Some(at) = rules.square_of_bit(bit) else {
+            return false;
+        };
+        let has = |r: i32, c: i32| {
+            rules
+                .square(r as u32, c as u32)
+                .filter(|_| r >= 0 && c >= 0)
+                .is_some_and(|sq| pieces.contains(rules.bit(sq)))
+        };
+        let (r0, c0) = (at.row() as i32, at.col() as i32);
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+            let mut n = 1;
+            for sign in [1, -1] {
+                let (mut r, mut c) = (r0 + sign * dr, c0 + sign * dc);
+                while has(r, c) {
+                    n += 1;
+                    r += sign * dr;
+                    c += sign * dc;
+                }
+            }
+            n >= rules.k() as i32 && has(r0, c0)
+        })
+    }
+
+    fn check<const W: usize>(rules: Rules, seed: u64) {
+        let mut x = seed;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let cells = super::super::cell_mask::<W>(rules);
+        for _ in 0..300 {
+            // Dense and sparse boards: the AND of one to three random words.
+            let density = next() % 3;
+            let mut pieces = Bits::<W>(core::array::from_fn(|_| next())) & cells;
+            for _ in 0..density {
+                pieces &= Bits(core::array::from_fn(|_| next()));
+            }
+            let mut any = false;
+            for bit in pieces.iter() {
+                let fast = wins_through(pieces, bit, rules);
+                assert_eq!(
+                    fast,
+                    twin_through(pieces, bit, rules),
+                    "{rules} {pieces:?} {bit}"
+                );
+                any |= fast;
+            }
+            assert_eq!(has_line(pieces, rules), any, "{rules} {pieces:?}");
+        }
+    }
+
+    #[test]
+    fn fast_checks_match_a_cell_by_cell_twin() {
+        for (rows, cols) in [
+            (3, 3),
+            (4, 4),
+            (6, 7),
+            (5, 5),
+            (7, 7),
+            (3, 16),
+            (19, 3),
+            (2, 19),
+        ] {
+            for k in 1..=5.min(rows.max(cols)) {
+                let rules = Rules::new(rows, cols, k, false).unwrap();
+                check::<1>(rules, u64::from(rows * 100 + cols * 10 + k));
+            }
+        }
+        for (rows, cols, k) in [(8, 8, 5), (9, 9, 6), (7, 8, 4), (10, 10, 3)] {
+            check::<2>(Rules::new(rows, cols, k, false).unwrap(), 7);
+        }
+        for k in [1, 2, 3, 4, 5, 6, 7, 15] {
+            check::<4>(Rules::new(15, 15, k, false).unwrap(), 11);
+        }
+        for k in [3, 5, 6, 19] {
+            check::<6>(Rules::new(19, 19, k, false).unwrap(), 13);
         }
     }
 }

@@ -1,0 +1,623 @@
+//! The k-in-a-row family (`tictactoe::mnk`) against the Connect Four crates of crates.io and
+//! against our own 3×3 core: Connect Four play + check, random playouts and perft; gomoku
+//! 15×15 win checks, full-board status and random playouts; tic-tac-toe playouts through the
+//! family engine and through the core.
+//!
+//! The Connect Four peers, each driven through its own public API at its best:
+//!
+//! | crate | play + check | a random move |
+//! |---|---|---|
+//! | `connect-four-ai` 1.0 | `is_winning_move(col)` then `play(col)` (its solver's way) | a set bit of its `possible()` mask |
+//! | `connect-four-solver` 0.2 | `play(col)` then `is_victory()` | a column of `is_legal_move` |
+//! | `board-game` 0.8 (`Connect4`) | `play(col)`, which updates `outcome()` | a column of `is_available_move` |
+//!
+//! Every contender draws its random move from the same `SmallRng` with one 32-bit draw and a
+//! multiply (`pick`), except our `play_random` (its own `random_range`) and board-game's own
+//! `play_random_available_move` (rand 0.8, a row of its own).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::hint::black_box;
+
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{RngCore, SeedableRng};
+use tictactoe::mnk::{Bits, Position as MnkPosition, Rules, wins_through};
+use tictactoe::{Player, Status, selfplay};
+
+use board_game::board::{Board as _, Outcome as BgOutcome, Player as BgPlayer};
+use board_game::games::connect4::Connect4;
+use connect_four_ai::Position as AiPosition;
+use connect_four_solver::{Column, ConnectFour};
+
+use crate::{case, group, group_with, status_code};
+
+type C4 = MnkPosition<1>;
+type Gomoku = MnkPosition<4>;
+
+/// A uniform pick below `n` from one 32-bit draw (bias below `n / 2^32`).
+#[inline]
+fn pick(rng: &mut SmallRng, n: u32) -> u32 {
+    ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32
+}
+
+fn bg_code(outcome: Option<BgOutcome>) -> u64 {
+    match outcome {
+        None => 0,
+        Some(BgOutcome::WonBy(BgPlayer::A)) => 1,
+        Some(BgOutcome::WonBy(BgPlayer::B)) => 2,
+        Some(BgOutcome::Draw) => 3,
+    }
+}
+
+/// A Connect Four position in every engine's form, with a legal move in it.
+struct C4Pair {
+    ours: C4,
+    bit: u32,
+    col: usize,
+    ai: AiPosition,
+    solver: ConnectFour,
+    bg: Connect4,
+}
+
+/// Pairs (ongoing position, legal move) from random games, shuffled: every position of
+/// `games` random games, each with one random legal move.
+fn c4_pairs(games: usize) -> Vec<C4Pair> {
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut pairs = Vec::new();
+    for _ in 0..games {
+        let mut ours = C4::new(Rules::CONNECT_FOUR).expect("one word");
+        let mut ai = AiPosition::new();
+        let mut solver = ConnectFour::new();
+        let mut bg = Connect4::default();
+        while ours.status() == Status::Ongoing {
+            let playable = ours.playable();
+            let bit = playable
+                .nth(pick(&mut rng, playable.count()))
+                .expect("in range");
+            let col = (bit / 7) as usize;
+            pairs.push(C4Pair {
+                ours,
+                bit,
+                col,
+                ai,
+                solver,
+                bg: bg.clone(),
+            });
+            ours.play_bit(bit);
+            ai.play(col);
+            assert!(solver.play(Column::from_index(col as u8)));
+            bg.play(col as u8).expect("legal");
+        }
+        // The peers agree with us on how the game ended.
+        assert_eq!(
+            bg_code(bg.outcome()),
+            status_code(ours.status()),
+            "{ours:?}"
+        );
+        assert_eq!(solver.is_victory(), ours.winner().is_some());
+        assert_eq!(ai.is_won_position(), ours.winner().is_some());
+    }
+    pairs.shuffle(&mut rng);
+    pairs
+}
+
+/// Connect Four: play one move on a copy of a position and ask whether the game is over.
+fn c4_play_and_check() {
+    let pairs = c4_pairs(2_000);
+    let pairs = &pairs;
+    const REPEAT: usize = 20;
+    let n = pairs.len() * REPEAT;
+    let rules = Rules::CONNECT_FOUR;
+    group(
+        &format!(
+            "Connect Four play + last-move win check: {} (position, legal move) pairs from random games, shuffled",
+            pairs.len()
+        ),
+        "move",
+        vec![
+            case("ours mnk::Position<1>::play_bit + status", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mut p = pair.ours;
+                        p.play_bit(pair.bit);
+                        black_box(p.status());
+                    }
+                }
+                0
+            }),
+            case("ours mnk::Position<1>::play(column) + status", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mut p = pair.ours;
+                        let _ = p.play(pair.col);
+                        black_box(p.status());
+                    }
+                }
+                0
+            }),
+            case("ours mnk::wins_through (the check alone)", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mover = pair.ours.side_to_move();
+                        let pieces = pair.ours.board().pieces(mover) | Bits::single(pair.bit);
+                        black_box(wins_through(pieces, pair.bit, rules));
+                    }
+                }
+                0
+            }),
+            case("connect-four-ai is_winning_move + play", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mut p = pair.ai;
+                        let win = p.is_winning_move(pair.col);
+                        p.play(pair.col);
+                        black_box((win, p.mask));
+                    }
+                }
+                0
+            }),
+            case("connect-four-ai play + is_won_position", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mut p = pair.ai;
+                        p.play(pair.col);
+                        black_box(p.is_won_position());
+                    }
+                }
+                0
+            }),
+            case("connect-four-solver play + is_victory", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mut p = pair.solver;
+                        p.play(Column::from_index(pair.col as u8));
+                        black_box(p.is_victory());
+                    }
+                }
+                0
+            }),
+            case("board-game Connect4 clone + play + outcome", n, || {
+                for _ in 0..REPEAT {
+                    for pair in pairs {
+                        let mut b = pair.bg.clone();
+                        b.play(pair.col as u8).expect("legal");
+                        black_box(b.outcome());
+                    }
+                }
+                0
+            }),
+        ],
+    );
+}
+
+/// Connect Four random playouts: whole games from the empty board, moves uniform.
+fn c4_playouts() {
+    const GAMES: usize = 20_000;
+    // Moves per game, for ns per move (the same seeds every run, so the same games).
+    let mut moves = 0;
+    let mut rng = SmallRng::seed_from_u64(5);
+    for _ in 0..GAMES {
+        let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
+        p.play_random(&mut rng);
+        moves += p.plies() as usize;
+    }
+    println!(
+        "\nConnect Four random games: {:.2} moves per game on average",
+        moves as f64 / GAMES as f64
+    );
+    group(
+        &format!("Connect Four random playouts, {GAMES} games from the empty board per run"),
+        "game",
+        vec![
+            case("ours mnk::Position<1>::play_random", GAMES, || {
+                let mut rng = SmallRng::seed_from_u64(5);
+                let mut sum = 0;
+                for _ in 0..GAMES {
+                    let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
+                    sum += status_code(p.play_random(&mut rng));
+                }
+                sum
+            }),
+            case(
+                "ours mnk::Position<1> playable().nth(pick) + play_bit",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
+                        while p.status() == Status::Ongoing {
+                            let playable = p.playable();
+                            let bit = playable.nth(pick(&mut rng, playable.count()));
+                            p.play_bit(bit.unwrap_or(0));
+                        }
+                        sum += status_code(p.status());
+                    }
+                    sum
+                },
+            ),
+            case(
+                "connect-four-ai possible() bit + is_winning_move + play",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut p = AiPosition::new();
+                        loop {
+                            let mut possible = p.possible();
+                            for _ in 0..pick(&mut rng, possible.count_ones()) {
+                                possible &= possible - 1;
+                            }
+                            let col = possible.trailing_zeros() as usize / 7;
+                            if p.is_winning_move(col) {
+                                sum += 1;
+                                break;
+                            }
+                            p.play(col);
+                            if p.get_moves() == AiPosition::BOARD_SIZE {
+                                sum += 3;
+                                break;
+                            }
+                        }
+                    }
+                    sum
+                },
+            ),
+            case(
+                "connect-four-solver is_legal_move list + play + is_over",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut p = ConnectFour::new();
+                        while !p.is_over() {
+                            let mut moves = [Column::from_index(0); 7];
+                            let mut n = 0;
+                            for c in 0..7 {
+                                let column = Column::from_index(c);
+                                moves[n] = column;
+                                n += usize::from(p.is_legal_move(column));
+                            }
+                            p.play(moves[pick(&mut rng, n as u32) as usize]);
+                        }
+                        sum += u64::from(p.is_victory());
+                    }
+                    sum
+                },
+            ),
+            case(
+                "board-game Connect4 is_available_move list + play + outcome",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut b = Connect4::default();
+                        while b.outcome().is_none() {
+                            let mut moves = [0u8; 7];
+                            let mut n = 0;
+                            for c in 0..7 {
+                                moves[n] = c;
+                                n += usize::from(b.is_available_move(c) == Ok(true));
+                            }
+                            b.play(moves[pick(&mut rng, n as u32) as usize])
+                                .expect("legal");
+                        }
+                        sum += bg_code(b.outcome());
+                    }
+                    sum
+                },
+            ),
+            case(
+                "board-game Connect4 play_random_available_move (its own, rand 0.8)",
+                GAMES,
+                || {
+                    use rand08::SeedableRng as _;
+                    let mut rng = rand08::rngs::SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut b = Connect4::default();
+                        while !b.is_done() {
+                            b.play_random_available_move(&mut rng).expect("not done");
+                        }
+                        sum += bg_code(b.outcome());
+                    }
+                    sum
+                },
+            ),
+        ],
+    );
+}
+
+/// A multiplicative hasher for keys that are already well mixed or unique integers.
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+}
+
+type Table<V> = HashMap<u64, V, BuildHasherDefault<MulHasher>>;
+
+/// A key that tells Connect Four boards apart: the occupied cells plus one bit above each
+/// column's top (the column heights), with X's marks (49 bits).
+fn c4_key(p: &C4) -> u64 {
+    const BOTTOM: u64 = 0x0000_0408_1020_4081;
+    let board = p.board();
+    let occupied = board.occupied().0[0];
+    (occupied + BOTTOM) | board.pieces(Player::X).0[0]
+}
+
+/// Perft by layers: each layer maps the distinct positions after `ply` moves to the number of
+/// move sequences reaching each; the last layer is not built, its sequences are counted as
+/// (sequences to a position) × (its legal moves). Returns the sequences at `depth` and the
+/// positions expanded (the sum of the layers' sizes below `depth`).
+pub fn c4_perft(depth: u32) -> (u64, u64) {
+    let start = C4::new(Rules::CONNECT_FOUR).expect("one word");
+    if depth == 0 {
+        return (1, 0);
+    }
+    let mut layer: Vec<(C4, u64)> = vec![(start, 1)];
+    let mut expanded = 0;
+    for _ in 1..depth {
+        let mut next: Table<(C4, u64)> = Table::default();
+        next.reserve(layer.len() * 4);
+        for (p, count) in &layer {
+            expanded += 1;
+            for bit in p.playable().iter() {
+                let mut child = *p;
+                child.play_bit(bit);
+                next.entry(c4_key(&child))
+                    .and_modify(|e| e.1 += count)
+                    .or_insert((child, *count));
+            }
+        }
+        layer = next.into_values().collect();
+    }
+    let mut total = 0;
+    for (p, count) in &layer {
+        expanded += 1;
+        total += count * u64::from(p.legal_count());
+    }
+    (total, expanded)
+}
+
+fn c4_perft_group() {
+    // Before the first possible win (7 plies) every sequence is legal; at 7, the seven games
+    // whose first six moves fill one column have one move fewer.
+    let expected = [1u64, 7, 49, 343, 2401, 16807, 117_649, 823_536];
+    for (depth, &want) in expected.iter().enumerate() {
+        assert_eq!(c4_perft(depth as u32).0, want, "perft({depth})");
+    }
+    for depth in 8..12 {
+        let (total, expanded) = c4_perft(depth);
+        println!("perft({depth}) = {total} ({expanded} positions expanded)");
+    }
+    let layers = tictactoe::mnk::count::layers(Rules::CONNECT_FOUR, 12, 20_000_000).expect("fits");
+    let visited: u64 = layers.iter().map(|l| l.positions).sum();
+    println!(
+        "mnk::count::layers(12): perft(12) = {}, {visited} distinct positions in layers 0-12",
+        layers[12].sequences
+    );
+    let start = std::time::Instant::now();
+    let (total, expanded) = c4_perft(12);
+    assert_eq!(total, layers[12].sequences);
+    let wall = start.elapsed();
+    println!(
+        "perft(12) = {total} ({expanded} positions expanded), {:.2} s wall",
+        wall.as_secs_f64()
+    );
+    group_with(
+        "Connect Four perft(12) from the empty board, by layers of distinct positions",
+        "run",
+        3,
+        vec![
+            case(
+                "ours perft by layers, bulk-counting the last (peers/src/family.rs)",
+                1,
+                || c4_perft(12).0,
+            ),
+            case(
+                "ours mnk::count::layers(12): every layer built, with statuses",
+                1,
+                || {
+                    let layers = tictactoe::mnk::count::layers(Rules::CONNECT_FOUR, 12, 20_000_000)
+                        .expect("fits");
+                    layers[12].sequences
+                },
+            ),
+        ],
+    );
+}
+
+/// Positions of random games of `rules` (every `step`-th ply of each), with a random legal move.
+fn gomoku_pairs(games: usize) -> Vec<(Gomoku, u32)> {
+    let mut rng = SmallRng::seed_from_u64(15);
+    let mut pairs = Vec::new();
+    for _ in 0..games {
+        let mut p = Gomoku::new(Rules::GOMOKU).expect("four words");
+        while p.status() == Status::Ongoing {
+            let playable = p.playable();
+            let bit = playable
+                .nth(pick(&mut rng, playable.count()))
+                .expect("in range");
+            pairs.push((p, bit));
+            p.play_bit(bit);
+        }
+    }
+    pairs.shuffle(&mut rng);
+    pairs.truncate(20_000);
+    pairs
+}
+
+fn gomoku_checks() {
+    let pairs = gomoku_pairs(200);
+    let rules = Rules::GOMOKU;
+    let with_move: Vec<(Bits<4>, u32)> = pairs
+        .iter()
+        .map(|(p, bit)| {
+            (
+                p.board().pieces(p.side_to_move()) | Bits::single(*bit),
+                *bit,
+            )
+        })
+        .collect();
+    let boards: Vec<_> = pairs.iter().map(|(p, _)| p.board()).collect();
+    let lines = boards
+        .iter()
+        .filter(|b| b.has_line(Player::X) || b.has_line(Player::O))
+        .count();
+    println!(
+        "\nGomoku: {} positions of random games ({lines} with a line)",
+        pairs.len()
+    );
+    const REPEAT: usize = 10;
+    let n = pairs.len() * REPEAT;
+    let (pairs, with_move, boards) = (&pairs, &with_move, &boards);
+    group(
+        "Gomoku 15x15: win checks on positions of random games, shuffled",
+        "check",
+        vec![
+            case("ours wins_through (last-move check)", n, || {
+                for _ in 0..REPEAT {
+                    for &(pieces, bit) in with_move {
+                        black_box(wins_through(pieces, bit, rules));
+                    }
+                }
+                0
+            }),
+            case(
+                "ours Position<4>::play_bit + status (copy of 136 B)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for (p, bit) in pairs {
+                            let mut p = *p;
+                            p.play_bit(*bit);
+                            black_box(p.status());
+                        }
+                    }
+                    0
+                },
+            ),
+            case(
+                "ours Board::has_line(X) || has_line(O) (full board)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for b in boards {
+                            black_box(b.has_line(Player::X) || b.has_line(Player::O));
+                        }
+                    }
+                    0
+                },
+            ),
+        ],
+    );
+}
+
+fn gomoku_playouts() {
+    const GAMES: usize = 500;
+    let mut moves = 0;
+    let mut rng = SmallRng::seed_from_u64(7);
+    for _ in 0..GAMES {
+        let mut p = Gomoku::new(Rules::GOMOKU).expect("four words");
+        p.play_random(&mut rng);
+        moves += p.plies() as usize;
+    }
+    println!(
+        "\nGomoku random games: {:.1} moves per game on average",
+        moves as f64 / GAMES as f64
+    );
+    group(
+        &format!("Gomoku 15x15 random playouts, {GAMES} games from the empty board per run"),
+        "move",
+        vec![case("ours mnk::Position<4>::play_random", moves, || {
+            let mut rng = SmallRng::seed_from_u64(7);
+            let mut sum = 0;
+            for _ in 0..GAMES {
+                let mut p = Gomoku::new(Rules::GOMOKU).expect("four words");
+                sum += status_code(p.play_random(&mut rng));
+            }
+            sum
+        })],
+    );
+}
+
+fn tic_tac_toe_playouts() {
+    const GAMES: usize = 20_000;
+    group(
+        &format!(
+            "Tic-tac-toe random playouts, {GAMES} games: the family engine against the 3x3 core"
+        ),
+        "game",
+        vec![
+            case("ours mnk::Position<1> (3,3,3) play_random", GAMES, || {
+                let mut rng = SmallRng::seed_from_u64(9);
+                let mut sum = 0;
+                for _ in 0..GAMES {
+                    let mut p = C4::new(Rules::TIC_TAC_TOE).expect("one word");
+                    sum += status_code(p.play_random(&mut rng));
+                }
+                sum
+            }),
+            case("ours 3x3 core selfplay::random_game", GAMES, || {
+                let mut rng = SmallRng::seed_from_u64(9);
+                let mut sum = 0;
+                for _ in 0..GAMES {
+                    sum += status_code(selfplay::random_game(&mut rng).status);
+                }
+                sum
+            }),
+            case(
+                "ours 3x3 core Position: legal_moves().pick + play",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(9);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut position = tictactoe::Position::EMPTY;
+                        while let Some(cell) = position.legal_moves().pick(rng.next_u32()) {
+                            position = position.play(cell).expect("legal");
+                        }
+                        sum += status_code(position.status());
+                    }
+                    sum
+                },
+            ),
+        ],
+    );
+}
+
+/// The family groups: `c4`, `c4-perft`, `gomoku`, `ttt-family`.
+pub fn run(run: impl Fn(&str) -> bool) {
+    if run("c4") {
+        c4_play_and_check();
+        c4_playouts();
+    }
+    if run("c4-perft") {
+        c4_perft_group();
+    }
+    if run("gomoku") {
+        gomoku_checks();
+        gomoku_playouts();
+    }
+    if run("ttt-family") {
+        tic_tac_toe_playouts();
+    }
+}
