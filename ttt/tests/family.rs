@@ -311,11 +311,11 @@ fn selfplay_and_match_play_the_family() {
     assert_eq!(stdout(&again), stdout(&output));
     // A player of 3x3 only.
     let output = ttt(
-        &["match", "--game", "4x4", "--x", "perfect", "--o", "random"],
+        &["match", "--game", "4x4", "--x", "eps:0.5", "--o", "random"],
         "",
     );
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("perfect does not play 4x4"));
+    assert!(stderr(&output).contains("eps:0.5 does not play 4x4"));
 }
 
 #[test]

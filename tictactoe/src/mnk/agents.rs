@@ -5,6 +5,9 @@
 //! |---|---|---|
 //! | [`Strategy::Random`] | `random` | the legal moves |
 //! | [`Strategy::Heuristic`] | `heuristic` | a winning move; else a move that blocks the opponent's win; else (with gravity, among the moves that do not hand the opponent a win) the moves of the best line score |
+//! | [`Strategy::Mcts`] | `mcts` | the most visited move of a Monte Carlo tree search of [`MCTS_PLAYOUTS`] random games ([`search::Mcts`](super::search::Mcts)) |
+//! | [`Strategy::AlphaBeta`] | `alphabeta` | the best move of an alpha-beta search [`ALPHABETA_DEPTH`] plies deep with the solver's pruning and ordering ([`search::AlphaBeta`](super::search::AlphaBeta)) |
+//! | [`Strategy::Perfect`] | `perfect` | a best move of the solver when it answers within [`PERFECT_BUDGET`] nodes, else alpha-beta's ([`search::Perfect`](super::search::Perfect)) |
 //!
 //! The heuristic's line score adds, over the four directions through the cell, the run of the
 //! mover's marks the move makes (longer and open at more ends is better, counted only where
@@ -29,6 +32,7 @@ use core::str::FromStr;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
+use super::search::{AlphaBeta, Mcts, Perfect};
 use super::{AnyBoard, AnyPosition, Rules, Square};
 use crate::Player;
 pub use crate::agents::Tally;
@@ -40,25 +44,40 @@ pub enum Strategy {
     Random,
     /// Win, else block, else the best line score (see the [module](self) doc).
     Heuristic,
+    /// Monte Carlo tree search with [`MCTS_PLAYOUTS`] playouts a move.
+    Mcts,
+    /// Alpha-beta, [`ALPHABETA_DEPTH`] plies deep.
+    AlphaBeta,
+    /// The solver within [`PERFECT_BUDGET`] nodes a move, else alpha-beta.
+    Perfect,
 }
 
 impl Strategy {
     /// Every strategy, weakest first.
-    pub const ALL: [Strategy; 2] = [Strategy::Random, Strategy::Heuristic];
+    pub const ALL: [Strategy; 5] = [
+        Strategy::Random,
+        Strategy::Heuristic,
+        Strategy::Mcts,
+        Strategy::AlphaBeta,
+        Strategy::Perfect,
+    ];
 
-    /// The name: `random`, `heuristic`.
+    /// The name: `random`, `heuristic`, `mcts`, `alphabeta`, `perfect`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Strategy::Random => "random",
             Strategy::Heuristic => "heuristic",
+            Strategy::Mcts => "mcts",
+            Strategy::AlphaBeta => "alphabeta",
+            Strategy::Perfect => "perfect",
         }
     }
 }
 
 /// Text that names no family strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown player: expected one of random, heuristic")]
+#[error("unknown player: expected one of random, heuristic, mcts, alphabeta, perfect")]
 pub struct ParseStrategyError;
 
 impl FromStr for Strategy {
@@ -100,6 +119,47 @@ pub trait Chooser {
 pub struct Agent {
     strategy: Strategy,
     rng: SmallRng,
+    search: Box<Searchers>,
+}
+
+/// Playouts a move of [`Strategy::Mcts`].
+pub const MCTS_PLAYOUTS: u32 = 2_000;
+/// Plies of [`Strategy::AlphaBeta`] (and of [`Strategy::Perfect`]'s fallback).
+pub const ALPHABETA_DEPTH: u32 = 4;
+/// Solver nodes a move of [`Strategy::Perfect`].
+pub const PERFECT_BUDGET: u64 = 1_000_000;
+/// The solver table of [`Strategy::Perfect`]: 2^20 buckets (32 MiB), allocated at its first
+/// move.
+const PERFECT_TABLE_BITS: u32 = 20;
+
+/// The search players, one per bitboard width, kept between moves (their tables and trees).
+#[derive(Clone, Debug)]
+struct Searchers {
+    mcts: Mcts,
+    alphabeta: (AlphaBeta<1>, AlphaBeta<2>, AlphaBeta<4>, AlphaBeta<6>),
+    perfect: (Perfect<1>, Perfect<2>, Perfect<4>, Perfect<6>),
+}
+
+impl Searchers {
+    fn new() -> Searchers {
+        let ab = ALPHABETA_DEPTH;
+        let (budget, bits, depth) = (PERFECT_BUDGET, PERFECT_TABLE_BITS, ALPHABETA_DEPTH);
+        Searchers {
+            mcts: Mcts::new(MCTS_PLAYOUTS),
+            alphabeta: (
+                AlphaBeta::new(ab),
+                AlphaBeta::new(ab),
+                AlphaBeta::new(ab),
+                AlphaBeta::new(ab),
+            ),
+            perfect: (
+                Perfect::new(budget, bits, depth),
+                Perfect::new(budget, bits, depth),
+                Perfect::new(budget, bits, depth),
+                Perfect::new(budget, bits, depth),
+            ),
+        }
+    }
 }
 
 impl Agent {
@@ -109,6 +169,7 @@ impl Agent {
         Agent {
             strategy,
             rng: SmallRng::seed_from_u64(seed),
+            search: Box::new(Searchers::new()),
         }
     }
 
@@ -133,9 +194,36 @@ impl Agent {
 impl Chooser for Agent {
     fn choose(&mut self, position: &AnyPosition) -> Option<usize> {
         let mut buffer = [0usize; MAX_ACTIONS];
+        let (search, rng) = (&mut self.search, &mut self.rng);
         let candidates = match self.strategy {
             Strategy::Random => legal(position, &mut buffer),
             Strategy::Heuristic => heuristic_moves(position, &mut buffer),
+            Strategy::Mcts => {
+                return match position {
+                    AnyPosition::W1(p) => search.mcts.choose(p, rng),
+                    AnyPosition::W2(p) => search.mcts.choose(p, rng),
+                    AnyPosition::W4(p) => search.mcts.choose(p, rng),
+                    AnyPosition::W6(p) => search.mcts.choose(p, rng),
+                };
+            }
+            Strategy::AlphaBeta => {
+                let ab = &mut search.alphabeta;
+                return match position {
+                    AnyPosition::W1(p) => ab.0.choose(p, rng),
+                    AnyPosition::W2(p) => ab.1.choose(p, rng),
+                    AnyPosition::W4(p) => ab.2.choose(p, rng),
+                    AnyPosition::W6(p) => ab.3.choose(p, rng),
+                };
+            }
+            Strategy::Perfect => {
+                let perfect = &mut search.perfect;
+                return match position {
+                    AnyPosition::W1(p) => perfect.0.choose(p, rng),
+                    AnyPosition::W2(p) => perfect.1.choose(p, rng),
+                    AnyPosition::W4(p) => perfect.2.choose(p, rng),
+                    AnyPosition::W6(p) => perfect.3.choose(p, rng),
+                };
+            }
         };
         self.pick(candidates)
     }

@@ -31,7 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#[cfg(feature = "rand")]
+#[cfg(all(feature = "std", feature = "rand"))]
 pub mod agents;
 mod any;
 mod bits;

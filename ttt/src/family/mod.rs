@@ -46,7 +46,7 @@ pub fn player(name: &str, rules: Rules) -> anyhow::Result<Strategy> {
             let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
             exit::usage(format!(
                 "{name} does not play {rules}: the players of --game are {} (and the levels \
-easy and hard of play)",
+easy, hard and perfect of play)",
                 names.join(", ")
             ))
         }
