@@ -459,7 +459,7 @@ mod tests {
             assert_eq!(strategy.name().parse(), Ok(strategy));
             assert_eq!(strategy.to_string(), strategy.name());
         }
-        assert_eq!("perfect".parse::<Strategy>(), Err(ParseStrategyError));
+        assert_eq!("minimax".parse::<Strategy>(), Err(ParseStrategyError));
     }
 
     #[test]
