@@ -16,6 +16,8 @@ mod bitboard;
 mod bits;
 mod board;
 mod cell;
+#[cfg(feature = "alloc")]
+pub mod connect4;
 pub mod encoding;
 #[cfg(feature = "std")]
 pub mod file;
