@@ -16,6 +16,8 @@ pub const CELLS: usize = WIDTH * HEIGHT;
 const STRIDE: u32 = HEIGHT as u32 + 1;
 /// One bit at the bottom of each column.
 pub(crate) const BOTTOM: u64 = repeat_columns(1);
+/// The cells of rows 1, 3 and 5 counted from the bottom from 1 (bit rows 0, 2, 4).
+const ODD_ROWS: u64 = repeat_columns(0b01_0101);
 /// Every cell of the board (no sentinels).
 pub(crate) const BOARD: u64 = repeat_columns((1 << HEIGHT) - 1);
 
@@ -354,7 +356,15 @@ impl Position {
     /// How good a move looks before search: the cells it makes winning for the player.
     #[must_use]
     pub(crate) const fn threats_after(self, cell: u64) -> u32 {
-        winning_cells(self.current | cell, self.mask).count_ones()
+        let threats = winning_cells(self.current | cell, self.mask);
+        // Zugzwang favours the first player's threats on odd rows (1, 3, 5 from the bottom)
+        // and the second player's on even rows: those count twice.
+        let good = if self.moves % 2 == 0 {
+            ODD_ROWS
+        } else {
+            !ODD_ROWS
+        };
+        threats.count_ones() + (threats & good).count_ones()
     }
 
     /// A unique 49-bit key: per column, the stones of the player to move plus the column's

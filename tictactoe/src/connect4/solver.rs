@@ -12,6 +12,10 @@ pub const MAX_SCORE: i32 = (CELLS as i32 + 1) / 2 - 3;
 /// The lowest score: a loss to the opponent's 4th stone.
 pub const MIN_SCORE: i32 = -(CELLS as i32) / 2 + 3;
 
+const HISTORY: bool = false;
+const ETC: bool = true;
+const ETC_MAX_MOVES: i32 = 30;
+
 // Columns from the centre out: central columns are in more lines, so they are tried first.
 const ORDER: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
 
@@ -79,6 +83,8 @@ pub const fn distance_of(score: i32, moves: usize) -> u32 {
 /// ```
 pub struct Solver {
     table: Table,
+    // Cutoffs made by a stone on each cell (bit index), for move ordering.
+    history: [u32; 64],
     book: Option<Book>,
     nodes: u64,
 }
@@ -95,6 +101,7 @@ impl Solver {
     pub fn new() -> Solver {
         Solver {
             table: Table::new(),
+            history: [0; 64],
             book: None,
             nodes: 0,
         }
@@ -119,6 +126,7 @@ impl Solver {
     /// Empties the table and zeroes the node count.
     pub fn reset(&mut self) {
         self.table.clear();
+        self.history = [0; 64];
         self.nodes = 0;
     }
 
@@ -261,9 +269,20 @@ impl Solver {
             if cell != 0 {
                 let score = if Some(column) == first {
                     u32::MAX
+                } else if HISTORY {
+                    position.threats_after(cell) << 24
+                        | self.history[cell.trailing_zeros() as usize].min(0xff_ffff)
                 } else {
                     position.threats_after(cell)
                 };
+                if ETC && moves <= ETC_MAX_MOVES {
+                    let child = position.play_cell(cell);
+                    if let Some(entry) = self.table.get(child.canonical_key())
+                        && -entry.upper >= beta
+                    {
+                        return -entry.upper;
+                    }
+                }
                 let mut i = n;
                 while i > 0 && scores[i - 1] < score {
                     cells[i] = cells[i - 1];
@@ -283,6 +302,10 @@ impl Solver {
         for i in 0..n {
             let score = -self.negamax(position.play_cell(cells[i]), -beta, -alpha);
             if score >= beta {
+                if HISTORY {
+                    let h = &mut self.history[cells[i].trailing_zeros() as usize];
+                    *h = h.saturating_add(1 << ((CELLS as i32 - moves) / 3));
+                }
                 let best = Some(to_canonical(columns[i]));
                 self.table
                     .put(canonical, moves as usize, score, upper, best);
