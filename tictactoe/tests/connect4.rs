@@ -146,3 +146,63 @@ fn distance_counts_plies_to_the_win() {
     assert_eq!(solution.best_moves.to_string(), "36");
     assert_eq!(distance_of(0, 40), 2);
 }
+
+#[test]
+fn a_book_of_a_solve_answers_it_again_at_once() {
+    use tictactoe::connect4::Book;
+    let root: Position = "4444332265".parse().unwrap();
+    let mut solver = Solver::new();
+    let solution = solver.solve(root);
+    let searched = solver.nodes();
+    let book = Book::from_bounds(solver.proven_bounds(root.moves() + 4)).unwrap();
+    let reread: Book = book.to_text().parse().unwrap();
+    assert_eq!(reread, book);
+    // Every entry holds the score a fresh solver finds (a sample).
+    let mut fresh = Solver::new();
+    for (position, lower, upper) in book.iter().step_by(book.len() / 10 + 1) {
+        fresh.reset();
+        let score = fresh.score(position);
+        assert!((lower..=upper).contains(&score), "{position:?}");
+    }
+    let mut with_book = Solver::with_book(book);
+    assert_eq!(with_book.solve(root), solution);
+    assert!(
+        with_book.nodes() * 100 < searched,
+        "{} {searched}",
+        with_book.nodes()
+    );
+}
+
+#[test]
+fn bad_sequences_are_errors() {
+    use tictactoe::connect4::ParseMovesError;
+    assert_eq!(
+        "1111111".parse::<Position>(),
+        Err(ParseMovesError::ColumnFull {
+            index: 6,
+            column: 1
+        })
+    );
+    assert_eq!(
+        "1212121".parse::<Position>(),
+        Err(ParseMovesError::Won { index: 6 })
+    );
+    assert_eq!(
+        "12121213".parse::<Position>(),
+        Err(ParseMovesError::AfterWin { index: 7 })
+    );
+    assert_eq!(
+        "4x".parse::<Position>(),
+        Err(ParseMovesError::BadChar { index: 1, ch: 'x' })
+    );
+    assert_eq!("".parse::<Position>(), Ok(Position::EMPTY));
+}
+
+#[test]
+fn keys_decode_and_mirror() {
+    for (_, position, _) in load("middle").into_iter().step_by(50) {
+        assert_eq!(Position::from_key(position.key()), Some(position));
+        assert_eq!(position.mirror().key(), position.mirror_key());
+        assert_eq!(position.mirror().canonical_key(), position.canonical_key());
+    }
+}

@@ -359,7 +359,7 @@ impl Position {
         let threats = winning_cells(self.current | cell, self.mask);
         // Zugzwang favours the first player's threats on odd rows (1, 3, 5 from the bottom)
         // and the second player's on even rows: those count twice.
-        let good = if self.moves % 2 == 0 {
+        let good = if self.moves.is_multiple_of(2) {
             ODD_ROWS
         } else {
             !ODD_ROWS
@@ -372,6 +372,44 @@ impl Position {
     #[must_use]
     pub const fn key(self) -> u64 {
         self.current + self.mask + BOTTOM
+    }
+
+    /// The position of a [`Position::key`], or `None` if `key` is not the key of a position
+    /// (a column without its height bit, a wrong number of stones for the player to move, or
+    /// four in a row on the board).
+    #[must_use]
+    pub const fn from_key(key: u64) -> Option<Position> {
+        if key >> (WIDTH as u32 * STRIDE) != 0 {
+            return None;
+        }
+        let (mut current, mut mask) = (0, 0);
+        let mut column = 0;
+        while column < WIDTH {
+            let shift = column as u32 * STRIDE;
+            let bits = (key >> shift) & ((1 << STRIDE) - 1);
+            if bits == 0 {
+                return None;
+            }
+            // The highest bit marks the height; below it, the stones of the player to move.
+            let height = 63 - bits.leading_zeros();
+            let cells = (1u64 << height) - 1;
+            mask |= cells << shift;
+            current |= (bits & cells) << shift;
+            column += 1;
+        }
+        let moves = mask.count_ones();
+        let position = Position {
+            current,
+            mask,
+            moves: moves as u8,
+        };
+        if current.count_ones() != moves / 2
+            || winning_line(current)
+            || winning_line(current ^ mask)
+        {
+            return None;
+        }
+        Some(position)
     }
 
     /// The key of the mirror image (the columns in reverse order).
@@ -416,6 +454,19 @@ const fn mirror_key(key: u64) -> u64 {
     mirror_bits(key)
 }
 
+/// Whether `stones` hold four in a row.
+const fn winning_line(stones: u64) -> bool {
+    let mut shift = 1;
+    while shift <= STRIDE + 1 {
+        let pairs = stones & (stones >> shift);
+        if pairs & (pairs >> (2 * shift)) != 0 {
+            return true;
+        }
+        shift += if shift == 1 { STRIDE - 2 } else { 1 };
+    }
+    false
+}
+
 /// The empty cells that complete four in a row for `stones`, given the occupied cells.
 const fn winning_cells(stones: u64, mask: u64) -> u64 {
     // Vertical: three stones below.
@@ -446,7 +497,7 @@ impl FromStr for Position {
 impl fmt::Debug for Position {
     /// The board drawn top row first, `X` for the first player and `O` for the second.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let first = if self.moves % 2 == 0 {
+        let first = if self.moves.is_multiple_of(2) {
             self.current
         } else {
             self.current ^ self.mask

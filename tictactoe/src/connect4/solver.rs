@@ -123,6 +123,18 @@ impl Solver {
         self.nodes
     }
 
+    /// The bounds the table holds for positions of at most `max_stones` stones: what an
+    /// opening book keeps of a solve (see [`Book::from_bounds`]).
+    pub fn proven_bounds(
+        &self,
+        max_stones: usize,
+    ) -> impl Iterator<Item = (Position, i32, i32)> + '_ {
+        self.table
+            .iter()
+            .filter(move |e| e.1 <= max_stones)
+            .filter_map(|(key, _, lower, upper)| Some((Position::from_key(key)?, lower, upper)))
+    }
+
     /// Empties the table and zeroes the node count.
     pub fn reset(&mut self) {
         self.table.clear();
@@ -140,7 +152,7 @@ impl Solver {
             }
         }
         let outcome = outcome_of(score);
-        let first_to_move = position.moves() % 2 == 0;
+        let first_to_move = position.moves().is_multiple_of(2);
         let value = match outcome {
             Outcome::Draw => Value::Draw,
             Outcome::Win if first_to_move => Value::XWins,
@@ -239,6 +251,12 @@ impl Solver {
             (key, false)
         };
         let mut first = None;
+        if let Some(book) = &self.book
+            && let Some((low, high)) = book.bounds_of_key(canonical, moves as usize)
+        {
+            lower = lower.max(low);
+            upper = upper.min(high);
+        }
         if let Some(entry) = self.table.get(canonical) {
             lower = lower.max(entry.lower);
             upper = upper.min(entry.upper);
@@ -249,11 +267,6 @@ impl Solver {
         }
         if upper <= alpha {
             return upper;
-        }
-        if let Some(book) = &self.book
-            && let Some(score) = book.score_of_key(canonical, moves as usize)
-        {
-            return score;
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);

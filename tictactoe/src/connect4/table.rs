@@ -29,7 +29,7 @@ const fn next_prime(mut n: u64) -> u64 {
         let mut d = 2;
         let mut prime = true;
         while d * d <= n {
-            if n % d == 0 {
+            if n.is_multiple_of(d) {
                 prime = false;
                 break;
             }
@@ -132,6 +132,22 @@ impl Table {
             | ((upper + OFFSET) as u64) << UPPER_SHIFT
             | (best.map_or(0, |c| u64::from(c) + 1)) << BEST_SHIFT
             | (stones as u64) << STONES_SHIFT;
+    }
+}
+
+impl Table {
+    /// Every entry: canonical key, stones, lower and upper bound.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, usize, i32, i32)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|e| *e.1 != 0)
+            .map(|(i, &word)| {
+                let key = (word & QUOTIENT) * BUCKETS + (i / 2) as u64;
+                let entry = unpack(word);
+                let stones = ((word >> STONES_SHIFT) & 63) as usize;
+                (key, stones, entry.lower, entry.upper)
+            })
     }
 }
 
