@@ -1,5 +1,6 @@
-//! Connect Four solved: the exact score of any position, strong or weak, faster than Pascal
-//! Pons' solver (the public reference), with an optional opening book.
+//! Connect Four solved: the exact score of any position, strong or weak, with an optional
+//! opening book. Checked against Pascal Pons' solver (the public reference) on 3,000 random
+//! positions; it searches fewer nodes than his, in about the same time (`docs/solver.md`).
 //!
 //! The board is 6 rows by 7 columns; a [`Position`] is two `u64` bitboards with 7 bits per
 //! column (6 cells and an empty sentinel, 49 bits), parsed from a move sequence of column digits
