@@ -150,7 +150,7 @@ fn distance_counts_plies_to_the_win() {
 #[test]
 fn a_book_of_a_solve_answers_it_again_at_once() {
     use tictactoe::connect4::Book;
-    let root: Position = "4444332265".parse().unwrap();
+    let root: Position = "2262754616712".parse().unwrap();
     let mut solver = Solver::new();
     let solution = solver.solve(root);
     let searched = solver.nodes();
