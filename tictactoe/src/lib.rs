@@ -19,6 +19,8 @@ mod bits;
 mod board;
 mod cell;
 mod choice;
+#[cfg(feature = "alloc")]
+pub mod connect4;
 pub mod encoding;
 #[cfg(feature = "std")]
 pub mod file;
