@@ -31,3 +31,8 @@ pub struct Storage;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/family.md")]
 pub struct Family;
+
+/// The examples of `docs/solver.md`.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/solver.md")]
+pub struct Solver;
