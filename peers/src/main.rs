@@ -594,6 +594,28 @@ fn self_play() {
                     sum
                 },
             ),
+            case(
+                "ours Position API: a move buffer (swap_remove) + play",
+                GAMES,
+                || {
+                    // The same driver as board-game's at its best below: the caller keeps the
+                    // free cells, draws one by the same multiply-shift, and calls `play`.
+                    let mut rng = SmallRng::seed_from_u64(next_seed());
+                    let mut sum = 0;
+                    let mut moves: Vec<Cell> = Vec::with_capacity(9);
+                    for _ in 0..GAMES {
+                        let mut position = Position::EMPTY;
+                        moves.clear();
+                        moves.extend_from_slice(&Cell::ALL);
+                        while position.status() == Status::Ongoing {
+                            let k = (u64::from(rng.next_u32()) * moves.len() as u64) >> 32;
+                            position = position.play(moves.swap_remove(k as usize)).expect("legal");
+                        }
+                        sum += status_code(position.status());
+                    }
+                    sum
+                },
+            ),
             case("ours selfplay::random_game (dedicated)", GAMES, || {
                 let mut rng = SmallRng::seed_from_u64(next_seed());
                 let mut sum = 0;

@@ -209,6 +209,22 @@ def test_seeds_and_sizes_must_be_integers() -> None:
     assert len(t.selfplay(np.int8(3)).lengths) == 3
 
 
+def test_illegal_reward_must_be_a_finite_number() -> None:
+    from tictactoe_rs.envs.gymnasium import TicTacToeEnv
+
+    for bad in (True, "1", [1.0]):
+        with pytest.raises(TypeError, match="`illegal_reward`"):
+            TicTacToeEnv(illegal_reward=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="`illegal_reward`"):
+        TicTacToeEnv(illegal_reward=float("nan"))
+    TicTacToeEnv(illegal_reward=-2)
+    env = TicTacToeEnv(illegal_reward=np.float32(-2.5))
+    env.reset(seed=0)
+    env.step(4)
+    _, reward, terminated, _, _ = env.step(4)  # taken by the agent's own first move
+    assert (reward, terminated) == (-2.5, True)
+
+
 def test_check_codes_refuses_floats() -> None:
     from tictactoe_rs import data
 

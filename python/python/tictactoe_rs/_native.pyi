@@ -171,7 +171,7 @@ class EnvKernel:
         autoreset: _Autoreset | Any | None = None,
         seat: _Seat | None = None,
         opponent: str = "random",
-        illegal_reward: float = ...,
+        illegal_reward: float | None = ...,
         seed: int = ...,
     ) -> EnvKernel: ...
     def __len__(self) -> int: ...

@@ -190,7 +190,7 @@ impl EnvKernel {
     // The Python keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
     #[new]
-    #[pyo3(signature = (n, convention, autoreset=None, seat=None, opponent="random", illegal_reward=-1.0, seed=Int(0)))]
+    #[pyo3(signature = (n, convention, autoreset=None, seat=None, opponent="random", illegal_reward=None, seed=Int(0)))]
     fn new(
         py: Python<'_>,
         n: Int<i64>,
@@ -198,9 +198,35 @@ impl EnvKernel {
         autoreset: Option<&Bound<'_, PyAny>>,
         seat: Option<&Bound<'_, PyAny>>,
         opponent: &str,
-        illegal_reward: f32,
+        illegal_reward: Option<&Bound<'_, PyAny>>,
         seed: Int<u64>,
     ) -> PyResult<EnvKernel> {
+        let illegal_reward = match illegal_reward {
+            None => -1.0,
+            // A bool is an int to Python; as a reward it is a slip, not a number.
+            Some(value) if value.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(PyTypeError::new_err(
+                    "argument `illegal_reward` must be a number, got bool",
+                ));
+            }
+            Some(value) => {
+                let reward: f32 = value.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "argument `illegal_reward` must be a number, got {}",
+                        value
+                            .get_type()
+                            .name()
+                            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                    ))
+                })?;
+                if !reward.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "argument `illegal_reward` must be finite, got {reward}"
+                    )));
+                }
+                reward
+            }
+        };
         let n = match usize::try_from(n.0) {
             Ok(n) if (1..=MAX_GAMES).contains(&n) => n,
             _ => {
