@@ -245,6 +245,37 @@ fn enumerate_classifies_small_boards_and_counts_plies_of_large_ones() {
 }
 
 #[test]
+fn the_search_players_play_matches_with_game_only() {
+    let output = ttt(
+        &[
+            "match",
+            "--game",
+            "connect-four",
+            "--x",
+            "mcts",
+            "--o",
+            "alphabeta",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{output:?}");
+    let json: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(
+        (json["x"].as_str(), json["o"].as_str()),
+        (Some("mcts"), Some("alphabeta"))
+    );
+    assert_eq!(json["games"], 2);
+    let output = ttt(&["match", "--x", "alphabeta", "--o", "random"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("alphabeta plays only the k-in-a-row family"));
+}
+
+#[test]
 fn selfplay_and_match_play_the_family() {
     let output = ttt(
         &[

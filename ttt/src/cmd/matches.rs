@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use tictactoe::agents::{Agent, Strategy, play_match};
+use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 
 use crate::output::outln;
 use crate::util::clock_seed;
@@ -13,17 +14,17 @@ use crate::util::clock_seed;
 #[derive(clap::Args)]
 #[command(
     after_help = "Players: perfect, heuristic, random, eps:E; with --game, the family's players \
-(random, heuristic).\n\nExamples:\n  ttt match \
+(random, heuristic, mcts, alphabeta, perfect).\n\nExamples:\n  ttt match \
 --x perfect --o random --games 1000\n  ttt match --x eps:0.1 --o heuristic --games 10000 \
 --seed 3 --json\n  ttt match --game connect-four --x heuristic --o random --games 100"
 )]
 pub struct Args {
     /// Who plays X.
-    #[arg(long, value_parser = parse_strategy)]
-    x: Strategy,
+    #[arg(long, value_parser = parse_player)]
+    x: Player,
     /// Who plays O.
-    #[arg(long, value_parser = parse_strategy)]
-    o: Strategy,
+    #[arg(long, value_parser = parse_player)]
+    o: Player,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -37,6 +38,33 @@ pub struct Args {
     /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
     #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
     game: Option<tictactoe::mnk::Rules>,
+}
+
+/// A player of the 3 × 3 core, or one the family alone has (`mcts`, `alphabeta`).
+#[derive(Clone, Debug)]
+enum Player {
+    Core(Strategy),
+    Family(FamilyStrategy),
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Player::Core(strategy) => strategy.fmt(f),
+            Player::Family(strategy) => strategy.fmt(f),
+        }
+    }
+}
+
+/// A 3 × 3 player as before (its errors unchanged), else a family player.
+fn parse_player(text: &str) -> Result<Player, String> {
+    match parse_strategy(text) {
+        Ok(strategy) => Ok(Player::Core(strategy)),
+        Err(error) => text
+            .parse::<FamilyStrategy>()
+            .map(Player::Family)
+            .map_err(|_| error),
+    }
 }
 
 fn parse_strategy(text: &str) -> Result<Strategy, String> {
@@ -65,15 +93,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let tally = match args.game {
         None => {
-            let mut x = Agent::new(args.x, seed);
-            let mut o = Agent::new(args.o, seed.wrapping_add(1));
+            let core = |player: &Player| match player {
+                Player::Core(strategy) => Ok(*strategy),
+                Player::Family(strategy) => crate::exit::usage(format!(
+                    "{strategy} plays only the k-in-a-row family: give --game SPEC"
+                )),
+            };
+            let mut x = Agent::new(core(&args.x)?, seed);
+            let mut o = Agent::new(core(&args.o)?, seed.wrapping_add(1));
             play_match(&mut x, &mut o, args.games)
         }
         Some(rules) => {
             use tictactoe::mnk::agents::{self, Agent};
-            let player = |strategy: Strategy| crate::family::player(&strategy.to_string(), rules);
-            let mut x = Agent::new(player(args.x)?, seed);
-            let mut o = Agent::new(player(args.o)?, seed.wrapping_add(1));
+            let player = |player: &Player| crate::family::player(&player.to_string(), rules);
+            let mut x = Agent::new(player(&args.x)?, seed);
+            let mut o = Agent::new(player(&args.o)?, seed.wrapping_add(1));
             agents::play_match(rules, &mut x, &mut o, args.games)
         }
     };
