@@ -2,25 +2,13 @@
 //! answers, JSON, error objects and exit statuses. The JSON keys are checked against
 //! `docs/json.md` by `tests/docs.rs`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::path::Path;
+use std::process::Output;
 
 fn ttt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ttt runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the input");
-    child.wait_with_output().expect("ttt finishes")
+    common::run(Path::new("."), args, stdin.as_bytes())
 }
 
 fn stdout(output: &Output) -> String {
