@@ -308,13 +308,14 @@ fn permute_planes<T: Copy + Send + Sync>(
 /// >>> t.symmetry_permutations()[1].tolist()
 /// [2, 5, 8, 1, 4, 7, 0, 3, 6]
 #[pyfunction]
-pub fn symmetry_permutations(py: Python<'_>) -> Bound<'_, PyArray2<i8>> {
+pub fn symmetry_permutations(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i8>>> {
     let rows: Vec<Vec<i8>> = symmetry_tables()
         .cell
         .iter()
         .map(|row| row.iter().map(|&c| c as i8).collect())
         .collect();
-    PyArray2::from_vec2(py, &rows).expect("rows of equal length")
+    // Eight rows of nine: `from_vec2` refuses only rows of unequal length.
+    PyArray2::from_vec2(py, &rows).map_err(|error| PyValueError::new_err(error.to_string()))
 }
 
 /// The inverse of each symmetry: int8 of shape `(8,)`.

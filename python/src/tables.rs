@@ -181,6 +181,8 @@ fn build() -> Tables {
             let kind = Kind::ALL[k];
             ADDITIVE.contains(&kind).then(|| {
                 BySets::new(|player, set| {
+                    // Cannot fail: the additive encodings hold every grid, and this runs on the
+                    // 512 one-player grids once, when the tables are built.
                     let code = kind.encode(board_of_set(player, set));
                     code.expect("the encoding holds every grid")
                 })
@@ -257,6 +259,7 @@ fn grid_of(board: Board) -> u32 {
 }
 
 fn board_of_grid(grid: usize) -> Board {
+    // Cannot fail: called with the indices below `GRIDS` = 3^9 only, every one a base-3 code.
     Base3::try_from_code(grid as u32)
         .expect("every index below 3^9 is a base-3 code")
         .to_board()
@@ -268,6 +271,7 @@ const ADDITIVE: [Kind; 3] = [Kind::Base3, Kind::Base4, Kind::BitboardPair];
 
 /// The 9-bit set `set` (below [`SETS`]).
 fn set_of(set: usize) -> Bitboard {
+    // Cannot fail: called with the indices below `SETS` = 512 only.
     Bitboard::from_bits(set as u16).expect("a set is 9 bits")
 }
 
@@ -275,6 +279,7 @@ fn set_of(set: usize) -> Bitboard {
 fn board_of_set(player: Player, set: Bitboard) -> Board {
     let shift = if player == Player::X { 0 } else { 9 };
     let code = u32::from(set.bits()) << shift;
+    // Cannot fail: one player's 9-bit set in its half of the pair never overlaps the other.
     Kind::BitboardPair
         .decode(code)
         .expect("a single set is a bitboards code")

@@ -259,13 +259,20 @@ impl Config {
     pub fn opponent_turn(&self, game: &mut Game, pending: Pending) -> Outcome {
         match self.opponent {
             Opponent::Builtin(_) => {
+                // Cannot fail: a kernel with a built-in opponent makes every game with its
+                // agent (`Game::new(seed, config.builtin())`, the only constructor the kernel
+                // calls), and it calls this only for the gym convention, where `builtin()`
+                // is `Some`.
                 let agent = game
                     .opponent
                     .as_mut()
                     .expect("a built-in opponent has its agent");
-                let cell = agent.choose(game.position);
-                let cell = cell.expect("an ongoing game has a move");
-                game.play(cell.index() as i64)
+                match agent.choose(game.position) {
+                    Some(cell) => game.play(cell.index() as i64),
+                    // Called only on an empty board or after an `Ongoing` outcome, so a move
+                    // exists; were the game over, its outcome stands as it is.
+                    None => game.outcome(1 - game.mover()),
+                }
             }
             Opponent::External => {
                 game.pending = pending;
@@ -412,6 +419,7 @@ mod tests {
         }
     }
 
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
     fn rewards(out: &Out<'_>) -> [f32; 2] {
         let r = |k: usize| f32::from_ne_bytes(out.rewards[4 * k..4 * k + 4].try_into().unwrap());
         [r(0), r(1)]

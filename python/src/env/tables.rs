@@ -90,6 +90,7 @@ pub fn write_planes(out: &mut [u8], board: Board, me: Player) {
 mod tests {
     use super::*;
 
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
     #[test]
     fn tables_match_the_slow_twins() {
         for bits in 0..512u16 {

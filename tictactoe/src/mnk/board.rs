@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::bits::Bits;
-use super::line::{Line, Lines, has_line, run_starts};
+use super::line::{Lines, has_line, run_starts};
 use super::{Rules, Square};
 use crate::Player;
 
@@ -382,14 +382,6 @@ impl<const W: usize> fmt::Display for Board<W> {
 impl<const W: usize> fmt::Debug for Board<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({}: {self})", self.rules)
-    }
-}
-
-impl Line {
-    /// Whether the line is in `board` (used by tests).
-    #[must_use]
-    pub fn is_on<const W: usize>(&self, board: &Board<W>) -> bool {
-        self.cells().all(|s| board.at(s) == Some(self.player))
     }
 }
 

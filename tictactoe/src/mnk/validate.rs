@@ -44,10 +44,10 @@ impl Violation {
     #[must_use]
     pub const fn code(self) -> &'static str {
         match self {
-            Violation::OStarted => "o-started",
-            Violation::XWentTwice => "x-went-twice",
+            Violation::OStarted => crate::Violation::OStarted.code(),
+            Violation::XWentTwice => crate::Violation::XWentTwice.code(),
             Violation::BothWon => "both-won",
-            Violation::ContinuedAfterWin => "continued-after-win",
+            Violation::ContinuedAfterWin => crate::Violation::ContinuedAfterWin.code(),
             Violation::Floating => "floating-mark",
             Violation::NoMoveOrder => "no-move-order",
         }
@@ -57,12 +57,11 @@ impl Violation {
     #[must_use]
     pub const fn message(self) -> &'static str {
         match self {
-            Violation::OStarted => "wrong turn order: O started",
-            Violation::XWentTwice => "wrong turn order: X went twice",
+            // The three rules of 3 × 3 read as the core words them.
+            Violation::OStarted => crate::Violation::OStarted.message(),
+            Violation::XWentTwice => crate::Violation::XWentTwice.message(),
             Violation::BothWon => "impossible board: both players have a line",
-            Violation::ContinuedAfterWin => {
-                "impossible board: game should have ended after the game was won"
-            }
+            Violation::ContinuedAfterWin => crate::Violation::ContinuedAfterWin.message(),
             Violation::Floating => "impossible board: a mark floats above an empty cell",
             Violation::NoMoveOrder => {
                 "impossible board: no order of alternating moves stacks the columns this way"
