@@ -62,5 +62,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     env::register(m)?;
     data::register(m)?;
     mnk::register(m)?;
+    mnk::register_batch(m)?;
     Ok(())
 }

@@ -442,3 +442,59 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     Ok(())
 }
+
+/// Which players have a line (`k` or more in a row) on each board of `boards`, an int8 array
+/// of shape `(N, rules.cells)`, row-major from the top, 0 empty, 1 X, 2 O: a uint8 array of
+/// shape `(N,)`, bit 0 for X and bit 1 for O. The boards are read as they are, not checked
+/// for reachability (gravity included). A cell other than 0, 1 or 2 or a row of the wrong
+/// length is a `ValueError` naming `boards`. The GIL is released while the boards are read.
+#[pyfunction]
+pub fn mnk_lines<'py>(
+    rules: &Bound<'py, PyAny>,
+    boards: numpy::PyReadonlyArray2<'py, i8>,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let py = boards.py();
+    let rules = rules_arg(rules)?;
+    let cells = rules.cells() as usize;
+    let view = boards.as_array();
+    let width = view.ncols();
+    if width != cells {
+        return Err(PyValueError::new_err(format!(
+            "argument `boards` must have {cells} cells a row for {rules}, got {width}"
+        )));
+    }
+    let lines = py.detach(|| {
+        view.rows()
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let mut board = AnyBoard::empty(rules);
+                for (index, &v) in (0u32..).zip(row.iter()) {
+                    let mark = match v {
+                        0 => None,
+                        1 => Some(Player::X),
+                        2 => Some(Player::O),
+                        other => return Err((i, index, other)),
+                    };
+                    // Every index below `rules.cells()` is a square of the board.
+                    if let Some(square) = rules.square_at(index) {
+                        board.set(square, mark);
+                    }
+                }
+                Ok(u8::from(board.has_line(Player::X)) | u8::from(board.has_line(Player::O)) << 1)
+            })
+            .collect::<Result<Vec<u8>, _>>()
+    });
+    match lines {
+        Ok(lines) => Ok(PyArray1::from_vec(py, lines)),
+        Err((i, index, v)) => Err(PyValueError::new_err(format!(
+            "argument `boards`: board {i} has {v} at cell {index}; expected 0 (empty), 1 (X) or 2 (O)"
+        ))),
+    }
+}
+
+/// Adds the family's batch functions to the native module.
+pub fn register_batch(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(mnk_lines, m)?)?;
+    Ok(())
+}

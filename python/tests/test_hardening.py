@@ -247,9 +247,8 @@ def test_board_from_state_refuses_other_games() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from tictactoe_rs.envs.openspiel import board_from_state
 
-    state = pyspiel.load_game("connect_four").new_initial_state()
-    state.apply_action(3)
-    with pytest.raises(ValueError, match=r"tic_tac_toe.*connect_four"):
+    state = pyspiel.load_game("breakthrough").new_initial_state()
+    with pytest.raises(ValueError, match=r"tic_tac_toe.*breakthrough"):
         board_from_state(state)
 
 

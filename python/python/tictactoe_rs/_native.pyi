@@ -304,3 +304,9 @@ class MnkPosition:
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 __all__ += ["MnkPosition", "MnkRules"]
+
+# The family's batch functions (python/src/mnk.rs, used by tictactoe_rs.envs.openspiel).
+
+def mnk_lines(rules: MnkRules | str, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.uint8]: ...
+
+__all__ += ["mnk_lines"]

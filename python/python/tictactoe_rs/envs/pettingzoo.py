@@ -105,7 +105,7 @@ class raw_env(AECEnv, EzPickle):
     ``screen_height`` sizes the picture of a game without gravity, ``screen_scaling`` that of a
     game with gravity (as in ``connect_four_v3``)."""
 
-    metadata = _metadata(Rules.TIC_TAC_TOE)  # noqa: RUF012 (each instance sets its game's)
+    metadata = _metadata(Rules.TIC_TAC_TOE)  # each instance sets its game's
 
     def __init__(
         self,
