@@ -122,3 +122,38 @@ def test_moves_to_takes_a_spec_and_refuses_what_no_game_reaches():
     out = np.empty((2, 3, 225), np.float32)
     assert observation_tensor(np.zeros((2, 225), np.int8), out=out, game="gomoku") is out
     assert out[:, 2].all() and not out[:, :2].any()
+
+
+def _has_line_slow(grid, mark, k):
+    """The slow twin: every run of ``k`` cells in each of the four directions, cell by cell."""
+    rows, cols = grid.shape
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in [(0, 1), (1, 0), (1, 1), (1, -1)]:
+                if all(0 <= r + i * dr < rows and 0 <= c + i * dc < cols and grid[r + i * dr, c + i * dc] == mark
+                       for i in range(k)):
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("spec", ["connect-four", "4,4,4", "3,5,3", "7,7,5", "2,9,3"])
+def test_native_lines_against_a_slow_twin(spec):
+    from tictactoe_rs._native import mnk_lines
+
+    rules = Rules(spec)
+    rng = np.random.default_rng(7)
+    # Random fillings (reachable or not: the function reads boards as they are) at every density.
+    boards = np.concatenate([
+        rng.choice(3, size=(400, rules.cells), p=[1 - d, d / 2, d / 2]).astype(np.int8)
+        for d in (0.2, 0.5, 0.8, 1.0)
+    ])
+    lines = mnk_lines(rules, boards)
+    assert lines.dtype == np.uint8 and lines.shape == (len(boards),)
+    for board, got in zip(boards, lines.tolist()):
+        grid = board.reshape(rules.rows, rules.cols)
+        assert got == _has_line_slow(grid, 1, rules.k) | _has_line_slow(grid, 2, rules.k) << 1, board
+    assert {0, 1, 2, 3} <= set(lines.tolist())
+    with pytest.raises(ValueError, match=r"argument `boards`: board 1 has 3 at cell 0"):
+        mnk_lines(rules, np.r_[boards[:1], np.full((1, rules.cells), 3, np.int8)])
+    with pytest.raises(ValueError, match="argument `boards` must have"):
+        mnk_lines(rules, boards[:, 1:])
