@@ -86,6 +86,11 @@ def test_bad_game_arguments_name_game():
     with pytest.raises(TypeError, match="`action`"):
         raw.step(2.0)
     assert raw._position.plies == 6
+    # Past the last column: both wrapped environments assert (AssertOutOfBoundsWrapper).
+    for wrapped in (peer.env(), ours.env(game="connect-four")):
+        wrapped.reset()
+        with pytest.raises(AssertionError):
+            wrapped.step(7)
 
 
 def test_pickles_with_its_game():
