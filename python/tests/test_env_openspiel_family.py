@@ -28,7 +28,10 @@ from tictactoe_rs.envs.openspiel import (
 )
 from tictactoe_rs.mnk import Position, Rules
 
-pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("pyspiel")
+
+import pyspiel
+from open_spiel.python.observation import make_observation
 
 
 def _games(default: int) -> int:
@@ -45,6 +48,12 @@ CASES = [
     ("3,5,3", "mnk", {"m": 5, "n": 3, "k": 3}, 300),
     ("5,6,4,gravity", "connect_four", {"rows": 5, "columns": 6, "x_in_row": 4}, 300),
 ]
+
+
+def _tensor(observation, state, player):
+    """``state.observation_tensor(player)`` as a numpy copy, through pyspiel's observer."""
+    observation.set_from(state, player)
+    return observation.tensor.copy()
 
 
 def test_specs_stand_for_the_peers():
@@ -66,21 +75,22 @@ def test_random_games_against_pyspiel(spec, name, params, games):
     rules = Rules(spec)
     shape = tuple(game.observation_tensor_shape())
     returns = set()
+    seen = make_observation(game)  # pyspiel's tensor, written into numpy in place
     for g in range(_games(games)):
         rng = random.Random(f"{spec}:{g}")
         state = game.new_initial_state()
         ours = Position(rules)
-        boards, tensors = [ours.cells()], [state.observation_tensor(0)]
+        boards, tensors = [ours.cells()], [_tensor(seen, state, 0)]
         while not state.is_terminal():
-            where = f"{spec} game {g} after {state.history()}"
             legal = state.legal_actions()
-            assert ours.legal_actions() == legal, where
-            assert state.current_player() == (0 if ours.to_move == "X" else 1), where
+            # (An assert's message is built only when it fails.)
+            assert ours.legal_actions() == legal, f"{spec} game {g} after {state.history()}"
+            assert state.current_player() == (0 if ours.to_move == "X" else 1), f"{spec} game {g} after {state.history()}"
             action = rng.choice(legal)
             state.apply_action(action)
             ours.play(action)
             boards.append(ours.cells())
-            tensors.append(state.observation_tensor((len(boards) - 1) % 2))
+            tensors.append(_tensor(seen, state, (len(boards) - 1) % 2))
         where = f"{spec} game {g} after {state.history()}"
         assert ours.status != "ongoing" and ours.legal_actions() == [], where
         expected = {"X": [1.0, -1.0], "O": [-1.0, 1.0], None: [0.0, 0.0]}[ours.winner]
@@ -89,6 +99,7 @@ def test_random_games_against_pyspiel(spec, name, params, games):
         mine = observation_tensor(np.array(boards), game=spec)
         assert mine.dtype == np.float32 and mine.shape == (len(boards), *shape), where
         np.testing.assert_array_equal(mine.reshape(len(boards), -1), np.array(tensors), err_msg=where)
+        assert tensors[-1].tolist() == state.observation_tensor(0), where
         assert mine[-1].ravel().tolist() == state.observation_tensor(1), where
         assert board_from_state(state).tolist() == boards[-1].tolist(), where
         for board in (boards[-1], boards[len(boards) // 2]):
