@@ -203,7 +203,7 @@ def test_import_pulls_in_only_numpy() -> None:
 
 def test_native_functions_are_all_exported() -> None:
     core = {name for name in _native.__all__ if not name[0].isupper() or name in ("ENCODINGS", "SYMMETRIES")}
-    env_names = {"strategy_moves", "best_move_set", "play_move"}
+    env_names = {"strategy_moves", "best_move_set", "play_move", "mnk_lines"}
     assert core - env_names - {"selfplay"} <= set(t.__all__)
 
 
