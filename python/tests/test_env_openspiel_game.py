@@ -3,6 +3,7 @@ games, and random games in lockstep with pyspiel's native game of the same rules
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import numpy as np
@@ -16,6 +17,7 @@ from open_spiel.python.observation import make_observation
 
 from tictactoe_rs.envs.openspiel import pyspiel_game
 from tictactoe_rs.envs.openspiel_game import TicTacToeRsGame
+from tictactoe_rs.mnk import Rules
 
 SPECS = ["tic-tac-toe", "connect-four", "4,4,4", "3,5,3", "5,6,4,gravity", "gomoku"]
 
@@ -31,13 +33,22 @@ def test_openspiel_random_sim_test(spec):
     assert game.num_distinct_actions() == native.num_distinct_actions()
     assert game.max_game_length() == native.max_game_length()
     assert game.observation_tensor_shape() == native.observation_tensor_shape()
-    pyspiel.random_sim_test(game, num_sims=10 if spec == "gomoku" else 30, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=10 if spec == "gomoku" else 30, serialize=True, verbose=False)
+    # The game string loads the same game back (a spec's commas as colons), and so does pickle.
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
 
 
 def test_loads_with_the_default_and_by_string():
     assert str(pyspiel.load_game("python_tictactoe_rs").new_initial_state()) == "...\n...\n..."
     game = pyspiel.load_game("python_tictactoe_rs(game=connect-four)")
     assert game.num_distinct_actions() == 7 and isinstance(game, TicTacToeRsGame)
+    game = pyspiel.load_game("python_tictactoe_rs(game=5:6:4:gravity)")
+    assert game.rules == Rules("5,6,4,gravity") and str(game) == "python_tictactoe_rs(game=5:6:4:gravity)"
+    assert pyspiel.load_game("python_tictactoe_rs", {"game": "5,6,4,gravity"}).rules == game.rules
     with pytest.raises(ValueError, match="argument `game`"):
         _ours("chess")
 

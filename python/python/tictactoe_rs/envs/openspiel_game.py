@@ -7,7 +7,9 @@ Its actions, players, returns (+1/-1, 0 for a draw, at the end) and observation 
 those of the pyspiel game the spec stands for (:func:`tictactoe_rs.envs.openspiel.pyspiel_game`:
 ``tic_tac_toe``, ``connect_four``, ``gomoku`` or ``mnk``); the state and observation strings are
 the board as ``tic_tac_toe`` and ``mnk`` print theirs (``x``, ``o``, ``.``, one row a line from
-the top). Specs with commas go in the dict form of ``load_game``.
+the top). A game string separates its parameters by commas, so there a spec's commas are written
+as colons: ``load_game("python_tictactoe_rs(game=6:7:4:gravity)")``, or
+``load_game("python_tictactoe_rs", {"game": "6,7,4,gravity"})``.
 
 >>> import pyspiel
 >>> import tictactoe_rs.envs.openspiel_game
@@ -54,8 +56,11 @@ class TicTacToeRsGame(pyspiel.Game):
     """The game of ``params["game"]`` (a spec, default tic-tac-toe)."""
 
     def __init__(self, params: dict[str, Any] | None = None):
-        params = dict(params or {})
-        self.rules: Rules = _family.rules(params.get("game", "tic-tac-toe"))
+        spec = dict(params or {}).get("game", "tic-tac-toe")
+        self.rules: Rules = _family.rules(spec.replace(":", ",") if isinstance(spec, str) else spec)
+        # The game string separates parameters by commas: the spec keeps colons in it, so that
+        # str(game), pickling and pyspiel's serialization load the same game back.
+        params = {"game": str(self.rules).replace(",", ":")}
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rules.actions,
             max_chance_outcomes=0,
