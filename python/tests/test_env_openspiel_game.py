@@ -15,7 +15,7 @@ import pyspiel
 from open_spiel.python.algorithms.get_all_states import get_all_states
 from open_spiel.python.observation import make_observation
 
-from tictactoe_rs.envs.openspiel import pyspiel_game
+from tictactoe_rs.envs.openspiel import board_from_state, observation_tensor, pyspiel_game, state_from_board
 from tictactoe_rs.envs.openspiel_game import TicTacToeRsGame
 from tictactoe_rs.mnk import Rules
 
@@ -51,6 +51,18 @@ def test_loads_with_the_default_and_by_string():
     assert pyspiel.load_game("python_tictactoe_rs", {"game": "5,6,4,gravity"}).rules == game.rules
     with pytest.raises(ValueError, match="argument `game`"):
         _ours("chess")
+
+
+@pytest.mark.parametrize("spec", ["5,6,4,gravity", "3,5,3"])
+def test_the_converters_take_our_game(spec):
+    game = _ours(spec)
+    state = game.new_initial_state()
+    for action in [1, 2, 3]:
+        state.apply_action(action)
+    board = board_from_state(state)
+    again = state_from_board(board, game)
+    assert again.get_game() is not None and str(again) == str(state)
+    assert observation_tensor(board, game=game).ravel().tolist() == state.observation_tensor(0)
 
 
 def test_every_tic_tac_toe_state_as_the_native_game():

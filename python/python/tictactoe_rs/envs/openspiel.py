@@ -89,7 +89,7 @@ def rules_from_game(game: Any) -> Rules:
     if name == "gomoku" and params.get("dims", 2) == 2 and not params.get("wrap") and not params.get("anti"):
         return Rules.of(params["size"], params["size"], params["connect"])
     if name == OUR_GAME:
-        return _family.rules(params["game"])
+        return game.rules
     raise ValueError(f"argument `game`: {game} is not a game of the family (tic_tac_toe, connect_four, mnk, gomoku)")
 
 
