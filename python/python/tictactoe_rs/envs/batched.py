@@ -217,7 +217,7 @@ def selfplay(env: BatchedEnv, policy_0: Policy, policy_1: Policy, steps: int) ->
     An action array of the wrong type or shape, a non-integer dtype, or an action the mask
     forbids in a game in play raises (``TypeError`` / ``ValueError`` naming the policy, the
     game and the action) before the step, as does an exception of the policy: the games are
-    left exactly as they were.
+    left exactly as they were before that step (the steps already played stay played).
 
     >>> import numpy as np
     >>> from tictactoe_rs.envs.batched import BatchedEnv, selfplay
