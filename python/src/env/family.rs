@@ -71,6 +71,8 @@ pub struct Setup {
     pub cell_of_bit: Vec<u16>,
     /// The bitboard bit of each observation index.
     pub bit_of_cell: Vec<u16>,
+    /// The action that fills each bitboard bit (0 for the guard bits).
+    pub action_of_bit: Vec<u16>,
 }
 
 /// The `cell_of_bit` of a guard bit.
@@ -141,18 +143,20 @@ impl Setup {
         }
     }
 
-    /// The tables of `rules`.
-    fn tables(rules: Rules) -> (Vec<u16>, Vec<u16>) {
+    /// The tables of `rules`: `cell_of_bit`, `bit_of_cell`, `action_of_bit`.
+    fn tables(rules: Rules) -> [Vec<u16>; 3] {
         let mut cell_of_bit = vec![NO_CELL; 64 * rules.words().max(1)];
+        let mut action_of_bit = vec![0; 64 * rules.words().max(1)];
         let mut bit_of_cell = vec![0; rules.cells() as usize];
         for cell in 0..rules.cells() {
             if let Some(square) = rules.square_at(cell) {
-                let bit = rules.bit(square);
-                cell_of_bit[bit as usize] = cell as u16;
+                let bit = rules.bit(square) as usize;
+                cell_of_bit[bit] = cell as u16;
                 bit_of_cell[cell as usize] = bit as u16;
+                action_of_bit[bit] = if rules.gravity() { square.col() } else { cell } as u16;
             }
         }
-        (cell_of_bit, bit_of_cell)
+        [cell_of_bit, bit_of_cell, action_of_bit]
     }
 
     /// The observation index of bit `bit`, if it is a cell.
@@ -161,16 +165,6 @@ impl Setup {
         match self.cell_of_bit.get(bit as usize) {
             Some(&cell) if cell != NO_CELL => Some(usize::from(cell)),
             _ => None,
-        }
-    }
-
-    /// The action that fills cell `cell`: its column with gravity, itself without.
-    #[inline]
-    fn action_of(&self, cell: usize) -> usize {
-        if self.rules.gravity() {
-            cell % self.rules.cols() as usize
-        } else {
-            cell
         }
     }
 }
@@ -188,6 +182,8 @@ pub struct Game<const W: usize> {
     pub seat_rng: u64,
     /// splitmix64 state for `sample_actions`.
     pub sample_rng: u64,
+    /// The game's rewards and flags in the buffer are zero (it goes on, no reward).
+    pub quiet: bool,
 }
 
 impl<const W: usize> Game<W>
@@ -202,11 +198,12 @@ where
             pending: Pending::None,
             seat_rng: seed,
             sample_rng: !seed,
+            quiet: false,
         }
     }
 
     /// The id of the player to move (by the mark count, finished or not).
-    #[inline]
+    #[inline(always)]
     fn mover(&self) -> u8 {
         if self.position.plies().is_multiple_of(2) {
             self.first
@@ -216,7 +213,7 @@ where
     }
 
     /// The mark of id `id`.
-    #[inline]
+    #[inline(always)]
     fn player_of(&self, id: u8) -> Player {
         if id == self.first {
             Player::X
@@ -238,7 +235,7 @@ where
     /// move in a game in play: the outcome and the mark made. The legality check is the
     /// library's `Position::play` made once on the kernel's tables (the column's height with
     /// gravity, the cell's bit without), then `play_bit`.
-    #[inline]
+    #[inline(always)]
     fn play(&mut self, setup: &Setup, action: usize) -> (Outcome, Option<Mark>) {
         let mover = self.mover();
         let rules = setup.rules;
@@ -271,7 +268,7 @@ where
 }
 
 /// Swaps the two planes of an observation: the bytes of each pair, eight bytes at a time.
-#[inline]
+#[inline(always)]
 fn swap_planes(obs: &mut [u8]) {
     const LOW: u64 = 0x00FF_00FF_00FF_00FF;
     let mut chunks = obs.chunks_exact_mut(8);
@@ -295,7 +292,7 @@ struct Core<'s> {
 
 impl Core<'_> {
     /// The id whose view the observation shows (see [`super::rules::Config::viewer`]).
-    #[inline]
+    #[inline(always)]
     fn viewer<const W: usize>(&self, game: &Game<W>, outcome: Outcome) -> u8
     where
         Position<W>: Wide,
@@ -358,7 +355,7 @@ impl Core<'_> {
 
     /// Game `i` goes on after the marks `moves`: the observation and mask are updated in
     /// place (see the module docs).
-    #[inline]
+    #[inline(always)]
     fn advance<const W: usize>(
         &self,
         game: &Game<W>,
@@ -390,9 +387,23 @@ impl Core<'_> {
         out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
     }
 
-    /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules).
-    #[inline]
-    fn score(&self, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+    /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules); a game whose
+    /// fields already say "going on, no reward" (`quiet`) is not written again.
+    #[inline(always)]
+    fn score<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        outcome: Outcome,
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let ongoing = outcome == Outcome::Ongoing;
+        if ongoing && game.quiet {
+            return;
+        }
+        game.quiet = ongoing;
         let (r, ended, truncated) = match outcome {
             Outcome::Ongoing => ([0.0, 0.0], false, false),
             Outcome::Draw => ([0.0, 0.0], true, false),
@@ -479,14 +490,14 @@ impl Core<'_> {
         Position<W>: Wide,
     {
         self.restart(game, empty, agent);
-        self.score(Outcome::Ongoing, i, out);
+        self.score(game, Outcome::Ongoing, i, out);
         if game.pending == Pending::None {
             self.observe(game, Outcome::Ongoing, i, out);
         }
     }
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
-    #[inline]
+    #[inline(always)]
     fn conclude<const W: usize>(
         &self,
         game: &mut Game<W>,
@@ -499,7 +510,7 @@ impl Core<'_> {
     ) where
         Position<W>: Wide,
     {
-        self.score(outcome, i, out);
+        self.score(game, outcome, i, out);
         if outcome == Outcome::Ongoing {
             self.advance(game, moves, i, out);
             return;
@@ -522,7 +533,7 @@ impl Core<'_> {
     }
 
     /// One step of game `i` with `action` (below the number of actions).
-    #[inline]
+    #[inline(always)]
     fn step<const W: usize>(
         &self,
         game: &mut Game<W>,
@@ -574,7 +585,7 @@ impl Core<'_> {
             Outcome::Illegal(_) => return false,
             Outcome::Ongoing => {
                 if pending == Pending::InStep {
-                    self.score(outcome, i, out);
+                    self.score(game, outcome, i, out);
                 }
                 // Whole: the agent's move of this step was not written either.
                 self.observe(game, outcome, i, out);
@@ -599,10 +610,11 @@ impl Core<'_> {
         let playable = game.position.playable();
         let n = u64::from(playable.count());
         let pick = ((random * n) >> 32) as u32;
-        playable
-            .nth(pick)
-            .and_then(|bit| self.setup.cell_of(bit))
-            .map_or(0, |cell| self.setup.action_of(cell) as i64)
+        let bit = playable.nth(pick).unwrap_or(0) as usize;
+        self.setup
+            .action_of_bit
+            .get(bit)
+            .map_or(0, |&a| i64::from(a))
     }
 }
 
@@ -814,7 +826,7 @@ impl FamilyKernel {
             })?)
         };
         let cells = rules.cells() as usize;
-        let (cell_of_bit, bit_of_cell) = Setup::tables(rules);
+        let [cell_of_bit, bit_of_cell, action_of_bit] = Setup::tables(rules);
         let setup = Setup {
             rules,
             convention,
@@ -826,6 +838,7 @@ impl FamilyKernel {
             actions: rules.actions() as usize,
             cell_of_bit,
             bit_of_cell,
+            action_of_bit,
         };
         let games = Games::new(rules, n, seed.0)?;
         let agent = match (convention, opponent) {
