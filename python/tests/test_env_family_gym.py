@@ -47,7 +47,7 @@ def test_search_opponents_answer_natively(game, opponent):
     obs, info = env.reset(seed=1)
     for _ in range(2):
         action = int(np.flatnonzero(info["action_mask"])[0])
-        obs, reward, terminated, truncated, info = env.step(action)
+        obs, _, terminated, _, info = env.step(action)
         # The agent's marks and the opponent's: one each a step.
         assert obs[:, :, 0].sum() == obs[:, :, 1].sum()
         if terminated:
@@ -145,7 +145,7 @@ def test_vector_env_spaces_and_autoreset():
     assert env.single_action_space.n == 225
     ended = 0
     for _ in range(150):
-        obs, reward, terminated, truncated, info = env.step(env.unwrapped.sample_actions())
+        obs, _, terminated, _, info = env.step(env.unwrapped.sample_actions())
         ended += int(terminated.sum())
         for i in np.flatnonzero(terminated):
             assert info["final_obs"][i].shape == (15, 15, 2)
