@@ -15,6 +15,9 @@ Environments (the peers are skipped when not installed):
 - ``ours-gym`` (only with ``--envs``): :class:`~tictactoe_rs.envs.gymnasium.TicTacToeVectorEnv`
   against the random opponent, ``copy=False``; one env-step is the agent's move and the
   opponent's answer, with the Gymnasium return values (infos included) built every step.
+- ``ours-selfplay`` (only with ``--envs``): :func:`tictactoe_rs.envs.batched.selfplay` with
+  both seats a numpy policy (``mask.argmax(axis=1)``, called once per step with the batch);
+  one env-step is one agent-step, the move of one policy in one game.
 - ``pgx``: ``pgx.make("tic_tac_toe")`` on CPU, ``jax.jit(jax.vmap(auto_reset(step, init)))``
   with the actions drawn in the same jitted function (``jax.random.categorical`` over the
   mask), one Python call per batched step.
@@ -62,8 +65,9 @@ PEER_GAMES = {
     "pettingzoo": {"tic-tac-toe": "tictactoe", "connect-four": "connect_four"},
     "pyspiel": {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four", "gomoku": "gomoku"},
 }
-#: Also measured on request (``--envs``): ours through the Gymnasium vector env.
-EXTRA_ENVS = ["ours-gym"]
+#: Also measured on request (``--envs``): ours through the Gymnasium vector env, and ours in
+#: self-play with two numpy policies.
+EXTRA_ENVS = ["ours-gym", "ours-selfplay"]
 
 Runner = Callable[[int], None]
 
@@ -94,6 +98,20 @@ def _ours_gym(n: int, game: str = "tic-tac-toe") -> Runner:
         for _ in range(steps):
             env.sample_actions(actions)
             env.step(actions)
+
+    return run
+
+
+def _ours_selfplay(n: int, game: str = "tic-tac-toe") -> Runner:
+    from tictactoe_rs.envs.batched import BatchedEnv, selfplay
+
+    env = BatchedEnv(n, convention="pgx", seed=0, game=game)
+
+    def lowest(observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return mask.argmax(axis=1)
+
+    def run(steps: int) -> None:
+        selfplay(env, lowest, lowest, steps)
 
     return run
 
@@ -194,7 +212,7 @@ def _pyspiel(n: int, game: str = "tic-tac-toe") -> Runner:
                     state = states[i] = spiel.new_initial_state()
                 state.apply_action(rng.choice(state.legal_actions()))
                 if observe:
-                    state.observation_tensor()
+                    state.observation_tensor(0)
 
     return run
 
@@ -202,6 +220,7 @@ def _pyspiel(n: int, game: str = "tic-tac-toe") -> Runner:
 MAKERS: dict[str, Callable[[int, str], Runner]] = {
     "ours": _ours,
     "ours-gym": _ours_gym,
+    "ours-selfplay": _ours_selfplay,
     "pgx": _pgx,
     "envpool": _envpool,
     "pettingzoo": _pettingzoo,
@@ -216,6 +235,7 @@ LOOPS = {"pettingzoo", "pyspiel"}
 NEEDS = {
     "ours": ["tictactoe_rs"],
     "ours-gym": ["gymnasium"],
+    "ours-selfplay": ["tictactoe_rs"],
     "pgx": ["jax", "pgx"],
     "envpool": ["envpool"],
     "pettingzoo": ["gymnasium", "pygame", "pettingzoo.classic.tictactoe.tictactoe"],
