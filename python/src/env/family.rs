@@ -498,6 +498,9 @@ impl Core<'_> {
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
     #[inline(always)]
+    // The game, the kernel's empty position and opponent, the step's outcome and marks, and
+    // the output slot: a struct to carry them would be built once a call for nothing.
+    #[allow(clippy::too_many_arguments)]
     fn conclude<const W: usize>(
         &self,
         game: &mut Game<W>,
@@ -969,9 +972,9 @@ impl FamilyKernel {
                 }
             };
             if n >= DETACH_MIN {
-                py.detach(work)
+                py.detach(work);
             } else {
-                work()
+                work();
             }
         });
         Ok(())
