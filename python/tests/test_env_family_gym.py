@@ -166,3 +166,37 @@ def test_errors_name_the_argument():
     text = TicTacToeEnv(game="4,4,4", render_mode="ansi")
     text.reset(seed=0)
     assert text.render() == "\n".join([". . . ."] * 4)
+
+
+def test_tic_tac_toe_batched_opponent_plays_as_the_per_game_callable():
+    """``BatchedOpponent`` on the 3 x 3 kernel: one call per step, the same games as the plain
+    callable that answers game by game."""
+    from tictactoe_rs.envs.gymnasium import BatchedOpponent
+
+    calls = []
+
+    def lowest_batch(observations, masks):
+        calls.append(len(masks))
+        return masks.argmax(axis=1)
+
+    def lowest_one(observation, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    n = 32
+    batched = TicTacToeVectorEnv(n, opponent=BatchedOpponent(lowest_batch), agent="random",
+                                 autoreset_mode=AutoresetMode.SAME_STEP)
+    single = TicTacToeVectorEnv(n, opponent=lowest_one, agent="random",
+                                autoreset_mode=AutoresetMode.SAME_STEP)
+    for env in (batched, single):
+        env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        masks = batched.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        a = batched.step(actions)
+        b = single.step(actions)
+        np.testing.assert_array_equal(a[0], b[0])
+        np.testing.assert_array_equal(a[1], b[1])
+    assert 0 < len(calls) <= 2 * 31  # at most two rounds a step (a game restarting with O)
+    with pytest.raises(TypeError, match="callable"):
+        BatchedOpponent(3)
