@@ -87,6 +87,31 @@ pub struct Mark {
 }
 
 impl Setup {
+    /// The settings and tables of a kernel of `rules`.
+    fn new(
+        rules: Rules,
+        convention: Convention,
+        autoreset: Autoreset,
+        seat: Seat,
+        opponent: Option<Strategy>,
+        illegal_reward: f32,
+    ) -> Setup {
+        let [cell_of_bit, bit_of_cell, action_of_bit] = Setup::tables(rules);
+        Setup {
+            rules,
+            convention,
+            autoreset,
+            seat,
+            opponent,
+            illegal_reward,
+            cells: rules.cells() as usize,
+            actions: rules.actions() as usize,
+            cell_of_bit,
+            bit_of_cell,
+            action_of_bit,
+        }
+    }
+
     fn obs_bytes(&self) -> usize {
         2 * self.cells
     }
@@ -828,21 +853,7 @@ impl FamilyKernel {
                 ))
             })?)
         };
-        let cells = rules.cells() as usize;
-        let [cell_of_bit, bit_of_cell, action_of_bit] = Setup::tables(rules);
-        let setup = Setup {
-            rules,
-            convention,
-            autoreset,
-            seat,
-            opponent,
-            illegal_reward,
-            cells,
-            actions: rules.actions() as usize,
-            cell_of_bit,
-            bit_of_cell,
-            action_of_bit,
-        };
+        let setup = Setup::new(rules, convention, autoreset, seat, opponent, illegal_reward);
         let games = Games::new(rules, n, seed.0)?;
         let agent = match (convention, opponent) {
             (Convention::Gym, Some(strategy)) => {
@@ -1165,6 +1176,85 @@ impl FamilyKernel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Plays random games (some moves illegal) in each convention and checks after every step
+    /// that the fields the kernel updated in place equal the ones its slow twin, `observe`,
+    /// writes from scratch.
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
+    fn in_place_matches_whole<const W: usize>(spec: &str)
+    where
+        Position<W>: Wide,
+    {
+        let rules: Rules = spec.parse().unwrap();
+        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+            let opponent = (convention == Convention::Gym).then_some(Strategy::Random);
+            let setup = Setup::new(
+                rules,
+                convention,
+                Autoreset::SameStep,
+                Seat::Random,
+                opponent,
+                -1.0,
+            );
+            let n = 4;
+            let total = setup.offsets(n).1;
+            let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+            let core = Core { setup: &setup };
+            let empty = Position::<W>::new(rules).unwrap();
+            let mut agent = opponent.map(|s| Agent::new(s, 9));
+            let mut games: Vec<Game<W>> = (0..n as u64).map(|i| Game::new(empty, i)).collect();
+            let mut rng = 5u64;
+            for (i, game) in games.iter_mut().enumerate() {
+                core.start(game, empty, &mut agent, i, &mut setup.split(n, &mut bytes));
+            }
+            for step in 0..400 {
+                for (i, game) in games.iter_mut().enumerate() {
+                    let random = splitmix(&mut rng);
+                    let action = if random % 16 == 0 {
+                        (random >> 32) as usize % setup.actions
+                    } else {
+                        core.sample(game) as usize
+                    };
+                    core.step(
+                        game,
+                        empty,
+                        &mut agent,
+                        action,
+                        i,
+                        &mut setup.split(n, &mut bytes),
+                    );
+                    core.observe(game, Outcome::Ongoing, i, &mut setup.split(n, &mut twin));
+                    let (fast, slow) = (setup.split(n, &mut bytes), setup.split(n, &mut twin));
+                    let (ob, a) = (setup.obs_bytes(), setup.actions);
+                    let at = format!("{spec} {convention:?} step {step} game {i}");
+                    assert_eq!(
+                        fast.obs[ob * i..ob * (i + 1)],
+                        slow.obs[ob * i..ob * (i + 1)],
+                        "{at}"
+                    );
+                    assert_eq!(
+                        fast.mask[a * i..a * (i + 1)],
+                        slow.mask[a * i..a * (i + 1)],
+                        "{at}"
+                    );
+                    assert_eq!(
+                        fast.player[4 * i..4 * i + 4],
+                        slow.player[4 * i..4 * i + 4],
+                        "{at}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fields_updated_in_place_equal_fields_written_whole() {
+        in_place_matches_whole::<1>("connect-four");
+        in_place_matches_whole::<1>("4,4,4");
+        in_place_matches_whole::<2>("8,8,5");
+        in_place_matches_whole::<4>("gomoku");
+        in_place_matches_whole::<6>("19,19,5");
+    }
 
     #[test]
     fn swapping_planes_swaps_every_pair() {
