@@ -1210,7 +1210,7 @@ mod tests {
             for step in 0..400 {
                 for (i, game) in games.iter_mut().enumerate() {
                     let random = splitmix(&mut rng);
-                    let action = if random % 16 == 0 {
+                    let action = if random.is_multiple_of(16) {
                         (random >> 32) as usize % setup.actions
                     } else {
                         core.sample(game) as usize
