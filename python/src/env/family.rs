@@ -545,7 +545,7 @@ impl Core<'_> {
         }
         match self.setup.autoreset {
             Autoreset::SameStep => {
-                self.observe(game, outcome, i, out);
+                self.observe_end(game, outcome, moves, i, out);
                 let ob = self.setup.obs_bytes();
                 out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
                 self.restart(game, empty, agent);
@@ -555,8 +555,34 @@ impl Core<'_> {
             }
             Autoreset::NextStep | Autoreset::Disabled => {
                 game.done = true;
-                self.observe(game, outcome, i, out);
+                self.observe_end(game, outcome, moves, i, out);
             }
+        }
+    }
+
+    /// The observation and mask of game `i`, which `moves` just ended: updated in place as
+    /// after a move in play when it ended on a mark (the viewer is the one a game in play would
+    /// have: only an illegal move changes it), then the mask of an ended game; whole otherwise.
+    #[inline]
+    fn observe_end<const W: usize>(
+        &self,
+        game: &Game<W>,
+        outcome: Outcome,
+        moves: &[Option<Mark>; 2],
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let marked = moves.iter().any(Option::is_some);
+        if !marked || matches!(outcome, Outcome::Illegal(_)) {
+            self.observe(game, outcome, i, out);
+            return;
+        }
+        self.advance(game, moves, i, out);
+        if self.setup.convention != Convention::PettingZoo {
+            let a = self.setup.actions;
+            out.mask[a * i..a * (i + 1)].fill(1);
         }
     }
 
@@ -1177,26 +1203,23 @@ impl FamilyKernel {
 mod tests {
     use super::*;
 
-    /// Plays random games (some moves illegal) in each convention and checks after every step
-    /// that the fields the kernel updated in place equal the ones its slow twin, `observe`,
-    /// writes from scratch.
+    /// Plays random games (some moves illegal) in each convention and auto-reset mode and
+    /// checks after every step that the fields the kernel updated in place equal the ones its
+    /// slow twin, `observe`, writes from scratch: the observation, mask and player, and the
+    /// final observation of a game that ended (pgx and PettingZoo conventions).
     // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
     fn in_place_matches_whole<const W: usize>(spec: &str)
     where
         Position<W>: Wide,
     {
         let rules: Rules = spec.parse().unwrap();
-        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+        let conventions = [Convention::Pgx, Convention::PettingZoo, Convention::Gym];
+        let modes = [Autoreset::SameStep, Autoreset::NextStep];
+        for (convention, autoreset) in conventions.into_iter().flat_map(|c| modes.map(|m| (c, m))) {
             let opponent = (convention == Convention::Gym).then_some(Strategy::Random);
-            let setup = Setup::new(
-                rules,
-                convention,
-                Autoreset::SameStep,
-                Seat::Random,
-                opponent,
-                -1.0,
-            );
+            let setup = Setup::new(rules, convention, autoreset, Seat::Random, opponent, -1.0);
             let n = 4;
+            let (ob, a) = (setup.obs_bytes(), setup.actions);
             let total = setup.offsets(n).1;
             let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
             let core = Core { setup: &setup };
@@ -1211,10 +1234,13 @@ mod tests {
                 for (i, game) in games.iter_mut().enumerate() {
                     let random = splitmix(&mut rng);
                     let action = if random.is_multiple_of(16) {
-                        (random >> 32) as usize % setup.actions
+                        (random >> 32) as usize % a
                     } else {
                         core.sample(game) as usize
                     };
+                    let before = game.clone();
+                    let illegal = !game.done && !game.position.is_legal(action);
+                    let at = format!("{spec} {convention:?} {autoreset:?} step {step} game {i}");
                     core.step(
                         game,
                         empty,
@@ -1223,10 +1249,15 @@ mod tests {
                         i,
                         &mut setup.split(n, &mut bytes),
                     );
-                    core.observe(game, Outcome::Ongoing, i, &mut setup.split(n, &mut twin));
+                    // Any end but an illegal move shows the viewer and mask of a draw.
+                    let end = if illegal {
+                        Outcome::Illegal(before.mover())
+                    } else {
+                        Outcome::Draw
+                    };
+                    let now = if game.done { end } else { Outcome::Ongoing };
+                    core.observe(game, now, i, &mut setup.split(n, &mut twin));
                     let (fast, slow) = (setup.split(n, &mut bytes), setup.split(n, &mut twin));
-                    let (ob, a) = (setup.obs_bytes(), setup.actions);
-                    let at = format!("{spec} {convention:?} step {step} game {i}");
                     assert_eq!(
                         fast.obs[ob * i..ob * (i + 1)],
                         slow.obs[ob * i..ob * (i + 1)],
@@ -1242,6 +1273,22 @@ mod tests {
                         slow.player[4 * i..4 * i + 4],
                         "{at}"
                     );
+                    let ended = fast.terminated[i] == 1 && !before.done;
+                    if autoreset == Autoreset::SameStep && ended && convention != Convention::Gym {
+                        let mut last = before;
+                        if !illegal {
+                            last.play(&setup, action);
+                        }
+                        let mut whole = vec![0u8; total];
+                        core.observe(&last, end, i, &mut setup.split(n, &mut whole));
+                        let slow = setup.split(n, &mut whole);
+                        let last_obs = &slow.obs[ob * i..ob * (i + 1)];
+                        assert_eq!(
+                            &fast.final_obs[ob * i..ob * (i + 1)],
+                            last_obs,
+                            "final, {at}"
+                        );
+                    }
                 }
             }
         }
