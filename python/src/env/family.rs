@@ -16,7 +16,8 @@
 //!
 //! The observation of a game in play is updated in place: a move sets one byte and, when the
 //! viewer changes, swaps the two planes (eight bytes at a time); the mask changes at the move's
-//! action only. A game that ends, restarts or waits for an external opponent is rewritten whole.
+//! action only, also when the move ends the game. A game that restarts, ends on an illegal move
+//! or waits for an external opponent is rewritten whole.
 //! The Python views of the buffer are read-only, so the buffer always matches the games.
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
