@@ -2,8 +2,17 @@
 
     python -m tictactoe_rs.data tables OUTDIR
     python -m tictactoe_rs.data selfplay OUTDIR --games N [--seed S] [--layout states|games] [--games-per-file K]
-    python -m tictactoe_rs.data ttt2parquet FILE.ttt FILE.parquet [--code rank] [--salvage]
-    python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC]
+    python -m tictactoe_rs.data ttt2parquet FILE.ttt FILE.parquet [--code rank] [--salvage] [--lossy NAME]
+    python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC] [--lossy NAME]
+    python -m tictactoe_rs.data verify FILE.parquet ...
+    python -m tictactoe_rs.data duckdb-db FILE.duckdb
+
+Every writer puts a dataset card beside its output (``_dataset_card.md`` in a directory,
+``_NAME.card.md`` beside a file).
+
+Exit status: 0 success, 1 an error (one line, naming the file), 3 damaged data partly
+recovered (``ttt2parquet --salvage`` lost records; each loss is reported as by
+``ttt unpack --salvage``).
 """
 
 from __future__ import annotations
@@ -12,6 +21,10 @@ import argparse
 import sys
 
 import tictactoe_rs.data as td
+from tictactoe_rs.data import _card
+
+#: Exit status for damaged data partly recovered (as the `ttt` CLI's).
+DAMAGED = 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("dst")
     p.add_argument("--code", default=None, help="the column's encoding (default: the file's)")
     p.add_argument("--compression", default="zstd")
-    p.add_argument("--salvage", action="store_true", help="skip damaged blocks")
+    p.add_argument("--salvage", action="store_true",
+                   help="skip damaged blocks, report what was lost (exit 3), add a record column")
+    p.add_argument("--lossy", choices=sorted(td.LOSSY), default=None,
+                   help="allow this lossy conversion (canonical: the orientation is lost)")
     p = sub.add_parser("parquet2ttt", help="a Parquet code column as a .ttt file")
     p.add_argument("src")
     p.add_argument("dst")
@@ -40,7 +56,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="the .ttt encoding (default: the source .ttt file's, recorded by ttt2parquet, else rank)")
     p.add_argument("--column", default=None)
     p.add_argument("--code", default=None, help="the column's encoding if its metadata lacks it")
+    p.add_argument("--lossy", choices=sorted(td.LOSSY), default=None,
+                   help="allow this lossy conversion (canonical codes; a salvaged file)")
+    p = sub.add_parser("duckdb-db", help="a DuckDB database file of the dimension tables")
+    p.add_argument("path")
+    p = sub.add_parser("verify", help="read every page of Parquet files, checksums verified")
+    p.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
+    _card.COMMAND[:] = ["python -m tictactoe_rs.data", *(sys.argv[1:] if argv is None else argv)]
     try:
         if args.command == "tables":
             for path in td.write_tables(args.outdir, args.compression):
@@ -51,14 +74,29 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(f"{len(paths)} files in {args.outdir}")
         elif args.command == "ttt2parquet":
-            n = td.ttt_to_parquet(args.src, args.dst, args.code, args.compression, args.salvage)
-            print(f"{n} records to {args.dst}")
+            done = td.ttt_to_parquet(
+                args.src, args.dst, args.code, args.compression, args.salvage, args.lossy
+            )
+            print(f"{done.records} records to {args.dst}")
+            if done.damaged:
+                # The lines of `ttt unpack --salvage`: each loss, then the total.
+                for lost in done.lost:
+                    print(f"{args.src}: {lost}", file=sys.stderr)
+                print(f"{args.src}: {done.summary()}", file=sys.stderr)
+                return DAMAGED
+        elif args.command == "duckdb-db":
+            print(td.duckdb_database(args.path))
+        elif args.command == "verify":
+            for path in args.files:
+                print(f"{path}: {td.verify_parquet(path)} rows, every page checksum verified")
         else:
-            n = td.parquet_to_ttt(args.src, args.dst, args.encoding, args.column, args.code)
+            n = td.parquet_to_ttt(args.src, args.dst, args.encoding, args.column, args.code, args.lossy)
             print(f"{n} records to {args.dst}")
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    finally:
+        _card.COMMAND[:] = [None]
     return 0
 
 

@@ -237,3 +237,29 @@ def ranks_by_ply(
 
 def final_boards(moves: npt.NDArray[np.int8], lengths: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return boards_by_ply(moves, lengths)[:, 9]
+
+
+@functools.cache
+def transitions() -> pa.Table:
+    """One row per move of the game (16,167): from position ``rank`` (ongoing), the mover
+    marks ``cell`` and reaches ``next_rank``. What a game's consecutive states must be
+    (``recipes.validate_*`` join on it)."""
+    pa = _pa()
+    rank = np.arange(5478, dtype=np.int16)
+    boards = t.decode(rank, "rank")
+    mover = t.to_move(boards)
+    legal = t.legal_moves(boards).astype(np.int64)
+    src, cell = np.nonzero((legal[:, None] >> np.arange(9)) & 1)
+    after = boards[src].copy()
+    after[np.arange(len(src)), cell] = mover[src]
+    fields = [
+        code_field("rank", "rank"),
+        pa.field("cell", pa.int8(), nullable=False),
+        code_field("next_rank", "rank"),
+    ]
+    cols = [
+        pa.array(rank[src]),
+        pa.array(cell.astype(np.int8)),
+        pa.array(t.encode(after, "rank").astype(np.int16)),
+    ]
+    return with_metadata("transitions", fields, cols)
