@@ -199,6 +199,23 @@ def test_a_rank_out_of_range_is_an_error_not_a_dropped_row(spark):
         recipes.polars_recipe(pl.from_arrow(nulls), "status_value")
 
 
+def test_spark_rejects_wrong_types_and_broken_games(spark):
+    """The checks of test_data_integrity.py on Spark: a float, string or boolean rank column,
+    and broken game structure (the SQL is DuckDB's, tested there case by case: here a
+    duplicate, a gap and a jump), are errors naming the dataset."""
+    from test_data_integrity import WRONG_TYPES, a_jump, broken_games, states_table
+
+    for typ, values in WRONG_TYPES:  # a schema check: no Spark job
+        df = spark.createDataFrame(states_table([0, 0], [0, 1], values, typ))
+        for check in (True, False):
+            with pytest.raises(td.DataError, match=r"run5: column 'rank' has type \w+.*, not an integer type"):
+                recipes.spark_recipe(df, "status_value", name="run5", check=check)
+    for states, want in [*broken_games()[:2], a_jump()]:
+        with pytest.raises(td.DataError, match="run3: " + want.replace("(", r"\(").replace(")", r"\)")):
+            recipes.spark_validate(spark.createDataFrame(states), name="run3")
+    recipes.spark_validate(spark.createDataFrame(td.selfplay_states(200, seed=5)))
+
+
 def test_benchmark_script_runs_small(tmp_path, capsys):
     pytest.importorskip("duckdb")
     pytest.importorskip("polars")

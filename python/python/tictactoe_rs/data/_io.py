@@ -146,9 +146,9 @@ def read_parquet(path: PathLike, columns: list[str] | None = None) -> Any:
 
 def verify_parquet(path: PathLike) -> int:
     """Reads every page of a Parquet file, checksums verified, and returns its row count; a
-    damaged page is a ``DataError`` naming the file and the row group. For engines that do not
-    verify page checksums themselves (DuckDB and Polars do not; Spark does with
-    ``spark.hadoop.parquet.page.verify-checksum.enabled=true``)."""
+    damaged page is a ``DataError`` naming the file and the row group. For the engines, which
+    do not verify page checksums themselves: DuckDB 2.0 and Spark 4.3 (even with
+    ``parquet.page.verify-checksum.enabled``) read a flipped bit as wrong values (tried)."""
     pf = open_parquet(path)
     rows = 0
     for group in range(pf.num_row_groups):
@@ -313,6 +313,13 @@ def _code_encoding_for(ttt_encoding: str) -> str:
     return {"mixed-radix": "rank"}.get(ttt_encoding, ttt_encoding)
 
 
+def _with_file_metadata(path: PathLike) -> Any:
+    """The Arrow schema of a Parquet file with all of the file's key-value metadata."""
+    pf = _pq().ParquetFile(path)
+    meta = {k: v for k, v in (pf.metadata.metadata or {}).items() if k != b"ARROW:schema"}
+    return pf.schema_arrow.with_metadata(meta)
+
+
 @dataclass(frozen=True)
 class Converted:
     """What ``ttt_to_parquet`` wrote: ``records`` rows; for a salvaging read, ``lost`` (one
@@ -434,7 +441,7 @@ def ttt_to_parquet(
         raise
     if card:
         _card.write_card(
-            Path(dst), [(Path(dst).name, _pq().read_schema(dst), "records")],
+            Path(dst), [(Path(dst).name, _with_file_metadata(dst), "records")],
             _card.call("ttt_to_parquet", src, dst, code=code, salvage=salvage, lossy=lossy),
             notes=[f"Source: {os.fspath(src)} ({reader.encoding} .ttt file), {count} records"],
         )
@@ -458,7 +465,8 @@ def parquet_to_ttt(
     Refused unless asked for by name (``lossy``): a ``canonical`` column (its boards would be
     the class representatives, not the boards it came from: ``lossy="canonical"``), a file
     salvaged from a damaged ``.ttt`` file (``lossy="salvaged"``)."""
-    schema = open_parquet(src).schema_arrow
+    pf = open_parquet(src)
+    schema = pf.schema_arrow
     if column is None:
         coded = [
             f.name for f in schema
@@ -474,7 +482,9 @@ def parquet_to_ttt(
     source = code or encoding_of(schema, column, src)
     if source in LOSSY:
         refuse_lossy(src, source, lossy)
-    if KEY_SALVAGE in (schema.metadata or {}):
+    # Written into the footer after the schema (what salvage lost is known at the end only):
+    # in the file's key-value metadata, not the Arrow schema's.
+    if KEY_SALVAGE in (pf.metadata.metadata or {}):
         refuse_lossy(src, "salvaged", lossy)
     if encoding is None:
         recorded = (schema.metadata or {}).get(KEY_SOURCE_ENCODING)
