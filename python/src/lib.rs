@@ -14,6 +14,7 @@ mod choice;
 mod codes;
 mod data;
 mod env;
+mod family;
 mod games;
 mod grid;
 mod mnk;
@@ -62,5 +63,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     env::register(m)?;
     data::register(m)?;
     mnk::register(m)?;
+    family::register(m)?;
     Ok(())
 }

@@ -306,3 +306,12 @@ class MnkPosition:
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 __all__ += ["MnkPosition", "MnkRules"]
+
+# The family as data (python/src/family.rs, used by tictactoe_rs.data.family).
+
+def mnk_root_key(rules: MnkRules | str) -> int: ...
+def mnk_expand(
+    rules: MnkRules | str, keys: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int8]]: ...
+
+__all__ += ["mnk_expand", "mnk_root_key"]

@@ -6,6 +6,7 @@
     python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC] [--lossy NAME]
     python -m tictactoe_rs.data verify FILE.parquet ...
     python -m tictactoe_rs.data duckdb-db FILE.duckdb
+    python -m tictactoe_rs.data family GAME OUTDIR [--plies N] [--spark MASTER]
 
 Every writer puts a dataset card beside its output (``_dataset_card.md`` in a directory,
 ``_NAME.card.md`` beside a file).
@@ -60,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="allow this lossy conversion (canonical codes; a salvaged file)")
     p = sub.add_parser("duckdb-db", help="a DuckDB database file of the dimension tables")
     p.add_argument("path")
+    p = sub.add_parser("family", help="every reachable position of a game of the family, by ply, as Parquet")
+    p.add_argument("game", help="a game spec: 4x4, connect-four, 3,4,3, ...")
+    p.add_argument("outdir")
+    p.add_argument("--plies", type=int, default=None, help="stop after this many plies (default: all)")
+    p.add_argument("--spark", default=None, metavar="MASTER",
+                   help="run on Spark with this master URL (local[2], spark://host:7077, yarn, ...)")
     p = sub.add_parser("verify", help="read every page of Parquet files, checksums verified")
     p.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
@@ -86,6 +93,23 @@ def main(argv: list[str] | None = None) -> int:
                 return DAMAGED
         elif args.command == "duckdb-db":
             print(td.duckdb_database(args.path))
+        elif args.command == "family":
+            from tictactoe_rs.data import family
+
+            if args.spark:
+                if args.plies is None:
+                    parser.error("family --spark needs --plies")
+                from pyspark.sql import SparkSession
+
+                spark = SparkSession.builder.master(args.spark).appName("tictactoe-family").getOrCreate()
+                layers = family.spark_write_positions(spark, args.game, args.outdir, args.plies)
+            else:
+                layers = family.write_positions(args.game, args.outdir, args.plies)
+            print("| ply | positions | X won | O won | draws | ongoing | seconds (cumulative) |")
+            print("|---|---|---|---|---|---|---|")
+            for layer in layers:
+                print("| " + " | ".join(f"{v:,}" for v in layer.counts()) + f" | {layer.seconds:.2f} |")
+            print(f"total: {sum(layer.positions for layer in layers):,} positions in {args.outdir}")
         elif args.command == "verify":
             for path in args.files:
                 print(f"{path}: {td.verify_parquet(path)} rows, every page checksum verified")
