@@ -216,6 +216,21 @@ def test_spark_rejects_wrong_types_and_broken_games(spark):
     recipes.spark_validate(spark.createDataFrame(td.selfplay_states(200, seed=5)))
 
 
+def test_spark_counts_connect_four_by_ply(spark, tmp_path):
+    """The family job of docs/data.md on Spark local[2] to 5 plies (the 12-ply run is its
+    second command), against the library's counts (docs/family.md) and the local job."""
+    from test_data_family import CONNECT_FOUR
+
+    from tictactoe_rs.data import family
+
+    layers = family.spark_write_positions(spark, "connect-four", str(tmp_path / "c4"), 5)
+    assert [layer.positions for layer in layers] == CONNECT_FOUR[:6]
+    local = family.count_layers("connect-four", 5)
+    assert [layer.counts() for layer in layers] == [layer.counts() for layer in local]
+    keys = pq.read_table(tmp_path / "c4" / "ply-05").column("key").to_numpy()
+    assert (np.sort(keys) == list(family.layers("connect-four", 5))[-1][1]).all()
+
+
 def test_benchmark_script_runs_small(tmp_path, capsys):
     pytest.importorskip("duckdb")
     pytest.importorskip("polars")

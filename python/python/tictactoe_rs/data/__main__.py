@@ -3,7 +3,8 @@
     python -m tictactoe_rs.data tables OUTDIR
     python -m tictactoe_rs.data selfplay OUTDIR --games N [--seed S] [--layout states|games] [--games-per-file K]
     python -m tictactoe_rs.data ttt2parquet FILE.ttt FILE.parquet [--code rank] [--salvage] [--lossy NAME]
-    python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC] [--lossy NAME]
+    python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC]
+                                            [--lossy NAME]
     python -m tictactoe_rs.data verify FILE.parquet ...
     python -m tictactoe_rs.data duckdb-db FILE.duckdb
     python -m tictactoe_rs.data family GAME OUTDIR [--plies N] [--spark MASTER]

@@ -57,7 +57,9 @@ def layer_schema() -> Any:
     return schema
 
 
-def layers(rules: Any, max_plies: int | None = None) -> Iterator[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int8]]]:
+def layers(
+    rules: Any, max_plies: int | None = None
+) -> Iterator[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int8]]]:
     """Layers 0, 1, ... (to ``max_plies``, or until no game goes on) as ``(ply, keys,
     statuses)``, keys sorted; one process, memory: two layers."""
     keys = np.array([_native.mnk_root_key(rules)], np.int64)
@@ -86,8 +88,8 @@ def count_layers(rules: Any, max_plies: int | None = None) -> list[Layer]:
 
 def write_positions(rules: Any, outdir: PathLike, max_plies: int | None = None, card: bool = True) -> list[Layer]:
     """Every reachable position of ``rules`` (to ``max_plies``) as Parquet: one file per ply,
-    ``OUTDIR/ply-NN/part-0.parquet`` (each row holds its ``ply``; a directory name that is not a Hive partition, so that readers of ``OUTDIR`` take ``ply`` from the files),
-    rows ``(ply, key, status)``; a dataset card in ``outdir``. Returns the layers' counts."""
+    ``OUTDIR/ply-NN/part-0.parquet``, rows ``(ply, key, status)`` (not a Hive partition name:
+    readers of ``OUTDIR`` take ``ply`` from the files); a dataset card in ``outdir``. Returns the layers' counts."""
     pa = _pa()
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)

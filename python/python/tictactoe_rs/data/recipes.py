@@ -129,7 +129,7 @@ def _bad_structure(name: str, row: Any) -> None:
     elif kind == 3:
         what = f"game {game} ply {ply}: rank {a} has {b} marks, not {ply}"
     else:
-        what = f"game {game} ply {ply} to {ply + 1}: rank {a} to rank {b} is not one move"
+        what = f"game {game} ply {ply} to {(ply or 0) + 1}: rank {a} to rank {b} is not one move"
     raise DataError(f"{name}: {what}")
 
 
@@ -255,7 +255,7 @@ def polars_validate(states: Any, name: str = "states") -> None:
         .filter(pl.col("marks").cast(i64) != pl.col("ply").cast(i64))
         .select(pl.lit(3).alias("kind"), "game", "ply", pl.col("rank").alias("a"), pl.col("marks").alias("b"))
     )
-    edges = pl.from_arrow(tb.transitions()).lazy().select("rank", "next_rank", pl.lit(True).alias("edge"))
+    edges = pl.DataFrame(tb.transitions()).lazy().select("rank", "next_rank", pl.lit(True).alias("edge"))
     jumps = (
         s.sort("game", "ply")
         .with_columns(
