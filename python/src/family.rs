@@ -47,9 +47,13 @@ fn decode(rules: Rules, index: usize, key: i64) -> PyResult<Position<1>> {
 fn encode(position: &Position<1>) -> PyResult<i64> {
     let board = position.board();
     let code = if position.rules().gravity() {
-        HeightKey::from_board(&board).map(|key| key.code()).map_err(|e| e.to_string())
+        HeightKey::from_board(&board)
+            .map(|key| key.code())
+            .map_err(|e| e.to_string())
     } else {
-        Base3::from_board(&board).map(|key| key.code()).map_err(|e| e.to_string())
+        Base3::from_board(&board)
+            .map(|key| key.code())
+            .map_err(|e| e.to_string())
     }
     .map_err(PyValueError::new_err)?;
     i64::try_from(code).map_err(|_| PyValueError::new_err(format!("key {code} passes 2^63")))
