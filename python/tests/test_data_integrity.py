@@ -314,3 +314,36 @@ def test_duckdb_database_of_the_dimension_tables(tmp_path):
     card = (tmp_path / "_ttt.duckdb.card.md").read_text()
     assert f"Command: `python -m tictactoe_rs.data duckdb-db {path}`" in card
     assert not list(tmp_path.glob(".*tmp"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Layouts: compact per-state and code-only files, and the per-game recipe
+
+
+def test_compact_and_code_only_layouts_hold_the_same_games(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    for layout in td.LAYOUTS:
+        run = cli("selfplay", tmp_path / layout, "--games", 3000, "--seed", 4, "--layout", layout,
+                  "--games-per-file", 2000)
+        assert run.returncode == 0, run.stderr
+    states = pq.read_table(tmp_path / "states")
+    compact = pq.read_table(tmp_path / "compact")
+    assert compact.equals(states)
+    encodings = pq.ParquetFile(tmp_path / "compact" / "part-00000.parquet").metadata.row_group(0)
+    assert "DELTA_BINARY_PACKED" in encodings.column(0).encodings  # game
+    codes = pq.read_table(tmp_path / "codes")
+    assert codes.schema.names == ["code"]
+    games = pq.read_table(tmp_path / "games")
+    assert (codes.column("code").to_numpy() == games.column("code").to_numpy()).all()
+    meta = pq.ParquetFile(tmp_path / "codes" / "part-00001.parquet").schema_arrow.metadata
+    assert meta[b"tictactoe.first_game"] == b"2000"
+    # The per-game recipe on code-only files agrees with the per-state blunder recipe.
+    con = recipes.duckdb_codes(f"read_parquet('{tmp_path / 'codes'}/*.parquet')")
+    outcomes = con.sql(recipes.CODES_SQL["outcomes"]).fetchall()
+    assert sum(row[1] for row in outcomes) == 3000
+    per_state = recipes.duckdb_recipe(recipes.duckdb_connect(states, duckdb.connect()), "blunders")
+    assert sum(row[2] for row in outcomes) == sum(per_state.column("blunders").to_pylist()) > 0
+    results = pa.compute.value_counts(td.games().take(codes.column("code")).column("result")).to_pylist()
+    assert sorted((r["values"], r["counts"]) for r in results) == [(row[0], row[1]) for row in outcomes]
+    with pytest.raises(td.DataError, match=r"bad: column 'code': 255168 is not a game code"):
+        recipes.duckdb_codes(pa.table({"code": pa.array([0, 255168], pa.int32())}), name="bad")

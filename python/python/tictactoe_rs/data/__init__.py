@@ -15,12 +15,15 @@ from __future__ import annotations
 import pyarrow  # noqa: F401  (the data layer's one hard dependency: fail here, clearly)
 
 from tictactoe_rs.data._io import (
+    COMPACT_OPTIONS,
+    LAYOUTS,
     LOSSY,
     ROW_GROUP_SIZE,
     Converted,
     DataError,
     blocks_schema,
     check_codes,
+    codes_schema,
     duckdb_database,
     encoding_of,
     game_codes_schema,
@@ -46,6 +49,7 @@ from tictactoe_rs.data._io import (
 from tictactoe_rs.data._tables import (
     CODE_RANGE,
     SCHEMA_VERSION,
+    game_facts,
     games,
     grids,
     positions,
@@ -54,6 +58,8 @@ from tictactoe_rs.data._tables import (
 
 __all__ = [
     "CODE_RANGE",
+    "COMPACT_OPTIONS",
+    "LAYOUTS",
     "LOSSY",
     "ROW_GROUP_SIZE",
     "SCHEMA_VERSION",
@@ -61,9 +67,11 @@ __all__ = [
     "DataError",
     "blocks_schema",
     "check_codes",
+    "codes_schema",
     "duckdb_database",
     "encoding_of",
     "game_codes_schema",
+    "game_facts",
     "games",
     "grids",
     "open_parquet",

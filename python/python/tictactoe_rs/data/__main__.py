@@ -1,7 +1,8 @@
 """``python -m tictactoe_rs.data``: the tables as Parquet, .ttt <-> Parquet, self-play to Parquet.
 
     python -m tictactoe_rs.data tables OUTDIR
-    python -m tictactoe_rs.data selfplay OUTDIR --games N [--seed S] [--layout states|games] [--games-per-file K]
+    python -m tictactoe_rs.data selfplay OUTDIR --games N [--seed S] [--games-per-file K]
+                                         [--layout states|compact|games|codes]
     python -m tictactoe_rs.data ttt2parquet FILE.ttt FILE.parquet [--code rank] [--salvage] [--lossy NAME]
     python -m tictactoe_rs.data parquet2ttt FILE.parquet FILE.ttt [--encoding ENC] [--column C] [--code ENC]
                                             [--lossy NAME]
@@ -39,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("outdir")
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", choices=["states", "games"], default="states")
+    p.add_argument("--layout", choices=list(td.LAYOUTS), default="states",
+                   help="states (game, ply, rank); compact (the same, delta + dictionary); "
+                   "games (game, code); codes (game codes only)")
     p.add_argument("--games-per-file", type=int, default=1 << 20)
     p.add_argument("--compression", default="zstd")
     p = sub.add_parser("ttt2parquet", help="a .ttt file as a Parquet file")

@@ -82,6 +82,9 @@ COLUMNS: dict[str, dict[str, str]] = {
         "game": "game number within the run",
         "code": "game code: the whole game (join games on game = code)",
     },
+    "codes": {
+        "code": "game code: the whole game; game number = tictactoe.first_game + row",
+    },
     "records": {
         "record": "the record's place in the source .ttt file (0-based): gaps are lost records",
         "rank": "rank code of the record's board",
@@ -104,6 +107,8 @@ ABOUT = {
     "consecutive states must be.",
     "states": "Random self-play games (uniformly random legal moves), one row per state.",
     "game_codes": "Random self-play games (uniformly random legal moves), one row per game.",
+    "codes": "Random self-play games (uniformly random legal moves), one game code per game: "
+    "the whole game in 18 bits (join games on game = code).",
     "records": "The records of a .ttt file, one row per record, in file order.",
 }
 

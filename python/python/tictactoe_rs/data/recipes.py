@@ -154,6 +154,42 @@ def sql(recipe: str, code: str = "base3") -> str:
     return SQL[recipe].format(code=code)
 
 
+#: Recipes of code-only files (``selfplay --layout codes``: one game code per game, column
+#: ``code``), joined on ``game_facts`` (255,168 rows, broadcast): no window, no shuffle.
+#: ``outcomes``: games, blunders and blunders per game by result.
+CODES_SQL = {
+    "outcomes": """
+        SELECT f.result, count(*) AS games, CAST(sum(f.blunders) AS BIGINT) AS blunders,
+               avg(CAST(f.blunders AS DOUBLE)) AS blunders_per_game
+        FROM codes c JOIN game_facts f ON f.game = c.code
+        GROUP BY f.result
+        ORDER BY f.result""",
+}
+
+
+def duckdb_codes(codes: Any, con: Any = None, name: str = "codes") -> Any:
+    """A DuckDB connection with ``codes`` (an Arrow table, or a ``read_parquet(...)`` string
+    of code-only files) and ``game_facts`` registered; the ``code`` column checked (an integer
+    type, every value a game code: a ``DataError`` naming ``name`` otherwise)."""
+    import duckdb
+
+    from tictactoe_rs.data._io import DataError
+
+    con = con or duckdb.connect()
+    con.register("game_facts", tb.game_facts())
+    if isinstance(codes, str):
+        con.execute(f"CREATE OR REPLACE VIEW codes AS SELECT * FROM {codes}")
+    else:
+        con.register("codes", codes)
+    rel = con.sql("SELECT code FROM codes")
+    if str(rel.types[0]) not in _DUCKDB_INTEGERS:
+        raise DataError(f"{name}: column 'code' has type {rel.types[0]}, not an integer type")
+    bad = con.sql("SELECT code FROM codes WHERE code IS NULL OR code < 0 OR code >= 255168 LIMIT 1").fetchall()
+    if bad:
+        raise DataError(f"{name}: column 'code': {bad[0][0]} is not a game code (0 to 255,167)")
+    return con
+
+
 # ---------------------------------------------------------------------------------------------
 # DuckDB
 
