@@ -133,7 +133,8 @@ def test_tables_are_arrow_pycapsule_streams():
 def test_cli_writes_the_tables(tmp_path):
     subprocess.run([sys.executable, "-m", "tictactoe_rs.data", "tables", str(tmp_path)], check=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "_dataset_card.md", "games.parquet", "grids.parquet", "positions.parquet", "transitions.parquet"]
+        "_dataset_card.md", "game_facts.parquet", "games.parquet", "grids.parquet", "positions.parquet",
+        "transitions.parquet"]
     card = (tmp_path / "_dataset_card.md").read_text()
     assert f"Command: `python -m tictactoe_rs.data tables {tmp_path}`" in card
 

@@ -301,8 +301,9 @@ def test_duckdb_database_of_the_dimension_tables(tmp_path):
     assert run.returncode == 0, run.stderr
     con = duckdb.connect(str(path), read_only=True)
     counts = {name: con.sql(f"SELECT count(*) FROM {name}").fetchall()[0][0]
-              for name in ("positions", "grids", "games", "transitions")}
-    assert counts == {"positions": 5478, "grids": 19683, "games": 255168, "transitions": 16167}
+              for name in ("positions", "grids", "games", "transitions", "game_facts")}
+    assert counts == {"positions": 5478, "grids": 19683, "games": 255168, "transitions": 16167,
+                      "game_facts": 255168}
     assert con.sql("SELECT count(*) FROM games g JOIN positions p ON p.rank = g.final_rank "
                    "WHERE p.status <> g.result").fetchall() == [(0,)]
     comment = con.sql("SELECT comment FROM duckdb_columns() WHERE table_name = 'positions' "
@@ -345,5 +346,14 @@ def test_compact_and_code_only_layouts_hold_the_same_games(tmp_path):
     assert sum(row[2] for row in outcomes) == sum(per_state.column("blunders").to_pylist()) > 0
     results = pa.compute.value_counts(td.games().take(codes.column("code")).column("result")).to_pylist()
     assert sorted((r["values"], r["counts"]) for r in results) == [(row[0], row[1]) for row in outcomes]
+    # game_facts against the states of the same games, game by game
+    facts = td.game_facts().take(codes.column("code"))
+    g, v = states.column("game").to_numpy(), t.value(states.column("rank").to_numpy(), "rank")
+    for game in range(0, 3000, 37):
+        values = v[g == game]
+        changes = np.flatnonzero(values[:-1] != values[1:])
+        assert facts.column("first_blunder")[game].as_py() == (int(changes[0]) if len(changes) else None)
+        assert facts.column("blunders")[game].as_py() == len(changes)
+        assert facts.column("length")[game].as_py() == len(values) - 1
     with pytest.raises(td.DataError, match=r"bad: column 'code': 255168 is not a game code"):
         recipes.duckdb_codes(pa.table({"code": pa.array([0, 255168], pa.int32())}), name="bad")

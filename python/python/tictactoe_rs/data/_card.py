@@ -68,6 +68,13 @@ COLUMNS: dict[str, dict[str, str]] = {
         "result": LABELS["result"],
         "final_rank": "rank code of the final position",
     },
+    "game_facts": {
+        "game": "game code (0 .. 255,167): the key, one row per complete game",
+        "length": "moves in the game, 5 .. 9",
+        "result": LABELS["result"],
+        "blunders": "moves of the game that change the perfect-play value",
+        "first_blunder": "the ply the first such move was played from; null when none",
+    },
     "transitions": {
         "rank": "rank code of an ongoing position",
         "cell": "the cell the player to move marks (0 .. 8)",
@@ -103,6 +110,8 @@ ABOUT = {
     "and its perfect-play solution.",
     "grids": "Every 3x3 grid of X, O and empty (19,683), reachable or not, with what it breaks.",
     "games": "Every complete game of tic-tac-toe (255,168) by game code.",
+    "game_facts": "Every complete game (255,168) with what a per-state recipe would find in its "
+    "states: join code-only files on game = code.",
     "transitions": "Every move of the game (16,167 edges of the game graph): what a game's "
     "consecutive states must be.",
     "states": "Random self-play games (uniformly random legal moves), one row per state.",

@@ -162,14 +162,14 @@ def verify_parquet(path: PathLike) -> int:
 #: The dimension tables: name and maker.
 DIMENSIONS = (
     ("positions", tb.positions), ("grids", tb.grids), ("games", tb.games),
-    ("transitions", tb.transitions),
+    ("transitions", tb.transitions), ("game_facts", tb.game_facts),
 )
 
 
 def write_tables(outdir: PathLike, compression: str = "zstd", card: bool = True) -> list[Path]:
-    """Writes ``positions.parquet``, ``grids.parquet``, ``games.parquet`` and
-    ``transitions.parquet`` into ``outdir``, and their dataset card ``_dataset_card.md``
-    (``card``)."""
+    """Writes the dimension tables (``DIMENSIONS``: ``positions.parquet``, ``grids.parquet``,
+    ``games.parquet``, ``transitions.parquet``, ``game_facts.parquet``) into ``outdir``, and
+    their dataset card ``_dataset_card.md`` (``card``)."""
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -186,10 +186,10 @@ def write_tables(outdir: PathLike, compression: str = "zstd", card: bool = True)
 
 
 def duckdb_database(path: PathLike, card: bool = True) -> Path:
-    """A DuckDB database file at ``path`` holding the dimension tables (``positions``,
-    ``grids``, ``games``, ``transitions``) with a comment on every table and column (the
-    dataset card's text), written to a temporary file and renamed into place; its dataset card
-    beside it (``card``). Open it with ``duckdb.connect(path, read_only=True)``."""
+    """A DuckDB database file at ``path`` holding the dimension tables (``DIMENSIONS``) with
+    a comment on every table and column (the dataset card's text), written to a temporary
+    file and renamed into place; its dataset card beside it (``card``). Open it with
+    ``duckdb.connect(path, read_only=True)``."""
     import duckdb
 
     target = Path(path)
