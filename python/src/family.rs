@@ -52,7 +52,7 @@ fn encode(position: &Position<1>) -> PyResult<i64> {
             .map_err(|e| e.to_string())
     } else {
         Base3::from_board(&board)
-            .map(|key| key.code())
+            .map(Base3::code)
             .map_err(|e| e.to_string())
     }
     .map_err(PyValueError::new_err)?;
