@@ -101,3 +101,20 @@ def test_bad_keys_and_rules_are_errors():
         _native.mnk_expand("4x4", np.array([2], np.int64))  # O on the board before X
     with pytest.raises(ValueError, match="argument `rules`: the keys of gomoku do not fit an int64"):
         _native.mnk_root_key("gomoku")
+
+
+def test_the_family_command_writes_and_prints_the_layers(tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "tictactoe_rs.data", "family", "4,3,3", str(tmp_path / "o")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    total = sum(layer.positions for layer in family.count_layers("4,3,3"))
+    assert f"total: {total:,} positions" in run.stdout
+    assert pq.read_table(tmp_path / "o").num_rows == total
+    card = (tmp_path / "o" / "_dataset_card.md").read_text()
+    assert f"Command: `python -m tictactoe_rs.data family 4,3,3 {tmp_path / 'o'}`" in card
+    run = subprocess.run([sys.executable, "-m", "tictactoe_rs.data", "family", "gomoku", str(tmp_path / "g")],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and "the keys of gomoku do not fit an int64" in run.stderr
