@@ -76,8 +76,19 @@ impl TttReader {
     #[pyo3(signature = (path, salvage = false))]
     fn new(path: PathBuf, salvage: bool) -> PyResult<TttReader> {
         let file = File::open(&path).map_err(|error| file_error(&path, error.into()))?;
+        // The size of a regular file lets salvage take blocks found far from their place
+        // (as `ttt unpack --salvage` does).
+        let len = file
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len());
         let reader = Reader::new(BufReader::with_capacity(1 << 17, file))
             .map_err(|error| file_error(&path, error))?;
+        let reader = match len {
+            Some(len) => reader.input_len(len),
+            None => reader,
+        };
         let reader = if salvage { reader.salvage() } else { reader };
         Ok(TttReader {
             path,
@@ -87,6 +98,8 @@ impl TttReader {
     }
 
     /// The next intact block as `(first_record, base3_codes)`, or `None` after the trailer.
+    /// `first_record` is the block's place in the file's record order: a salvaging reader
+    /// returns a block found out of place where it finds it.
     fn read_block<'py>(
         &mut self,
         py: Python<'py>,
@@ -99,7 +112,7 @@ impl TttReader {
         if !more {
             return Ok(None);
         }
-        let first = self.reader.records_read() - self.boards.len() as u64;
+        let first = self.reader.block_first_record();
         Ok(Some((first, codes_of(py, &self.boards))))
     }
 
@@ -125,6 +138,15 @@ impl TttReader {
     #[getter]
     fn lost(&self) -> Vec<String> {
         self.reader.lost().iter().map(ToString::to_string).collect()
+    }
+
+    /// The records lost so far by a salvaging reader, and whether the count is complete
+    /// (`False` when a loss has no known end: a file cut where a block ends).
+    #[getter]
+    fn lost_records(&self) -> (u64, bool) {
+        let lost = self.reader.lost();
+        let known = lost.iter().filter_map(tictactoe::file::Lost::records).sum();
+        (known, lost.iter().all(|lost| lost.records().is_some()))
     }
 
     /// The `n` records of a block's payload packed as `encoding`, as `base3` codes (int32); a

@@ -14,6 +14,7 @@ mod choice;
 mod codes;
 mod data;
 mod env;
+mod family;
 mod games;
 mod grid;
 mod mnk;
@@ -63,5 +64,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     data::register(m)?;
     mnk::register(m)?;
     mnk::register_batch(m)?;
+    family::register(m)?;
     Ok(())
 }

@@ -202,7 +202,7 @@ impl PyRules {
 }
 
 /// `rules` as the binding's rules: a `Rules` or a spec string.
-fn rules_arg(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
+pub(crate) fn rules_arg(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
     game_arg(rules, "rules")
 }
 

@@ -166,7 +166,9 @@ def test_spark_reads_signed_types_as_written(spark, tmp_path):
 
 @pytest.mark.parametrize("recipe", recipes.RECIPES)
 def test_spark_dataframe_and_sql(spark, spark_states, expected, recipe):
-    check(recipe, recipes.spark_recipe(spark_states, recipe).toArrow(), expected)
+    # The validation every recipe runs first (three Spark jobs) once here; its own test below.
+    result = recipes.spark_recipe(spark_states, recipe, check=recipe == "blunders")
+    check(recipe, result.toArrow(), expected)
     if recipe in ("status_value", "blunders", "coverage"):  # the same SQL text as DuckDB's
         check(recipe, spark.sql(recipes.sql(recipe)).toArrow(), expected)
 
@@ -197,6 +199,38 @@ def test_a_rank_out_of_range_is_an_error_not_a_dropped_row(spark):
     nulls = pa.table({"game": pa.array([0], pa.int64()), "ply": pa.array([0], pa.int8()), "rank": pa.array([None], pa.int16())})
     with pytest.raises(td.DataError, match="game 0 ply 0: null is not a rank code"):
         recipes.polars_recipe(pl.from_arrow(nulls), "status_value")
+
+
+def test_spark_rejects_wrong_types_and_broken_games(spark):
+    """The checks of test_data_integrity.py on Spark: a float, string or boolean rank column,
+    and broken game structure (the SQL is DuckDB's, tested there case by case: here a
+    duplicate, a gap and a jump), are errors naming the dataset."""
+    from test_data_integrity import WRONG_TYPES, a_jump, broken_games, states_table
+
+    for typ, values in WRONG_TYPES:  # a schema check: no Spark job
+        df = spark.createDataFrame(states_table([0, 0], [0, 1], values, typ))
+        for check in (True, False):
+            with pytest.raises(td.DataError, match=r"run5: column 'rank' has type \w+.*, not an integer type"):
+                recipes.spark_recipe(df, "status_value", name="run5", check=check)
+    for states, want in [*broken_games()[:2], a_jump()]:
+        with pytest.raises(td.DataError, match="run3: " + want.replace("(", r"\(").replace(")", r"\)")):
+            recipes.spark_validate(spark.createDataFrame(states), name="run3")
+    recipes.spark_validate(spark.createDataFrame(td.selfplay_states(200, seed=5)))
+
+
+def test_spark_counts_connect_four_by_ply(spark, tmp_path):
+    """The family job of docs/data.md on Spark local[2] to 5 plies (the 12-ply run is its
+    second command), against the library's counts (docs/family.md) and the local job."""
+    from test_data_family import CONNECT_FOUR
+
+    from tictactoe_rs.data import family
+
+    layers = family.spark_write_positions(spark, "connect-four", str(tmp_path / "c4"), 5)
+    assert [layer.positions for layer in layers] == CONNECT_FOUR[:6]
+    local = family.count_layers("connect-four", 5)
+    assert [layer.counts() for layer in layers] == [layer.counts() for layer in local]
+    keys = pq.read_table(tmp_path / "c4" / "ply-05").column("key").to_numpy()
+    assert (np.sort(keys) == list(family.layers("connect-four", 5))[-1][1]).all()
 
 
 def test_benchmark_script_runs_small(tmp_path, capsys):

@@ -90,6 +90,8 @@ pub struct Reader<R: Read> {
     scan: Option<Box<Salvage>>,
     /// Size of the whole input, if the caller knows it.
     input_len: Option<u64>,
+    /// The first record of the block last read.
+    last_first: u64,
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.
@@ -141,6 +143,7 @@ impl<R: Read> Reader<R> {
             lost: Vec::new(),
             scan: None,
             input_len: None,
+            last_first: 0,
         })
     }
 
@@ -180,6 +183,18 @@ impl<R: Read> Reader<R> {
         match &self.scan {
             Some(scan) => scan.records(),
             None => self.records,
+        }
+    }
+
+    /// The first record of the block that the last [`read_block`](Self::read_block)
+    /// returning `Ok(true)` appended: its place in the file's record order. A salvaging reader
+    /// returns an intact block found out of place where it finds it, so its blocks may come
+    /// out of order; this says where each belongs.
+    #[must_use]
+    pub fn block_first_record(&self) -> u64 {
+        match &self.scan {
+            Some(scan) => scan.last_first,
+            None => self.last_first,
         }
     }
 
@@ -296,6 +311,7 @@ impl<R: Read> Reader<R> {
             return self.truncated(offset, part);
         }
         let (first, end) = (self.records, self.records + u64::from(size));
+        self.last_first = first;
         let index = self.block;
         self.block += 1;
         self.records = end;

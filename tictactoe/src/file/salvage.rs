@@ -78,6 +78,8 @@ pub(super) struct Salvage {
     solvers: Vec<NumberSolver>,
     pub(super) done: bool,
     pub(super) lost: Vec<Lost>,
+    /// The first record of the block taken last.
+    pub(super) last_first: u64,
 }
 
 impl Salvage {
@@ -107,6 +109,7 @@ impl Salvage {
             solvers: Vec::new(),
             done: false,
             lost: Vec::new(),
+            last_first: 0,
         }
     }
 
@@ -453,6 +456,7 @@ impl Salvage {
             self.report(FormatError::MovedBlock { part, offset }, self.first_of(k));
         }
         self.mark_emitted(k);
+        self.last_first = self.first_of(k);
         self.max_k = Some(self.max_k.map_or(k, |max| max.max(k)));
         if !moved {
             self.seq_next = k + 1;

@@ -486,3 +486,41 @@ fn an_encoding_swapped_in_the_header_fails_every_block() {
         }
     }
 }
+
+#[test]
+fn block_first_record_places_blocks_read_out_of_order() {
+    let boards = sample(23, 5);
+    let bytes = write_seekable(&boards, Packing::Rank, 5);
+    // Blocks 1 and 3 swapped: each whole block is 8 + 9 bytes (5 x 13 bits).
+    let block = 8 + 9;
+    let at = |k: usize| HEADER_BYTES + k * block;
+    let mut moved = bytes.clone();
+    moved[at(1)..at(2)].copy_from_slice(&bytes[at(3)..at(4)]);
+    moved[at(3)..at(4)].copy_from_slice(&bytes[at(1)..at(2)]);
+    let mut plain = Reader::new(&bytes[..]).unwrap();
+    let mut reader = Reader::new(&moved[..])
+        .unwrap()
+        .input_len(moved.len() as u64)
+        .salvage();
+    let (mut firsts, mut plain_firsts, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    while reader.read_block(&mut out).unwrap() {
+        let n = out.len() - firsts.iter().map(|&(_, n)| n).sum::<usize>();
+        firsts.push((reader.block_first_record(), n));
+    }
+    while plain.read_block(&mut Vec::new()).unwrap() {
+        plain_firsts.push(plain.block_first_record());
+    }
+    assert_eq!(plain_firsts, [0, 5, 10, 15, 20]);
+    let mut placed = vec![Board::EMPTY; boards.len()];
+    let mut start = 0;
+    for &(first, n) in &firsts {
+        let first = usize::try_from(first).unwrap();
+        placed[first..first + n].copy_from_slice(&out[start..start + n]);
+        start += n;
+    }
+    assert_eq!(
+        firsts.iter().map(|&(f, _)| f).collect::<Vec<_>>(),
+        [0, 15, 10, 5, 20]
+    );
+    assert_eq!(placed, boards);
+}

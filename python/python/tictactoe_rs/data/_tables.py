@@ -237,3 +237,62 @@ def ranks_by_ply(
 
 def final_boards(moves: npt.NDArray[np.int8], lengths: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return boards_by_ply(moves, lengths)[:, 9]
+
+
+@functools.cache
+def transitions() -> pa.Table:
+    """One row per move of the game (16,167): from position ``rank`` (ongoing), the mover
+    marks ``cell`` and reaches ``next_rank``. What a game's consecutive states must be
+    (``recipes.validate_*`` join on it)."""
+    pa = _pa()
+    rank = np.arange(5478, dtype=np.int16)
+    boards = t.decode(rank, "rank")
+    mover = t.to_move(boards)
+    legal = t.legal_moves(boards).astype(np.int64)
+    src, cell = np.nonzero((legal[:, None] >> np.arange(9)) & 1)
+    after = boards[src].copy()
+    after[np.arange(len(src)), cell] = mover[src]
+    fields = [
+        code_field("rank", "rank"),
+        pa.field("cell", pa.int8(), nullable=False),
+        code_field("next_rank", "rank"),
+    ]
+    cols = [
+        pa.array(rank[src]),
+        pa.array(cell.astype(np.int8)),
+        pa.array(t.encode(after, "rank").astype(np.int16)),
+    ]
+    return with_metadata("transitions", fields, cols)
+
+
+@functools.cache
+def game_facts() -> pa.Table:
+    """One row per complete game (255,168), by game code: what a per-state recipe would find
+    in its states, computed once per game, so that code-only files (one game code per game)
+    answer per-game questions with a join on ``game``: ``length``, ``result``, ``blunders``
+    (moves that change the perfect-play value) and ``first_blunder`` (the ply it was played
+    from, null when none)."""
+    pa = _pa()
+    code = np.arange(255168, dtype=np.int32)
+    moves, lengths = t.decode_games(code, "game")
+    values = t.value(ranks_by_ply(moves, lengths), "rank")
+    moved = np.arange(9) < lengths[:, None].astype(np.int64)
+    blunder = (values[:, :-1] != values[:, 1:]) & moved
+    any_blunder = blunder.any(axis=1)
+    first = np.where(any_blunder, blunder.argmax(axis=1), 0).astype(np.int8)
+    final = final_boards(moves, lengths)
+    fields = [
+        code_field("game", "game"),
+        pa.field("length", pa.int8(), nullable=False),
+        pa.field("result", pa.int8(), nullable=False),
+        pa.field("blunders", pa.int8(), nullable=False),
+        pa.field("first_blunder", pa.int8(), nullable=True),
+    ]
+    cols = [
+        pa.array(code),
+        pa.array(lengths),
+        pa.array(t.status(final)),
+        pa.array(blunder.sum(axis=1).astype(np.int8)),
+        pa.array(first, mask=~any_blunder),
+    ]
+    return with_metadata("game_facts", fields, cols)
