@@ -18,6 +18,7 @@ mod games;
 mod grid;
 mod mnk;
 mod planes;
+mod ranges;
 mod selfplay;
 mod symmetry;
 mod tables;
@@ -62,5 +63,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     env::register(m)?;
     data::register(m)?;
     mnk::register(m)?;
+    ranges::register(m)?;
     Ok(())
 }

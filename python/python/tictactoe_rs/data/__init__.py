@@ -42,6 +42,15 @@ from tictactoe_rs.data._tables import (
     grids,
     positions,
 )
+from tictactoe_rs.data.engines import (
+    read_ttt,
+    register_duckdb,
+    register_polars,
+    spark_blunders,
+    spark_bucket_states,
+    spark_function,
+    spark_read_ttt,
+)
 
 __all__ = [
     "CODE_RANGE",
@@ -57,8 +66,15 @@ __all__ = [
     "part_seed",
     "positions",
     "read_codes",
+    "read_ttt",
+    "register_duckdb",
+    "register_polars",
     "selfplay_states",
     "selfplay_to_parquet",
+    "spark_blunders",
+    "spark_bucket_states",
+    "spark_function",
+    "spark_read_ttt",
     "states_of",
     "states_schema",
     "ttt_blocks",
