@@ -345,11 +345,8 @@ def spark_function(name: str, column: Any, encoding: str = "base3", to: str | No
 
     def run(codes: Any) -> Any:
         out = compute(name, codes, encoding, to)
-        if FUNCTIONS.get(name) is not None and FUNCTIONS[name].dtype == "cells":
-            pa = _pa()
-            return pa.ListArray.from_arrays(pa.array(np.arange(0, 9 * len(out) + 1, 9, dtype=np.int32)),
-                                            out.flatten(), mask=out.is_null())
-        return out
+        # Spark has no fixed-size lists: the nine cells as a list
+        return out.cast(_pa().list_(_pa().int8())) if name == "decode" else out
 
     return arrow_udf(run, dtype, ArrowUDFType.SCALAR)(column).alias(f"ttt_{name}")
 
