@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     df = pl.DataFrame({"code": codes})
     report(
         "polars: pl.col('code').ttt.status('base3')",
-        median_seconds(lambda: df.select(pl.col("code").ttt.status("base3")), args.repeat),
+        median_seconds(lambda: df.select(pl.col("code").ttt.status("base3")), args.repeat),  # type: ignore[attr-defined]
     )
 
     import duckdb

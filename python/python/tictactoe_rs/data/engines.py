@@ -38,12 +38,15 @@ Kernel = Callable[[npt.NDArray[Any], Encoding], npt.NDArray[Any]]
 class Function:
     """One function of the engines: its kernel (numpy codes and encoding to numpy answers),
     the answer's type (a numpy dtype name; ``cells`` for the nine int8 cells, ``board`` for
-    the nine-character string) and whether codes out of range are an error."""
+    the nine-character string), whether codes out of range are an error, and its sentinel
+    test: whether an answer holds the kernel's answer for a non-position (which a code out of
+    range also gets), so the range is checked only then (``None``: always)."""
 
     kernel: Kernel
     dtype: str
     checked: bool = True
     doc: str = ""
+    sentinel: Callable[[npt.NDArray[Any]], bool] | None = None
 
 
 def _as_is(f: Callable[..., Any]) -> Kernel:
@@ -65,30 +68,42 @@ def _board(codes: npt.NDArray[Any], encoding: Encoding) -> npt.NDArray[Any]:
     return np.ascontiguousarray(chars).view("S9").reshape(-1)
 
 
+def _negative(out: npt.NDArray[Any]) -> bool:
+    return bool(out.size) and bool(out.min() < 0)
+
+
+def _false(out: npt.NDArray[Any]) -> bool:
+    return not bool(out.all())
+
+
+def _equal(value: int) -> Callable[[npt.NDArray[Any]], bool]:
+    return lambda out: bool(out.size) and bool(out.max() == value)
+
+
 #: The functions, by name (the Polars method, the DuckDB and Spark names are ``ttt_NAME``).
 FUNCTIONS: dict[str, Function] = {
     "is_valid": Function(_as_is(t.is_valid), "bool", checked=False,
                          doc="whether the integer is a code of the encoding"),
-    "is_position": Function(_as_is(t.is_position), "bool", doc="whether it is a reachable position"),
-    "violations": Function(_widen(t.violations, "int16"), "int16",
+    "is_position": Function(_as_is(t.is_position), "bool", sentinel=_false, doc="whether it is a reachable position"),
+    "violations": Function(_widen(t.violations, "int16"), "int16", sentinel=_equal(255),
                            doc="the rules broken, bit flags (0 for positions, 255 not a grid)"),
-    "status": Function(_as_is(t.status), "int8", doc="0 ongoing, 1 X won, 2 O won, 3 draw; -1"),
-    "winner": Function(_as_is(t.winner), "int8", doc="0 nobody (yet), 1 X, 2 O; -1"),
-    "to_move": Function(_as_is(t.to_move), "int8", doc="1 X, 2 O, 0 game over; -1"),
-    "legal_moves": Function(_widen(t.legal_moves, "int32"), "int32", doc="mask of cells; 65535"),
-    "value": Function(_as_is(t.value), "int8", doc="perfect play: 1 X wins, 2 O wins, 3 draw; -1"),
-    "distance": Function(_as_is(t.distance), "int8", doc="moves to the end under perfect play; -1"),
-    "best_moves": Function(_widen(t.best_moves, "int32"), "int32", doc="mask of best cells; 65535"),
-    "canonical": Function(_as_is(t.canonical), "int32", doc="symmetry class (canonical code); -1"),
-    "symmetry": Function(_as_is(t.symmetry_of), "int8", doc="symmetry from the class representative; -1"),
+    "status": Function(_as_is(t.status), "int8", sentinel=_negative, doc="0 ongoing, 1 X won, 2 O won, 3 draw; -1"),
+    "winner": Function(_as_is(t.winner), "int8", sentinel=_negative, doc="0 nobody (yet), 1 X, 2 O; -1"),
+    "to_move": Function(_as_is(t.to_move), "int8", sentinel=_negative, doc="1 X, 2 O, 0 game over; -1"),
+    "legal_moves": Function(_widen(t.legal_moves, "int32"), "int32", sentinel=_equal(0xFFFF),
+                           doc="mask of cells; 65535"),
+    "value": Function(_as_is(t.value), "int8", sentinel=_negative, doc="perfect play: 1 X wins, 2 O wins, 3 draw; -1"),
+    "distance": Function(_as_is(t.distance), "int8", sentinel=_negative, doc="moves to the end under perfect play; -1"),
+    "best_moves": Function(_widen(t.best_moves, "int32"), "int32", sentinel=_equal(0xFFFF),
+                          doc="mask of best cells; 65535"),
+    "canonical": Function(_as_is(t.canonical), "int32", sentinel=_negative, doc="symmetry class (canonical code); -1"),
+    "symmetry": Function(_as_is(t.symmetry_of), "int8", sentinel=_negative,
+                         doc="symmetry from the class representative; -1"),
     "decode": Function(_as_is(t.decode), "cells", doc="the nine cells (0 empty, 1 X, 2 O)"),
     "board": Function(_board, "board", doc="nine characters '.', 'X', 'O', as positions.board"),
 }
 
-#: The types of the answers in each engine.
-_ARROW = {"bool": "bool_", "int8": "int8", "int16": "int16", "int32": "int32"}
-_DUCKDB = {"bool": "BOOLEAN", "int8": "TINYINT", "int16": "SMALLINT", "int32": "INTEGER",
-           "cells": "TINYINT[9]", "board": "VARCHAR"}
+#: The types of the answers in Spark.
 _SPARK = {"bool": "boolean", "int8": "byte", "int16": "short", "int32": "int",
           "cells": "array<byte>", "board": "string"}
 
@@ -134,14 +149,18 @@ def compute(name: str, values: Any, encoding: str = "base3", to: str | None = No
     codes = values.to_numpy()
     if name == "convert":
         target = _encoding(cast(str, to), "to")
-        check_range(codes, enc, where)
-        return pa.array(t.convert(codes, enc, target), mask=mask)
+        converted = t.convert(codes, enc, target)
+        if _negative(converted):
+            check_range(codes, enc, where)
+        return pa.array(converted, mask=mask)
     if name not in FUNCTIONS:
         raise ValueError(f"unknown function {name!r} (one of {', '.join([*FUNCTIONS, 'convert'])})")
     f = FUNCTIONS[name]
-    if f.checked:
+    if f.checked and f.sentinel is None:
         check_range(codes, enc, where)
     out = f.kernel(codes, enc)
+    if f.checked and f.sentinel is not None and f.sentinel(out):
+        check_range(codes, enc, where)
     if f.dtype == "cells":
         flat = pa.array(np.ascontiguousarray(out).reshape(-1))
         return pa.FixedSizeListArray.from_arrays(flat, 9, mask=None if mask is None else pa.array(mask))
@@ -222,36 +241,67 @@ DUCKDB_MACROS = {
 
 
 def register_duckdb(con: Any) -> Any:
-    """Registers the functions on DuckDB connection ``con`` (and returns it): ``ttt_NAME(code,
-    encoding := 'base3')`` for every name of ``FUNCTIONS``, ``ttt_convert(code, encoding,
-    to)``, and the macros of ``DUCKDB_MACROS``. Each function is an Arrow UDF (``compute`` on
-    whole vectors, no per-row Python) behind a macro that gives the encoding its default."""
-    import duckdb
+    """Registers the functions on DuckDB connection ``con`` (and returns it):
+    ``ttt_NAME(code, encoding := 'base3')`` for every name of ``FUNCTIONS``,
+    ``ttt_convert(code, encoding, to_encoding)``, and the macros of ``DUCKDB_MACROS``.
 
-    def udf(name: str) -> Callable[..., Any]:
-        def run(codes: Any, encoding: Any) -> Any:
-            return compute(name, codes, _one(encoding, name, "encoding"))
-
-        return run
-
-    def convert(codes: Any, encoding: Any, to: Any) -> Any:
-        return compute("convert", codes, _one(encoding, "convert", "encoding"), _one(to, "convert", "to"))
-
-    varchar, bigint = duckdb.sqltype("VARCHAR"), duckdb.sqltype("BIGINT")
+    Every function is a SQL macro that looks the answer up in a list built from the native
+    module's tables (``__ttt_tables``, one row, about 2 MB): DuckDB runs it natively on its
+    vectors, at the speed of its own expressions, with no Python during the query. The code's
+    type is checked (integers only), its range too (an error naming the function and the
+    code), and a null gives a null."""
+    pa = _pa()
+    grids = _GRIDS
+    columns: dict[str, Any] = {}
+    for enc in t.ENCODINGS:
+        if enc != "base3":
+            grid = t.convert(np.arange(tb.CODE_RANGE[enc]), cast(Encoding, enc), "base3")
+            columns[f"grid_{_sql_name(enc)}"] = pa.array([np.where(grid < 0, len(grids) - 1, grid).astype(np.int16)])
+        columns[f"to_{_sql_name(enc)}"] = pa.array([t.convert(grids, "base3", cast(Encoding, enc))])
     for name, f in FUNCTIONS.items():
-        _replace_function(con, f"__ttt_{name}", udf(name), [bigint, varchar], duckdb.sqltype(_DUCKDB[f.dtype]))
+        out = f.kernel(grids, "base3")
+        if f.dtype == "cells":
+            cells = pa.FixedSizeListArray.from_arrays(pa.array(out.reshape(-1)), 9)
+            columns[name] = pa.ListArray.from_arrays(pa.array([0, len(cells)], pa.int32()), cells)
+        elif f.dtype == "board":
+            columns[name] = pa.array([out.astype(str).tolist()])
+        else:
+            columns[name] = pa.array([out])
+    con.register("__ttt_tables_arrow", pa.table(columns))
+    con.execute("CREATE OR REPLACE TEMP TABLE __ttt_tables AS SELECT * FROM __ttt_tables_arrow")
+    con.unregister("__ttt_tables_arrow")
+    for name in FUNCTIONS:
         con.execute(
             f"CREATE OR REPLACE TEMP MACRO ttt_{name}(code, encoding := 'base3') AS "
-            f"__ttt_{name}({_integer('code', name)}, encoding)"
+            f"(SELECT {name} FROM __ttt_tables)[{_grid_sql('code', 'encoding', name)} + 1]"
         )
-    _replace_function(con, "__ttt_convert", convert, [bigint, varchar, varchar], duckdb.sqltype("INTEGER"))
+    targets = " ".join(
+        f"WHEN to_encoding = '{enc}' THEN (SELECT to_{_sql_name(enc)} FROM __ttt_tables)" for enc in t.ENCODINGS
+    )
     con.execute(
         "CREATE OR REPLACE TEMP MACRO ttt_convert(code, encoding, to_encoding) AS "
-        f"__ttt_convert({_integer('code', 'convert')}, encoding, to_encoding)"
+        f"(CASE {targets} ELSE error({_sql_str(_choices('to'))} || to_encoding) END)"
+        f"[{_grid_sql('code', 'encoding', 'convert')} + 1]"
     )
     for name, body in DUCKDB_MACROS.items():
         con.execute(f"CREATE OR REPLACE TEMP MACRO {name}{body}")
     return con
+
+
+#: Every grid index, and the one of "not a grid" (19,683).
+_GRIDS = np.arange(tb.CODE_RANGE["base3"] + 1)
+
+
+def _sql_name(encoding: str) -> str:
+    return encoding.replace("-", "_")
+
+
+def _sql_str(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _choices(argument: str) -> str:
+    return f"argument `{argument}` must be one of {', '.join(map(repr, t.ENCODINGS))}, got "
 
 
 #: DuckDB's integer types (``typeof``), and ``NULL`` for an untyped null literal.
@@ -261,39 +311,30 @@ _DUCKDB_INTEGERS = (
 )
 
 
-def _integer(arg: str, name: str) -> str:
-    """SQL: ``arg`` as BIGINT if its type is an integer type, else an error naming the function
-    (DuckDB would otherwise cast a float or a numeric string to an integer)."""
-    ints = ", ".join(f"'{t}'" for t in _DUCKDB_INTEGERS)
+def _grid_sql(code: str, encoding: str, name: str) -> str:
+    """SQL: the grid index (0 to 19,683, the last for a code that is not a grid) of ``code``
+    in ``encoding`` (a constant: DuckDB folds the choice), or an error naming the function
+    for a column that does not hold integers, a code out of range (``is_valid``: the last
+    index) or an unknown encoding."""
+    ints = ", ".join(f"'{x}'" for x in _DUCKDB_INTEGERS)
+    value = f"CAST({code} AS BIGINT)"
+    branches = []
+    for enc in t.ENCODINGS:
+        limit = tb.CODE_RANGE[enc]
+        lookup = value if enc == "base3" else f"(SELECT grid_{_sql_name(enc)} FROM __ttt_tables)[{value} + 1]"
+        message = f"'ttt.{name}(''{enc}''): ' || {code} || ' is not a {enc} code (0 to {limit - 1:,})'"
+        outside = f"error({message})" if FUNCTIONS.get(name, FUNCTIONS["status"]).checked else str(len(_GRIDS) - 1)
+        branches.append(
+            f"WHEN {encoding} = '{enc}' THEN CASE WHEN {value} >= 0 AND {value} < {limit} "
+            f"THEN {lookup} ELSE {outside} END"
+        )
     return (
-        f"CASE WHEN typeof({arg}) IN ({ints}) THEN CAST({arg} AS BIGINT) "
-        f"ELSE error('ttt_{name}: the codes must be integers, got ' || typeof({arg})) END"
+        f"(CASE WHEN typeof({code}) NOT IN ({ints}) "
+        f"THEN error('ttt.{name}: the codes must be integers, got ' || typeof({code})) "
+        f"WHEN {code} IS NULL THEN NULL "
+        + " ".join(branches)
+        + f" ELSE error({_sql_str(_choices('encoding'))} || {encoding}) END)"
     )
-
-
-def _one(values: Any, name: str, argument: str) -> str:
-    """The one value of a constant VARCHAR argument (as DuckDB passes it, repeated)."""
-    pa = _pa()
-    import pyarrow.compute as pc
-
-    if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks()
-    if len(values) == 0:
-        return "base3"
-    first = values[0].as_py()
-    if values.null_count or not pc.all(pc.equal(values, first)).as_py():
-        raise ValueError(f"ttt_{name}: argument `{argument}` must be one constant string for the whole column")
-    return cast(str, first)
-
-
-def _replace_function(con: Any, name: str, fn: Callable[..., Any], params: list[Any], out: Any) -> None:
-    import duckdb
-
-    try:
-        con.remove_function(name)
-    except duckdb.InvalidInputException:
-        pass  # not registered on this connection yet
-    con.create_function(name, fn, params, out, type="arrow")
 
 
 # ---------------------------------------------------------------------------------------------
