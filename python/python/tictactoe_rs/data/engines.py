@@ -240,16 +240,34 @@ DUCKDB_MACROS = {
 }
 
 
-def register_duckdb(con: Any) -> Any:
+#: The functions the loadable extension (``duckdb/``) provides natively.
+EXTENSION_FUNCTIONS = (
+    "is_valid", "is_position", "violations", "status", "winner", "to_move", "legal_moves",
+    "value", "distance", "best_moves", "canonical", "symmetry",
+)
+
+
+def register_duckdb(con: Any, extension: str | os.PathLike[str] | None = None) -> Any:
     """Registers the functions on DuckDB connection ``con`` (and returns it):
     ``ttt_NAME(code, encoding := 'base3')`` for every name of ``FUNCTIONS``,
     ``ttt_convert(code, encoding, to_encoding)``, and the macros of ``DUCKDB_MACROS``.
 
-    Every function is a SQL macro that looks the answer up in a list built from the native
-    module's tables (``__ttt_tables``, one row, about 2 MB): DuckDB runs it natively on its
-    vectors, at the speed of its own expressions, with no Python during the query. The code's
-    type is checked (integers only), its range too (an error naming the function and the
-    code), and a null gives a null."""
+    ``extension`` (default: the environment variable ``TTT_DUCKDB_EXTENSION``, if set; ``""``
+    for none): the
+    loadable extension built by ``scripts/duckdb-extension``, loaded into ``con`` (which must
+    allow unsigned extensions: ``duckdb.connect(config={"allow_unsigned_extensions": "true"})``);
+    it gives ``EXTENSION_FUNCTIONS`` natively and the table function ``read_ttt(path)``.
+    Without it, and for the other functions, each is a SQL macro that looks the answer up in
+    a list built from the native module's tables (``__ttt_tables``, one row, about 2 MB):
+    DuckDB runs it natively on its vectors, with no Python during the query. Either way the
+    code's type is checked (integers only), its range too (an error naming the function and
+    the code), and a null gives a null."""
+    if extension is None:
+        extension = os.environ.get("TTT_DUCKDB_EXTENSION")
+    native: tuple[str, ...] = ()
+    if extension:
+        con.execute(f"LOAD {_sql_str(os.fspath(extension))}")
+        native = EXTENSION_FUNCTIONS
     pa = _pa()
     grids = _GRIDS
     columns: dict[str, Any] = {}
@@ -271,6 +289,8 @@ def register_duckdb(con: Any) -> Any:
     con.execute("CREATE OR REPLACE TEMP TABLE __ttt_tables AS SELECT * FROM __ttt_tables_arrow")
     con.unregister("__ttt_tables_arrow")
     for name in FUNCTIONS:
+        if name in native:
+            continue
         con.execute(
             f"CREATE OR REPLACE TEMP MACRO ttt_{name}(code, encoding := 'base3') AS "
             f"(SELECT {name} FROM __ttt_tables)[{_grid_sql('code', 'encoding', name)} + 1]"
