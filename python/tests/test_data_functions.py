@@ -269,7 +269,7 @@ def test_the_extensions_read_ttt_streams_the_file_in_sql(ttt_file, tmp_path):
     bad.write_bytes(bytes(data))
     with pytest.raises(duckdb.Error, match=r"bad\.ttt: block 0 \(records 0 to 40319\) is damaged"):
         c.sql(f"SELECT count(*) FROM read_ttt('{bad}')").fetchall()
-    with pytest.raises(duckdb.Error, match="missing.ttt: No such file"):
+    with pytest.raises(duckdb.Error, match=r"missing\.ttt: No such file"):
         c.sql(f"SELECT count(*) FROM read_ttt('{tmp_path / 'missing.ttt'}')").fetchall()
 
 

@@ -65,19 +65,23 @@ def main(argv: list[str] | None = None) -> int:
     import duckdb
     import pyarrow as pa
 
-    con = td.register_duckdb(duckdb.connect())
-    con.execute("SET threads = 1")
-    con.register("codes", pa.table({"code": codes}))
-    report(
-        "duckdb: ttt_status(code) materialised",
-        median_seconds(lambda: con.sql("SELECT ttt_status(code) FROM codes").to_arrow_table(), args.repeat),
-    )
-    report(
-        "duckdb: ttt_status(code), count per status",
-        median_seconds(
-            lambda: con.sql("SELECT ttt_status(code) s, count(*) FROM codes GROUP BY s").fetchall(), args.repeat
-        ),
-    )
+    extension = os.environ.get("TTT_DUCKDB_EXTENSION", "")
+    for kind, ext in [("sql lookup", ""), ("extension", extension)]:
+        if kind == "extension" and not ext:
+            print("(TTT_DUCKDB_EXTENSION not set: no figures for the extension)")
+            continue
+        con = td.register_duckdb(duckdb.connect(config={"allow_unsigned_extensions": "true"}), extension=ext)
+        con.execute("SET threads = 1")
+        con.register("codes", pa.table({"code": codes}))
+        for what, sql in [
+            ("ttt_status(code) materialised", "SELECT ttt_status(code) FROM codes"),
+            ("code % 4 materialised (a native expression)", "SELECT CAST(code % 4 AS TINYINT) FROM codes"),
+            ("ttt_status(code), count per status", "SELECT ttt_status(code) s, count(*) FROM codes GROUP BY s"),
+        ]:
+            def run(sql: str = sql, con: Any = con) -> Any:
+                return con.sql(sql).to_arrow_table()
+
+            report(f"duckdb ({kind}): {what}", median_seconds(run, args.repeat))
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "codes.ttt")
@@ -90,7 +94,11 @@ def main(argv: list[str] | None = None) -> int:
             reader = td.read_ttt(path)  # noqa: F841 (scanned by name)
             return con.sql("SELECT ttt_status(base3) s, count(*) FROM reader GROUP BY s").fetchall()
 
-        report("duckdb: read_ttt + ttt_status, count per status", median_seconds(scan, args.repeat))
+        report("duckdb: td.read_ttt (Arrow stream) + ttt_status, count", median_seconds(scan, args.repeat))
+        if extension:
+            sql = f"SELECT ttt_status(base3) s, count(*) FROM read_ttt('{path}') GROUP BY s"
+            report("duckdb: read_ttt() (extension) + ttt_status, count",
+                   median_seconds(lambda: con.sql(sql).fetchall(), args.repeat))
 
         if args.spark:
             from pyspark.sql import SparkSession
