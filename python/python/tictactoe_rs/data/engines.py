@@ -252,18 +252,14 @@ def register_duckdb(con: Any, extension: str | os.PathLike[str] | None = None) -
     ``ttt_NAME(code, encoding := 'base3')`` for every name of ``FUNCTIONS``,
     ``ttt_convert(code, encoding, to_encoding)``, and the macros of ``DUCKDB_MACROS``.
 
-    ``extension`` (default: the environment variable ``TTT_DUCKDB_EXTENSION``, if set; ``""``
-    for none): the
-    loadable extension built by ``scripts/duckdb-extension``, loaded into ``con`` (which must
-    allow unsigned extensions: ``duckdb.connect(config={"allow_unsigned_extensions": "true"})``);
+    ``extension``: the loadable extension built by ``scripts/duckdb-extension``, loaded into
+    ``con`` (which must allow unsigned extensions: ``duckdb.connect(config={"allow_unsigned_extensions": "true"})``);
     it gives ``EXTENSION_FUNCTIONS`` natively and the table function ``read_ttt(path)``.
     Without it, and for the other functions, each is a SQL macro that looks the answer up in
     a list built from the native module's tables (``__ttt_tables``, one row, about 2 MB):
     DuckDB runs it natively on its vectors, with no Python during the query. Either way the
     code's type is checked (integers only), its range too (an error naming the function and
     the code), and a null gives a null."""
-    if extension is None:
-        extension = os.environ.get("TTT_DUCKDB_EXTENSION")
     native: tuple[str, ...] = ()
     if extension:
         con.execute(f"LOAD {_sql_str(os.fspath(extension))}")
