@@ -285,3 +285,30 @@ def test_read_ttt_names_the_file_and_block_of_damage(tmp_path, ttt_file):
     reader = td.read_ttt(bad)  # noqa: F841
     with pytest.raises(Exception, match=r"bad\.ttt: block 0"):
         con.sql("SELECT count(*) FROM reader").fetchall()
+
+
+def test_block_ranges_read_what_the_whole_file_holds(ttt_file, tmp_path):
+    from tictactoe_rs import _native
+
+    path, base3 = ttt_file
+    enc, per, count, blocks = _native.ttt_layout(str(path))
+    assert (enc, count, blocks) == ("rank", len(base3), -(-len(base3) // per))
+    parts = [_native.read_ttt_blocks(str(path), k, 2) for k in range(0, blocks, 2)]
+    assert [first for first, _ in parts] == [k * per for k in range(0, blocks, 2)]
+    assert np.array_equal(np.concatenate([codes for _, codes in parts]), base3)
+    first, past_end = _native.read_ttt_blocks(str(path), blocks + 5, 3)
+    assert (first, len(past_end)) == (count, 0)
+    truncated = tmp_path / "cut.ttt"
+    truncated.write_bytes(path.read_bytes()[:-100])
+    with pytest.raises(ValueError, match=r"cut\.ttt: "):
+        _native.read_ttt_blocks(str(truncated), 0, 1)
+    with pytest.raises(OSError, match=r"missing\.ttt: No such file"):
+        _native.ttt_layout(str(tmp_path / "missing.ttt"))
+    damaged = tmp_path / "d.ttt"
+    data = bytearray(path.read_bytes())
+    block_bytes = 8 + len(_native.TttWriter.pack(np.zeros(per, np.int32), "rank"))
+    data[32 + block_bytes + 8 + 5] ^= 1  # a payload byte of block 1
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=rf"d\.ttt: block 1 \(records {per} to {2 * per - 1}\) is damaged: checksum mismatch"):
+        _native.read_ttt_blocks(str(damaged), 1, 1)
+    assert np.array_equal(_native.read_ttt_blocks(str(damaged), 0, 1)[1], base3[:per])  # a range reads only its blocks
