@@ -73,10 +73,13 @@ def main(argv: list[str] | None = None) -> int:
         con = td.register_duckdb(duckdb.connect(config={"allow_unsigned_extensions": "true"}), extension=ext)
         con.execute("SET threads = 1")
         con.register("codes", pa.table({"code": codes}))
+        con.execute("CREATE TABLE stored AS SELECT * FROM codes")
         for what, sql in [
             ("ttt_status(code) materialised", "SELECT ttt_status(code) FROM codes"),
             ("code % 4 materialised (a native expression)", "SELECT CAST(code % 4 AS TINYINT) FROM codes"),
             ("ttt_status(code), count per status", "SELECT ttt_status(code) s, count(*) FROM codes GROUP BY s"),
+            ("DuckDB table: sum(ttt_status(code))", "SELECT sum(ttt_status(code)) FROM stored"),
+            ("DuckDB table: sum(code % 4)", "SELECT sum(CAST(code % 4 AS TINYINT)) FROM stored"),
         ]:
             def run(sql: str = sql, con: Any = con) -> Any:
                 return con.sql(sql).to_arrow_table()
