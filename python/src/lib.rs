@@ -19,6 +19,7 @@ mod games;
 mod grid;
 mod mnk;
 mod planes;
+mod ranges;
 mod selfplay;
 mod symmetry;
 mod tables;
@@ -65,5 +66,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mnk::register(m)?;
     mnk::register_batch(m)?;
     family::register(m)?;
+    ranges::register(m)?;
     Ok(())
 }

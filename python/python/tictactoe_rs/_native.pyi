@@ -268,6 +268,15 @@ class TttWriter:
 
 __all__ += ["TttReader", "TttWriter"]
 
+# .ttt files read by block range (python/src/ranges.rs).
+
+def ttt_layout(path: str | os.PathLike[str]) -> tuple[_Packing, int, int, int]: ...
+def read_ttt_blocks(
+    path: str | os.PathLike[str], first_block: int, blocks: int
+) -> tuple[int, npt.NDArray[np.int32]]: ...
+
+__all__ += ["read_ttt_blocks", "ttt_layout"]
+
 # The k-in-a-row family (python/src/mnk.rs, public as tictactoe_rs.mnk): its stubs go below.
 
 from typing import ClassVar

@@ -55,6 +55,15 @@ from tictactoe_rs.data._tables import (
     positions,
     transitions,
 )
+from tictactoe_rs.data.engines import (
+    read_ttt,
+    register_duckdb,
+    register_polars,
+    spark_blunders,
+    spark_bucket_states,
+    spark_function,
+    spark_read_ttt,
+)
 
 __all__ = [
     "CODE_RANGE",
@@ -81,8 +90,15 @@ __all__ = [
     "positions",
     "read_codes",
     "read_parquet",
+    "read_ttt",
+    "register_duckdb",
+    "register_polars",
     "selfplay_states",
     "selfplay_to_parquet",
+    "spark_blunders",
+    "spark_bucket_states",
+    "spark_function",
+    "spark_read_ttt",
     "states_of",
     "states_schema",
     "transitions",
