@@ -317,7 +317,21 @@ impl<const W: usize> Position<W> {
     #[inline]
     pub fn play_bit(&mut self, bit: u32) {
         debug_assert!(self.playable().contains(bit), "bit {bit} is not playable");
+        // The presets' rules as constants: their strides, line directions, `k` and cell
+        // counts become immediates (the same code, one branch on the rules to choose).
         let rules = self.rules();
+        if W == 1 && rules == Rules::CONNECT_FOUR {
+            self.play_bit_under(bit, Rules::CONNECT_FOUR);
+        } else if W == 4 && rules == Rules::GOMOKU {
+            self.play_bit_under(bit, Rules::GOMOKU);
+        } else {
+            self.play_bit_under(bit, rules);
+        }
+    }
+
+    /// [`play_bit`](Position::play_bit) under `rules`, which are this position's.
+    #[inline(always)]
+    fn play_bit_under(&mut self, bit: u32, rules: Rules) {
         let mover = self.side_to_move();
         let pieces = match mover {
             Player::X => self.board.x_mut(),
@@ -391,8 +405,14 @@ impl<const W: usize> Position<W> {
 
     /// Plays uniformly random legal moves to the end of the game and returns its status: one
     /// `next_u32` a move, scaled to the number of moves by a multiply (bias below `n / 2^32`).
+    ///
+    /// Connect Four (on one word) has a loop of its own that makes the same choices from
+    /// the same draws: see [`play_random_connect_four`](Position::play_random_connect_four).
     #[cfg(feature = "rand")]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
+        if W == 1 && self.rules() == Rules::CONNECT_FOUR {
+            return self.play_random_connect_four(rng);
+        }
         while self.status == Status::Ongoing {
             let playable = self.playable();
             // Without gravity every empty cell is playable: no count needed.
@@ -409,6 +429,99 @@ impl<const W: usize> Position<W> {
         self.status
     }
 }
+
+/// Connect Four's random playouts: the seven columns' fullness as a 7-bit set, the pick
+/// among the open ones by two table lookups, the mark by the column-height carry of the
+/// occupied word (John Tromp's and Pascal Pons's `mask + bottom`).
+#[cfg(feature = "rand")]
+impl<const W: usize> Position<W> {
+    /// The loop of [`play_random`](Position::play_random) for Connect Four on one word: the
+    /// same moves from the same draws (the `n`-th open column is the `n`-th playable bit,
+    /// columns being in bit order), with the mover's word, the occupied word and the open
+    /// columns in registers, and the board, heights, plies, hash and status written back at
+    /// the end.
+    fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
+        const RULES: Rules = Rules::CONNECT_FOUR;
+        const TOP: u64 = 0x0001_0204_0810_2040 >> 1; // row 5 (the top cell) of each column
+        if self.status != Status::Ongoing {
+            return self.status;
+        }
+        let mut mover = self.side_to_move();
+        let (mut mine, mut theirs) = match mover {
+            Player::X => (
+                self.board.pieces(Player::X).0[0],
+                self.board.pieces(Player::O).0[0],
+            ),
+            Player::O => (
+                self.board.pieces(Player::O).0[0],
+                self.board.pieces(Player::X).0[0],
+            ),
+        };
+        let mut occupied = mine | theirs;
+        // Bit c: column c has an empty cell.
+        let mut open = 0u8;
+        for col in 0..7 {
+            open |= u8::from(occupied >> (7 * col + 5) & 1 == 0) << col;
+        }
+        let mut plies = u32::from(self.plies);
+        let mut hash = self.hash;
+        let status = loop {
+            let n = u64::from(open.count_ones());
+            let pick = ((u64::from(rng.next_u32()) * n) >> 32) as usize;
+            let col = u32::from(NTH_OF_SEVEN[usize::from(open & 127)][pick & 7]);
+            // The column's lowest empty cell: the carry of its bottom bit through its marks.
+            let column = 0x3f << (7 * col);
+            let new = (occupied + (1 << (7 * col))) & column;
+            occupied |= new;
+            mine |= new;
+            open &= !(u8::from(new & TOP != 0) << col);
+            hash ^= zobrist::key(mover, new.trailing_zeros());
+            plies += 1;
+            if has_line(Bits::<1>([mine]), RULES) {
+                break Status::Won(mover);
+            }
+            if plies == RULES.cells() {
+                break Status::Draw;
+            }
+            (mine, theirs) = (theirs, mine);
+            mover = mover.opponent();
+        };
+        let (x, o) = match mover {
+            Player::X => (mine, theirs),
+            Player::O => (theirs, mine),
+        };
+        self.board.x_mut().0[0] = x;
+        self.board.o_mut().0[0] = o;
+        for (col, height) in self.heights.iter_mut().take(7).enumerate() {
+            // A column's marks are its low bits: one more carries to the height.
+            *height = ((occupied >> (7 * col) & 0x3f) + 1).trailing_zeros() as u8;
+        }
+        self.plies = plies as u16;
+        self.hash = hash;
+        self.status = status;
+        status
+    }
+}
+
+/// `NTH_OF_SEVEN[set][n]`: the `n`-th column (from 0) of a 7-bit set of columns, for every
+/// `n` below the set's size (0 past it), 896 bytes computed at compile time.
+#[cfg(feature = "rand")]
+static NTH_OF_SEVEN: [[u8; 8]; 128] = {
+    let mut table = [[0u8; 8]; 128];
+    let mut set = 0;
+    while set < 128 {
+        let (mut col, mut n) = (0, 0);
+        while col < 7 {
+            if set >> col & 1 == 1 {
+                table[set][n] = col as u8;
+                n += 1;
+            }
+            col += 1;
+        }
+        set += 1;
+    }
+    table
+};
 
 /// `⌊65536 / stride⌋ + 1` for every stride (2 to 20; 32 entries so an index `& 31` needs
 /// no bounds check): see [`column_of`].
