@@ -152,15 +152,14 @@ fn gomoku_has_line(p: [u64; 4]) -> bool {
         let four = and(two, down(two, 2 * d));
         and(four, down(four, d))
     }
-    let vertical = p.map(|w| {
-        let two = w & (w >> 1);
-        let four = two & (two >> 2);
-        four & (four >> 1)
-    });
-    let [h, r, f] = [16, 17, 15].map(|d| five(p, d));
+    // Written out: `array::map` with a closure is not always inlined.
+    let (h, r, f) = (five(p, 16), five(p, 17), five(p, 15));
     let mut any = 0;
     for i in 0..4 {
-        any |= vertical[i] | h[i] | r[i] | f[i];
+        let w = p[i];
+        let two = w & (w >> 1);
+        let four = two & (two >> 2);
+        any |= (four & (four >> 1)) | h[i] | r[i] | f[i];
     }
     any != 0
 }

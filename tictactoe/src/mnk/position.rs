@@ -314,7 +314,9 @@ impl<const W: usize> Position<W> {
     /// Plays the empty, playable bit `bit` (see [`playable`](Position::playable)) for the side
     /// to move: the fast path of [`play`](Position::play), which checks only in debug builds.
     /// The status after it comes from the lines through `bit` alone.
-    #[inline]
+    // Always inlined: with the presets' copies it is past the compiler's inlining threshold,
+    // and a call (the position stored and reloaded around it) costs more than the play.
+    #[inline(always)]
     pub fn play_bit(&mut self, bit: u32) {
         debug_assert!(self.playable().contains(bit), "bit {bit} is not playable");
         // The presets' rules as constants: their strides, line directions, `k` and cell
@@ -466,9 +468,9 @@ impl<const W: usize> Position<W> {
         let mut plies = u32::from(self.plies);
         let mut hash = self.hash;
         let status = loop {
-            let n = u64::from(open.count_ones());
-            let pick = ((u64::from(rng.next_u32()) * n) >> 32) as usize;
-            let col = u32::from(NTH_OF_SEVEN[usize::from(open & 127)][pick & 7]);
+            let row = &NTH_OF_SEVEN[usize::from(open & 127)];
+            let pick = ((u64::from(rng.next_u32()) * u64::from(row[7])) >> 32) as usize;
+            let col = u32::from(row[pick & 7]);
             // The column's lowest empty cell: the carry of its bottom bit through its marks.
             let column = 0x3f << (7 * col);
             let new = (occupied + (1 << (7 * col))) & column;
@@ -503,8 +505,9 @@ impl<const W: usize> Position<W> {
     }
 }
 
-/// `NTH_OF_SEVEN[set][n]`: the `n`-th column (from 0) of a 7-bit set of columns, for every
-/// `n` below the set's size (0 past it), 896 bytes computed at compile time.
+/// `NTH_OF_SEVEN[set][n]`: the `n`-th column (from 0) of a 7-bit set of columns for every
+/// `n` below the set's size (0 past it), and at `n = 7` the size; 1,024 bytes computed at
+/// compile time.
 #[cfg(feature = "rand")]
 static NTH_OF_SEVEN: [[u8; 8]; 128] = {
     let mut table = [[0u8; 8]; 128];
@@ -518,6 +521,7 @@ static NTH_OF_SEVEN: [[u8; 8]; 128] = {
             }
             col += 1;
         }
+        table[set][7] = n as u8;
         set += 1;
     }
     table
