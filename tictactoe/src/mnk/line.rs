@@ -104,10 +104,10 @@ fn short_runs_any<const W: usize, const K: u32>(p: Bits<W>, [a, b, c, d]: [u32; 
 #[inline(always)]
 pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
     // The presets' shift amounts as constants: immediate shifts, no register moves.
-    if W == 1 && rules == Rules::CONNECT_FOUR {
+    if W == 1 && rules.is(Rules::CONNECT_FOUR) {
         return !short_runs_any::<W, 4>(pieces, C4_DIRECTIONS).is_empty();
     }
-    if W == 4 && rules == Rules::GOMOKU {
+    if W == 4 && rules.is(Rules::GOMOKU) {
         return gomoku_has_line(core::array::from_fn(|i| {
             pieces.0.get(i).copied().unwrap_or(0)
         }));
@@ -188,10 +188,10 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
     if k <= 1 {
         return pieces.contains(bit);
     }
-    if W == 1 && rules == Rules::CONNECT_FOUR {
+    if W == 1 && rules.is(Rules::CONNECT_FOUR) {
         return one_word_through::<4>(pieces.0[0], bit, C4_DIRECTIONS);
     }
-    if W == 4 && rules == Rules::GOMOKU {
+    if W == 4 && rules.is(Rules::GOMOKU) {
         let words = core::array::from_fn(|i| pieces.0.get(i).copied().unwrap_or(0));
         return gomoku_through(words, bit);
     }

@@ -322,9 +322,9 @@ impl<const W: usize> Position<W> {
         // The presets' rules as constants: their strides, line directions, `k` and cell
         // counts become immediates (the same code, one branch on the rules to choose).
         let rules = self.rules();
-        if W == 1 && rules == Rules::CONNECT_FOUR {
+        if W == 1 && rules.is(Rules::CONNECT_FOUR) {
             self.play_bit_under(bit, Rules::CONNECT_FOUR);
-        } else if W == 4 && rules == Rules::GOMOKU {
+        } else if W == 4 && rules.is(Rules::GOMOKU) {
             self.play_bit_under(bit, Rules::GOMOKU);
         } else {
             self.play_bit_under(bit, rules);
@@ -412,7 +412,7 @@ impl<const W: usize> Position<W> {
     /// the same draws: see [`play_random_connect_four`](Position::play_random_connect_four).
     #[cfg(feature = "rand")]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
-        if W == 1 && self.rules() == Rules::CONNECT_FOUR {
+        if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
             return self.play_random_connect_four(rng);
         }
         while self.status == Status::Ongoing {
