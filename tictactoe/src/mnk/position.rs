@@ -440,8 +440,8 @@ impl<const W: usize> Position<W> {
     /// The loop of [`play_random`](Position::play_random) for Connect Four on one word: the
     /// same moves from the same draws (the `n`-th open column is the `n`-th playable bit,
     /// columns being in bit order), with the mover's word, the occupied word and the open
-    /// columns in registers, and the board, heights, plies, hash and status written back at
-    /// the end.
+    /// columns in registers, no line check before the seventh ply, and the board, heights,
+    /// plies, hash and status written back at the end.
     fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         const RULES: Rules = Rules::CONNECT_FOUR;
         const TOP: u64 = 0x0001_0204_0810_2040 >> 1; // row 5 (the top cell) of each column
@@ -466,7 +466,7 @@ impl<const W: usize> Position<W> {
             open |= u8::from(occupied >> (7 * col + 5) & 1 == 0) << col;
         }
         let mut plies = u32::from(self.plies);
-        let mut hash = self.hash;
+        let before = self.board;
         let status = loop {
             let row = &NTH_OF_SEVEN[usize::from(open & 127)];
             let pick = ((u64::from(rng.next_u32()) * u64::from(row[7])) >> 32) as usize;
@@ -477,9 +477,9 @@ impl<const W: usize> Position<W> {
             occupied |= new;
             mine |= new;
             open &= !(u8::from(new & TOP != 0) << col);
-            hash ^= zobrist::key(mover, new.trailing_zeros());
             plies += 1;
-            if has_line(Bits::<1>([mine]), RULES) {
+            // Four marks of one player take seven plies: no check before.
+            if plies >= 7 && has_line(Bits::<1>([mine]), RULES) {
                 break Status::Won(mover);
             }
             if plies == RULES.cells() {
@@ -499,7 +499,9 @@ impl<const W: usize> Position<W> {
             *height = ((occupied >> (7 * col) & 0x3f) + 1).trailing_zeros() as u8;
         }
         self.plies = plies as u16;
-        self.hash = hash;
+        // The marks added, hashed once at the end (one key per mark, as play does).
+        self.hash ^= zobrist::hash_bits(Player::X, Bits([x & !before.pieces(Player::X).0[0]]))
+            ^ zobrist::hash_bits(Player::O, Bits([o & !before.pieces(Player::O).0[0]]));
         self.status = status;
         status
     }
