@@ -11,9 +11,15 @@
 //! | `connect-four-solver` 0.2 | `play(col)` then `is_victory()` | a column of `is_legal_move` |
 //! | `board-game` 0.8 (`Connect4`) | `play(col)`, which updates `outcome()` | a column of `is_available_move` |
 //!
-//! Every contender draws its random move from the same `SmallRng` with one 32-bit draw and a
-//! multiply (`pick`), except our `play_random` (its own `random_range`) and board-game's own
-//! `play_random_available_move` (rand 0.8, a row of its own).
+//! Every contender draws its random move from the same `SmallRng` (xoshiro256++) with one
+//! 32-bit draw and a multiply (`pick`) among its legal moves, except our `play_random` for
+//! Connect Four (the same draw and multiply over the seven columns, drawn again while the
+//! column is full: rejection, uniform over the legal moves too) and board-game's own
+//! `play_random_available_move` (rand 0.8's `SmallRng`, a row of its own).
+//!
+//! `ours connect4::Position::play` is the Connect Four solver's own position
+//! (`tictactoe::connect4`): its functions are not `#[inline]`, so from this crate each is a
+//! call.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -408,8 +408,9 @@ impl<const W: usize> Position<W> {
     /// Plays uniformly random legal moves to the end of the game and returns its status: one
     /// `next_u32` a move, scaled to the number of moves by a multiply (bias below `n / 2^32`).
     ///
-    /// Connect Four (on one word) has a loop of its own that makes the same choices from
-    /// the same draws: see [`play_random_connect_four`](Position::play_random_connect_four).
+    /// Connect Four on one word (`Position<1>`) has a loop of its own, which draws a column
+    /// uniformly from the seven and draws again while it is full: uniform over the legal
+    /// moves too, one draw a move until a column fills.
     #[cfg(feature = "rand")]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
@@ -432,19 +433,18 @@ impl<const W: usize> Position<W> {
     }
 }
 
-/// Connect Four's random playouts: the seven columns' fullness as a 7-bit set, the pick
-/// among the open ones by two table lookups, the mark by the column-height carry of the
-/// occupied word (John Tromp's and Pascal Pons's `mask + bottom`).
+/// Connect Four's random playouts: a column drawn from the seven and drawn again while it is
+/// full, the mark by the column-height carry of the occupied word (John Tromp's and Pascal
+/// Pons's `mask + bottom`).
 #[cfg(feature = "rand")]
 impl<const W: usize> Position<W> {
     /// The loop of [`play_random`](Position::play_random) for Connect Four on one word: the
-    /// same moves from the same draws (the `n`-th open column is the `n`-th playable bit,
-    /// columns being in bit order), with the mover's word, the occupied word and the open
-    /// columns in registers, no line check before the seventh ply, and the board, heights,
-    /// plies, hash and status written back at the end.
+    /// mover's word and the occupied word in registers, no line check before the seventh ply,
+    /// and the board, heights, plies, hash and status written back at the end. Rejection
+    /// keeps the board out of the draw: picking among the open columns by their count made
+    /// every move wait on the last one through two table loads and a multiply.
     fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         const RULES: Rules = Rules::CONNECT_FOUR;
-        const TOP: u64 = 0x0001_0204_0810_2040 >> 1; // row 5 (the top cell) of each column
         if self.status != Status::Ongoing {
             return self.status;
         }
@@ -460,23 +460,23 @@ impl<const W: usize> Position<W> {
             ),
         };
         let mut occupied = mine | theirs;
-        // Bit c: column c has an empty cell.
-        let mut open = 0u8;
-        for col in 0..7 {
-            open |= u8::from(occupied >> (7 * col + 5) & 1 == 0) << col;
-        }
         let mut plies = u32::from(self.plies);
         let before = self.board;
         let status = loop {
-            let row = &NTH_OF_SEVEN[usize::from(open & 127)];
-            let pick = ((u64::from(rng.next_u32()) * u64::from(row[7])) >> 32) as usize;
-            let col = u32::from(row[pick & 7]);
+            // A column uniform among the seven, drawn again while it is full: uniform among
+            // the open ones, and the draw does not wait on the board (a full column is the
+            // rare, predicted branch). The game is ongoing, so a column is open.
+            let col = loop {
+                let col = ((u64::from(rng.next_u32()) * 7) >> 32) as u32;
+                if occupied >> (7 * col + 5) & 1 == 0 {
+                    break col;
+                }
+            };
             // The column's lowest empty cell: the carry of its bottom bit through its marks.
             let column = 0x3f << (7 * col);
             let new = (occupied + (1 << (7 * col))) & column;
             occupied |= new;
             mine |= new;
-            open &= !(u8::from(new & TOP != 0) << col);
             plies += 1;
             // Four marks of one player take seven plies: no check before.
             if plies >= 7 && has_line(Bits::<1>([mine]), RULES) {
@@ -506,28 +506,6 @@ impl<const W: usize> Position<W> {
         status
     }
 }
-
-/// `NTH_OF_SEVEN[set][n]`: the `n`-th column (from 0) of a 7-bit set of columns for every
-/// `n` below the set's size (0 past it), and at `n = 7` the size; 1,024 bytes computed at
-/// compile time.
-#[cfg(feature = "rand")]
-static NTH_OF_SEVEN: [[u8; 8]; 128] = {
-    let mut table = [[0u8; 8]; 128];
-    let mut set = 0;
-    while set < 128 {
-        let (mut col, mut n) = (0, 0);
-        while col < 7 {
-            if set >> col & 1 == 1 {
-                table[set][n] = col as u8;
-                n += 1;
-            }
-            col += 1;
-        }
-        table[set][7] = n as u8;
-        set += 1;
-    }
-    table
-};
 
 /// `⌊65536 / stride⌋ + 1` for every stride (2 to 20; 32 entries so an index `& 31` needs
 /// no bounds check): see [`column_of`].
