@@ -179,8 +179,10 @@ fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
 /// calls it for the last move, which is the only cell a new line can go through.
 ///
 /// On one word (`W = 1`) it is branch-free: the run starts of each direction, moved so that
-/// `bit` is the top bit, meet the `k` starts a run through `bit` can have. On wider boards it
-/// walks out from the cell both ways along each direction, at most `k - 1` cells each way.
+/// `bit` is the top bit, meet the `k` starts a run through `bit` can have. Gomoku (15 × 15,
+/// k = 5, on four words) gathers the four lines through `bit` into one word and is
+/// branch-free too. On other wider boards it walks out from the cell both ways along each
+/// direction, at most `k - 1` cells each way.
 #[must_use]
 #[inline]
 pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> bool {
