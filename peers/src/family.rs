@@ -11,9 +11,15 @@
 //! | `connect-four-solver` 0.2 | `play(col)` then `is_victory()` | a column of `is_legal_move` |
 //! | `board-game` 0.8 (`Connect4`) | `play(col)`, which updates `outcome()` | a column of `is_available_move` |
 //!
-//! Every contender draws its random move from the same `SmallRng` with one 32-bit draw and a
-//! multiply (`pick`), except our `play_random` (its own `random_range`) and board-game's own
-//! `play_random_available_move` (rand 0.8, a row of its own).
+//! Every contender draws its random move from the same `SmallRng` (xoshiro256++) with one
+//! 32-bit draw and a multiply (`pick`) among its legal moves, except our `play_random` for
+//! Connect Four (the same draw and multiply over the seven columns, drawn again while the
+//! column is full: rejection, uniform over the legal moves too) and board-game's own
+//! `play_random_available_move` (rand 0.8's `SmallRng`, a row of its own).
+//!
+//! `ours connect4::Position::play` is the Connect Four solver's own position
+//! (`tictactoe::connect4`): its functions are not `#[inline]`, so from this crate each is a
+//! call.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -22,6 +28,7 @@ use std::hint::black_box;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
+use tictactoe::connect4::{Column as SolverColumn, Position as SolverPosition};
 use tictactoe::mnk::{Bits, Position as MnkPosition, Rules, wins_through};
 use tictactoe::{Player, Status, selfplay};
 
@@ -55,6 +62,9 @@ struct C4Pair {
     ours: C4,
     bit: u32,
     col: usize,
+    /// Our Connect Four solver's position (`tictactoe::connect4`), and the move as its column.
+    pons: SolverPosition,
+    column: SolverColumn,
     ai: AiPosition,
     solver: ConnectFour,
     bg: Connect4,
@@ -67,6 +77,7 @@ fn c4_pairs(games: usize) -> Vec<C4Pair> {
     let mut pairs = Vec::new();
     for _ in 0..games {
         let mut ours = C4::new(Rules::CONNECT_FOUR).expect("one word");
+        let mut pons = SolverPosition::EMPTY;
         let mut ai = AiPosition::new();
         let mut solver = ConnectFour::new();
         let mut bg = Connect4::default();
@@ -76,15 +87,20 @@ fn c4_pairs(games: usize) -> Vec<C4Pair> {
                 .nth(pick(&mut rng, playable.count()))
                 .expect("in range");
             let col = (bit / 7) as usize;
+            let column = SolverColumn::new(col).expect("a column");
             pairs.push(C4Pair {
                 ours,
                 bit,
                 col,
+                pons,
+                column,
                 ai,
                 solver,
                 bg: bg.clone(),
             });
             ours.play_bit(bit);
+            // Our solver's `play` refuses the winning move (the game has no position after it).
+            pons = pons.play(column).unwrap_or(pons);
             ai.play(col);
             assert!(solver.play(Column::from_index(col as u8)));
             bg.play(col as u8).expect("legal");
@@ -146,6 +162,18 @@ fn c4_play_and_check() {
                 }
                 0
             }),
+            case(
+                "ours connect4::Position::play (the solver's; Err on a win)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for pair in pairs {
+                            let _ = black_box(pair.pons.play(pair.column));
+                        }
+                    }
+                    0
+                },
+            ),
             case("connect-four-ai is_winning_move + play", n, || {
                 for _ in 0..REPEAT {
                     for pair in pairs {

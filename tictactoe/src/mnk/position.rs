@@ -314,10 +314,26 @@ impl<const W: usize> Position<W> {
     /// Plays the empty, playable bit `bit` (see [`playable`](Position::playable)) for the side
     /// to move: the fast path of [`play`](Position::play), which checks only in debug builds.
     /// The status after it comes from the lines through `bit` alone.
-    #[inline]
+    // Always inlined: with the presets' copies it is past the compiler's inlining threshold,
+    // and a call (the position stored and reloaded around it) costs more than the play.
+    #[inline(always)]
     pub fn play_bit(&mut self, bit: u32) {
         debug_assert!(self.playable().contains(bit), "bit {bit} is not playable");
+        // The presets' rules as constants: their strides, line directions, `k` and cell
+        // counts become immediates (the same code, one branch on the rules to choose).
         let rules = self.rules();
+        if W == 1 && rules.is(Rules::CONNECT_FOUR) {
+            self.play_bit_under(bit, Rules::CONNECT_FOUR);
+        } else if W == 4 && rules.is(Rules::GOMOKU) {
+            self.play_bit_under(bit, Rules::GOMOKU);
+        } else {
+            self.play_bit_under(bit, rules);
+        }
+    }
+
+    /// [`play_bit`](Position::play_bit) under `rules`, which are this position's.
+    #[inline(always)]
+    fn play_bit_under(&mut self, bit: u32, rules: Rules) {
         let mover = self.side_to_move();
         let pieces = match mover {
             Player::X => self.board.x_mut(),
@@ -391,8 +407,15 @@ impl<const W: usize> Position<W> {
 
     /// Plays uniformly random legal moves to the end of the game and returns its status: one
     /// `next_u32` a move, scaled to the number of moves by a multiply (bias below `n / 2^32`).
+    ///
+    /// Connect Four on one word (`Position<1>`) has a loop of its own, which draws a column
+    /// uniformly from the seven and draws again while it is full: uniform over the legal
+    /// moves too, one draw a move until a column fills.
     #[cfg(feature = "rand")]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
+        if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
+            return self.play_random_connect_four(rng);
+        }
         while self.status == Status::Ongoing {
             let playable = self.playable();
             // Without gravity every empty cell is playable: no count needed.
@@ -407,6 +430,80 @@ impl<const W: usize> Position<W> {
             self.play_bit(playable.nth_in_range(pick));
         }
         self.status
+    }
+}
+
+/// Connect Four's random playouts: a column drawn from the seven and drawn again while it is
+/// full, the mark by the column-height carry of the occupied word (John Tromp's and Pascal
+/// Pons's `mask + bottom`).
+#[cfg(feature = "rand")]
+impl<const W: usize> Position<W> {
+    /// The loop of [`play_random`](Position::play_random) for Connect Four on one word: the
+    /// mover's word and the occupied word in registers, no line check before the seventh ply,
+    /// and the board, heights, plies, hash and status written back at the end. Rejection
+    /// keeps the board out of the draw: picking among the open columns by their count made
+    /// every move wait on the last one through two table loads and a multiply.
+    fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
+        const RULES: Rules = Rules::CONNECT_FOUR;
+        if self.status != Status::Ongoing {
+            return self.status;
+        }
+        let mut mover = self.side_to_move();
+        let (mut mine, mut theirs) = match mover {
+            Player::X => (
+                self.board.pieces(Player::X).0[0],
+                self.board.pieces(Player::O).0[0],
+            ),
+            Player::O => (
+                self.board.pieces(Player::O).0[0],
+                self.board.pieces(Player::X).0[0],
+            ),
+        };
+        let mut occupied = mine | theirs;
+        let mut plies = u32::from(self.plies);
+        let before = self.board;
+        let status = loop {
+            // A column uniform among the seven, drawn again while it is full: uniform among
+            // the open ones, and the draw does not wait on the board (a full column is the
+            // rare, predicted branch). The game is ongoing, so a column is open.
+            let col = loop {
+                let col = ((u64::from(rng.next_u32()) * 7) >> 32) as u32;
+                if occupied >> (7 * col + 5) & 1 == 0 {
+                    break col;
+                }
+            };
+            // The column's lowest empty cell: the carry of its bottom bit through its marks.
+            let column = 0x3f << (7 * col);
+            let new = (occupied + (1 << (7 * col))) & column;
+            occupied |= new;
+            mine |= new;
+            plies += 1;
+            // Four marks of one player take seven plies: no check before.
+            if plies >= 7 && has_line(Bits::<1>([mine]), RULES) {
+                break Status::Won(mover);
+            }
+            if plies == RULES.cells() {
+                break Status::Draw;
+            }
+            (mine, theirs) = (theirs, mine);
+            mover = mover.opponent();
+        };
+        let (x, o) = match mover {
+            Player::X => (mine, theirs),
+            Player::O => (theirs, mine),
+        };
+        self.board.x_mut().0[0] = x;
+        self.board.o_mut().0[0] = o;
+        for (col, height) in self.heights.iter_mut().take(7).enumerate() {
+            // A column's marks are its low bits: one more carries to the height.
+            *height = ((occupied >> (7 * col) & 0x3f) + 1).trailing_zeros() as u8;
+        }
+        self.plies = plies as u16;
+        // The marks added, hashed once at the end (one key per mark, as play does).
+        self.hash ^= zobrist::hash_bits(Player::X, Bits([x & !before.pieces(Player::X).0[0]]))
+            ^ zobrist::hash_bits(Player::O, Bits([o & !before.pieces(Player::O).0[0]]));
+        self.status = status;
+        status
     }
 }
 

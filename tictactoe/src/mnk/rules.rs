@@ -25,6 +25,7 @@ pub const MAX_SIDE: u8 = 19;
 /// # Ok::<(), tictactoe::mnk::RulesError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C)] // four bytes in order: `is` compares them as one word
 pub struct Rules {
     rows: u8,
     cols: u8,
@@ -195,6 +196,15 @@ impl Rules {
             return Err(RulesError::K { k, max });
         }
         Ok(Rules::preset(rows as u8, cols as u8, k as u8, gravity))
+    }
+
+    /// Whether `self` and `other` are the same rules, as one 32-bit compare (the derived `==`
+    /// compares byte by byte): the presets' fast paths ask it on every move.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) const fn is(self, other: Rules) -> bool {
+        u32::from_le_bytes([self.rows, self.cols, self.k, self.gravity as u8])
+            == u32::from_le_bytes([other.rows, other.cols, other.k, other.gravity as u8])
     }
 
     /// Rows (top to bottom in text).

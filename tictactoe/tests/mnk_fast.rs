@@ -1,0 +1,190 @@
+//! The presets' fast paths against the family's generic engine and the slow twin.
+//!
+//! Connect Four on one word (`Position<1>`) and gomoku on four (`Position<4>`) take code of
+//! their own: constant line shifts, gomoku's gathered last-move check, Connect Four's random
+//! playout loop. The same rules on a wider board type (`Position<2>`, `Position<5>`) take the
+//! generic code, so the two are played in lockstep on random games and random boards, and
+//! the slow twin (`lab::mnk::Grid`, cell by cell on a grid) checks a share of the positions.
+//!
+//! `cargo test --release -p tictactoe-kit --test mnk_fast` (a few seconds).
+#![cfg(feature = "rand")]
+
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+use tictactoe::Status;
+use tictactoe::lab::mnk::Grid;
+use tictactoe::mnk::{Bits, Position, Rules, cell_mask, has_line, wins_through};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The same position on the fast and the generic board type agree on everything a user sees.
+fn assert_same<const F: usize, const G: usize>(fast: &Position<F>, generic: &Position<G>) {
+    let rules = fast.rules();
+    assert_eq!(fast.board().to_string(), generic.board().to_string());
+    assert_eq!(fast.status(), generic.status(), "{fast:?}");
+    assert_eq!(fast.plies(), generic.plies());
+    assert_eq!(fast.hash(), generic.hash());
+    assert_eq!(fast.legal_count(), generic.legal_count());
+    for col in 0..rules.cols() {
+        assert_eq!(fast.height(col), generic.height(col));
+    }
+}
+
+/// Random games played move by move on both board types; the slow twin checks every
+/// `twin_every`-th game. Returns how many games ended in a win.
+fn lockstep_games<const F: usize, const G: usize>(
+    rules: Rules,
+    games: usize,
+    twin_every: usize,
+    seed: u64,
+) -> usize {
+    let mut rng = Rng(seed);
+    let mut wins = 0;
+    for game in 0..games {
+        let mut fast = Position::<F>::new(rules).unwrap();
+        let mut generic = Position::<G>::new(rules).unwrap();
+        while fast.status() == Status::Ongoing {
+            let legal: Vec<usize> = generic.legal_actions().collect();
+            let action = legal[rng.below(legal.len() as u64) as usize];
+            let square = fast.play(action).unwrap();
+            assert_eq!(generic.play(action).unwrap(), square);
+            assert_same(&fast, &generic);
+            // The last-move check alone, on the mover's marks.
+            let mover = fast.board().pieces(fast.side_to_move().opponent());
+            let bit = rules.bit(square);
+            let wide = generic.board().pieces(generic.side_to_move().opponent());
+            assert_eq!(
+                wins_through(mover, bit, rules),
+                wins_through(wide, bit, rules),
+                "{fast:?}"
+            );
+            if game % twin_every == 0 {
+                let grid = Grid::parse(rules, &fast.board().to_string()).unwrap();
+                assert_eq!(Some(fast.status()), grid.status(), "{fast:?}");
+            }
+        }
+        wins += usize::from(fast.winner().is_some());
+    }
+    wins
+}
+
+#[test]
+fn connect_four_fast_play_matches_the_generic_engine() {
+    let wins = lockstep_games::<1, 2>(Rules::CONNECT_FOUR, 20_000, 10, 0xc4);
+    assert!(wins > 19_000, "{wins}");
+}
+
+#[test]
+fn gomoku_fast_play_matches_the_generic_engine() {
+    let wins = lockstep_games::<4, 5>(Rules::GOMOKU, 400, 20, 0x90);
+    assert!(wins > 350, "{wins}");
+}
+
+/// The draws of Connect Four's playout loop, replayed on the generic engine: a column
+/// `next_u32 × 7 / 2^32`, drawn again while it is full.
+fn replay_connect_four(position: &mut Position<2>, rng: &mut SmallRng) -> Status {
+    while position.status() == Status::Ongoing {
+        loop {
+            let col = ((u64::from(rng.next_u32()) * 7) >> 32) as usize;
+            if position.play(col).is_ok() {
+                break;
+            }
+            assert!(position.status() == Status::Ongoing && !position.is_legal(col));
+        }
+    }
+    position.status()
+}
+
+/// Connect Four's playout loop plays the games its draws name, from the empty board and from
+/// positions part-way through games (with full columns: the redraws).
+#[test]
+fn connect_four_random_playouts_match_a_replay_on_the_generic_engine() {
+    let mut rng = Rng(21);
+    let mut outcomes = [0usize; 3];
+    for seed in 0..20_000u64 {
+        let mut fast = Position::<1>::new(Rules::CONNECT_FOUR).unwrap();
+        let mut generic = Position::<2>::new(Rules::CONNECT_FOUR).unwrap();
+        // A quarter of the games start with a full column (alternating marks, no line).
+        if seed % 4 == 0 {
+            let col = (seed / 4 % 7) as usize;
+            for _ in 0..6 {
+                fast.play(col).unwrap();
+                generic.play(col).unwrap();
+            }
+        }
+        for _ in 0..rng.below(16) {
+            let legal: Vec<usize> = fast.legal_actions().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let action = legal[rng.below(legal.len() as u64) as usize];
+            fast.play(action).unwrap();
+            generic.play(action).unwrap();
+        }
+        let status = fast.play_random(&mut SmallRng::seed_from_u64(seed));
+        let replayed = replay_connect_four(&mut generic, &mut SmallRng::seed_from_u64(seed));
+        assert_eq!(status, replayed);
+        assert_eq!(status, fast.status());
+        assert_same(&fast, &generic);
+        outcomes[match status {
+            Status::Won(tictactoe::Player::X) => 0,
+            Status::Won(tictactoe::Player::O) => 1,
+            _ => 2,
+        }] += 1;
+    }
+    // Both winners and draws happen: every ending of the loop is exercised.
+    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
+
+/// Random boards, sparse to dense, with lines anywhere (not only through a last move): the
+/// whole-board check and the check through every marked cell, fast against generic.
+#[test]
+fn random_boards_match_the_generic_checks() {
+    fn check<const F: usize, const G: usize>(rules: Rules, boards: usize, seed: u64) -> usize {
+        let mut rng = Rng(seed);
+        let (cells, wide_cells) = (cell_mask::<F>(rules), cell_mask::<G>(rules));
+        let mut lines = 0;
+        for _ in 0..boards {
+            // A quarter to seven eighths of the cells marked.
+            let mut words: [u64; G] = core::array::from_fn(|_| rng.next());
+            match rng.below(4) {
+                0 => words.iter_mut().for_each(|w| *w &= rng.next()),
+                1 => {}
+                2 => words.iter_mut().for_each(|w| *w |= rng.next()),
+                _ => words.iter_mut().for_each(|w| *w |= rng.next() | rng.next()),
+            }
+            let wide = Bits::<G>(words) & wide_cells;
+            let fast = Bits::<F>(core::array::from_fn(|i| wide.0[i])) & cells;
+            assert_eq!(fast.count(), wide.count());
+            let any = has_line(fast, rules);
+            assert_eq!(any, has_line(wide, rules), "{fast:?}");
+            lines += usize::from(any);
+            for bit in fast.iter() {
+                assert_eq!(
+                    wins_through(fast, bit, rules),
+                    wins_through(wide, bit, rules),
+                    "{rules} {fast:?} {bit}"
+                );
+            }
+        }
+        lines
+    }
+    // Some boards have a line and some do not.
+    let c4 = check::<1, 2>(Rules::CONNECT_FOUR, 20_000, 1);
+    assert!((100..19_900).contains(&c4), "{c4}");
+    let gomoku = check::<4, 5>(Rules::GOMOKU, 20_000, 2);
+    assert!((100..19_900).contains(&gomoku), "{gomoku}");
+}
