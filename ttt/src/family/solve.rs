@@ -1,0 +1,232 @@
+//! `ttt solve --game SPEC`: value, distance, score and best moves of family positions, by
+//! [`tictactoe::mnk::AnySolver`].
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use tictactoe::mnk::{AnyBoard, AnyPosition, AnySolver, PlayError, Rules};
+use tictactoe::{Player, Status};
+
+use crate::input::{self, InputError, Outcome};
+use crate::output::Out;
+
+/// The default of `--max-nodes`: about a minute of search.
+pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
+
+/// How to answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub json: bool,
+    pub weak: bool,
+    pub max_nodes: u64,
+}
+
+/// One line of `solve --game SPEC --json`; keys in this order.
+#[derive(Serialize)]
+struct Report<'a> {
+    game: String,
+    /// The position as given.
+    input: &'a str,
+    /// Its board in the text form.
+    board: String,
+    /// Null when the game is over.
+    to_move: Option<char>,
+    /// `x-wins`, `o-wins` or `draw`; null when the budget ran out.
+    value: Option<&'static str>,
+    /// Plies to the end under perfect play; null with `--weak` or when unsolved.
+    distance: Option<u32>,
+    /// For the side to move; null with `--weak` or when unsolved.
+    score: Option<i32>,
+    /// Actions, ascending; null with `--weak` or when unsolved.
+    best_moves: Option<Vec<usize>>,
+    /// Nodes searched for this position.
+    nodes: u64,
+    /// Why `value` is null: the budget ran out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsolved: Option<String>,
+}
+
+/// The position a line names: column digits with gravity, else a board.
+///
+/// # Errors
+/// Which character or move is wrong, or which rules the board breaks.
+pub fn parse_position(rules: Rules, text: &str) -> Result<AnyPosition, String> {
+    if rules.gravity() && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return parse_moves(rules, text);
+    }
+    let board = AnyBoard::parse(rules, text).map_err(|error| {
+        let digits = if rules.gravity() {
+            ", or column digits 1-9"
+        } else {
+            ""
+        };
+        format!("not a board of {rules}{digits}: {error}")
+    })?;
+    AnyPosition::from_board(board).map_err(|invalid| {
+        let codes: Vec<&str> = invalid.violations.iter().map(|v| v.code()).collect();
+        format!(
+            "not a reachable position of {rules} ({}): {}",
+            codes.join(", "),
+            invalid.violations
+        )
+    })
+}
+
+/// The position after a sequence of column digits from 1.
+fn parse_moves(rules: Rules, text: &str) -> Result<AnyPosition, String> {
+    let mut position = AnyPosition::new(rules);
+    for (index, byte) in text.bytes().enumerate() {
+        let n = index + 1;
+        let column = u32::from(byte - b'0');
+        if column == 0 || column > rules.cols() {
+            return Err(format!(
+                "move {n} is column {column}: {rules} has columns 1 to {}",
+                rules.cols()
+            ));
+        }
+        if position.status() != Status::Ongoing {
+            return Err(format!(
+                "move {n} comes after the end of the game (move {index} ended it)"
+            ));
+        }
+        match position.play(column as usize - 1) {
+            Ok(_) => {}
+            Err(PlayError::ColumnFull { .. }) => {
+                return Err(format!("move {n} plays column {column}, which is full"));
+            }
+            Err(error) => return Err(format!("move {n} (column {column}): {error}")),
+        }
+    }
+    Ok(position)
+}
+
+/// What the solver said of one position.
+struct Answer {
+    value: Option<tictactoe::solver::Value>,
+    solution: Option<tictactoe::mnk::AnySolution>,
+    nodes: u64,
+}
+
+fn answer(solver: &mut AnySolver, position: &AnyPosition, options: Options) -> Answer {
+    let start = solver.nodes();
+    let (value, solution) = if options.weak {
+        (solver.value(position, options.max_nodes), None)
+    } else {
+        let solution = solver.solve(position, options.max_nodes);
+        (solution.as_ref().map(|s| s.value), solution)
+    };
+    Answer {
+        value,
+        solution,
+        nodes: solver.nodes() - start,
+    }
+}
+
+/// Answers every position (arguments, or lines of standard input) of `rules`.
+///
+/// # Errors
+/// A failed read or write.
+pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Result<ExitCode> {
+    let mut solver = AnySolver::new();
+    input::answer_each(positions, |item, out: &mut Out| {
+        let parsed = item
+            .checked_text()
+            .map_err(|error| error.to_string())
+            .and_then(|text| parse_position(rules, text));
+        let position = match parsed {
+            Ok(position) => position,
+            Err(error) if options.json => {
+                return input::reject_json(out, &InputError::new(&item, error));
+            }
+            Err(error) => {
+                return input::reject(out, item.origin, format_args!("{:?}: {error}", item.text));
+            }
+        };
+        let answer = answer(&mut solver, &position, options);
+        let unsolved = answer
+            .value
+            .is_none()
+            .then(|| format!("not solved within {} nodes (--max-nodes)", options.max_nodes));
+        if options.json {
+            let solution = answer.solution.as_ref();
+            return input::json_line(
+                out,
+                &Report {
+                    game: rules.to_string(),
+                    input: item.text,
+                    board: position.board().to_string(),
+                    to_move: position.to_move().map(Player::to_char),
+                    value: answer.value.map(tictactoe::solver::Value::as_str),
+                    distance: solution.map(|s| s.distance),
+                    score: solution.map(|s| s.score),
+                    best_moves: solution.map(|s| s.best_moves.clone()),
+                    nodes: answer.nodes,
+                    unsolved,
+                },
+            );
+        }
+        let line = match (&answer, unsolved) {
+            (_, Some(why)) => why,
+            (Answer { solution: Some(s), .. }, None) => {
+                let names: Vec<String> = s
+                    .best_moves
+                    .iter()
+                    .map(|&action| move_name(rules, action))
+                    .collect();
+                let best = if names.is_empty() {
+                    "none (the game is over)".to_owned()
+                } else {
+                    names.join(" ")
+                };
+                format!(
+                    "{}, distance {}, score {}, best moves {best}",
+                    s.value, s.distance, s.score
+                )
+            }
+            (Answer { value: Some(value), .. }, None) => value.to_string(),
+            (Answer { value: None, .. }, None) => unreachable!("no value is unsolved"),
+        };
+        writeln!(out, "{}: {line}", item.text)?;
+        Ok(Outcome::Answered)
+    })
+}
+
+/// A move as people name it: the column from 1 with gravity, else the cell as drawn (`b2`).
+fn move_name(rules: Rules, action: usize) -> String {
+    if rules.gravity() {
+        (action + 1).to_string()
+    } else {
+        rules
+            .square_at(action as u32)
+            .map_or_else(|| action.to_string(), |s| super::square_name(rules, s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_name_their_mistake() {
+        let c4 = Rules::CONNECT_FOUR;
+        assert_eq!(
+            parse_moves(c4, "448").err().as_deref(),
+            Some("move 3 is column 8: connect-four has columns 1 to 7")
+        );
+        assert_eq!(
+            parse_moves(c4, "40").err().as_deref(),
+            Some("move 2 is column 0: connect-four has columns 1 to 7")
+        );
+        assert_eq!(
+            parse_moves(c4, "1111111").err().as_deref(),
+            Some("move 7 plays column 1, which is full")
+        );
+        assert_eq!(
+            parse_moves(c4, "12121211").err().as_deref(),
+            Some("move 8 comes after the end of the game (move 7 ended it)")
+        );
+        assert!(parse_moves(c4, "4453").is_ok());
+    }
+}
