@@ -145,10 +145,12 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
             }
         };
         let answer = answer(&mut solver, &position, options);
-        let unsolved = answer
-            .value
-            .is_none()
-            .then(|| format!("not solved within {} nodes (--max-nodes)", options.max_nodes));
+        let unsolved = answer.value.is_none().then(|| {
+            format!(
+                "not solved within {} nodes (--max-nodes)",
+                options.max_nodes
+            )
+        });
         if options.json {
             let solution = answer.solution.as_ref();
             return input::json_line(
@@ -169,7 +171,12 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
         }
         let line = match (&answer, unsolved) {
             (_, Some(why)) => why,
-            (Answer { solution: Some(s), .. }, None) => {
+            (
+                Answer {
+                    solution: Some(s), ..
+                },
+                None,
+            ) => {
                 let names: Vec<String> = s
                     .best_moves
                     .iter()
@@ -185,7 +192,12 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
                     s.value, s.distance, s.score
                 )
             }
-            (Answer { value: Some(value), .. }, None) => value.to_string(),
+            (
+                Answer {
+                    value: Some(value), ..
+                },
+                None,
+            ) => value.to_string(),
             (Answer { value: None, .. }, None) => unreachable!("no value is unsolved"),
         };
         writeln!(out, "{}: {line}", item.text)?;
