@@ -302,11 +302,11 @@ fn bad_positions_get_error_objects_naming_line_and_move() {
         .collect();
     assert_eq!(
         errors[0],
-        (1, "move 3 is column 8: connect-four has columns 1 to 7")
+        (1, "move 3 is column 8: the game has columns 1 to 7")
     );
     assert_eq!(
         errors[1],
-        (2, "move 2 is column 0: connect-four has columns 1 to 7")
+        (2, "move 2 is column 0: the game has columns 1 to 7")
     );
     assert_eq!(errors[2], (4, "move 7 plays column 1, which is full"));
     assert_eq!(
@@ -326,7 +326,7 @@ fn bad_positions_get_error_objects_naming_line_and_move() {
     assert!(
         errors[5]
             .1
-            .starts_with("not a reachable position of connect-four (o-started)"),
+            .starts_with("not a reachable position (o-started)"),
         "{:?}",
         errors[6]
     );
@@ -340,7 +340,7 @@ fn bad_positions_get_error_objects_naming_line_and_move() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output)
-            .contains("line 1: \"448\": move 3 is column 8: connect-four has columns 1 to 7"),
+            .contains("line 1: \"448\": move 3 is column 8: the game has columns 1 to 7"),
         "{}",
         stderr(&output)
     );

@@ -27,7 +27,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use super::solve::{self, DEFAULT_TABLE_BITS, Solver};
-use super::{AnyPosition, Rules, Square};
+use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, PlayError, Rules, Square};
 use crate::connect4;
 use crate::solver::{Outcome, Value};
 use crate::{Player, Status};
@@ -200,6 +200,97 @@ impl AnySolver {
         self.nodes += nodes;
         Some(value_of(outcome?, position.side_to_move()))
     }
+}
+
+/// Why a text is not a position of the given rules (see [`parse_position`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParsePositionError {
+    /// A digit that names no column.
+    #[error("move {number} is column {column}: the game has columns 1 to {cols}")]
+    NoColumn {
+        /// The move, counted from 1.
+        number: usize,
+        /// The column named, from 1.
+        column: u32,
+        /// The columns of the game.
+        cols: u32,
+    },
+    /// A move into a full column.
+    #[error("move {number} plays column {column}, which is full")]
+    ColumnFull {
+        /// The move, counted from 1.
+        number: usize,
+        /// The column, from 1.
+        column: u32,
+    },
+    /// A move after the game ended.
+    #[error("move {number} comes after the end of the game (move {} ended it)", number - 1)]
+    AfterEnd {
+        /// The move, counted from 1.
+        number: usize,
+    },
+    /// Text that is no board of the rules.
+    #[error("{0}")]
+    Board(ParseBoardError),
+    /// A board no legal game reaches.
+    #[error("not a reachable position ({}): {}", codes(&.0.violations), .0.violations)]
+    Unreachable(InvalidAnyBoard),
+}
+
+/// Violation codes joined by `, `.
+fn codes(violations: &super::Violations) -> alloc::string::String {
+    let codes: Vec<&str> = violations.iter().map(super::Violation::code).collect();
+    codes.join(", ")
+}
+
+/// The position a text names: with gravity, a sequence of column digits 1-9 played from the
+/// empty board (`"4453"`, the convention of the Connect Four benchmark sets); otherwise, or
+/// when the text is not all digits, a board (rows top to bottom separated by `/`, cells `X`,
+/// `O`, `.`), checked for reachability.
+///
+/// ```
+/// use tictactoe::mnk::{ParsePositionError, Rules, parse_position};
+/// let c4 = Rules::CONNECT_FOUR;
+/// assert_eq!(parse_position(c4, "4453")?.plies(), 4);
+/// assert_eq!(
+///     parse_position(c4, "448").unwrap_err().to_string(),
+///     "move 3 is column 8: the game has columns 1 to 7"
+/// );
+/// assert_eq!(parse_position(c4, "1111111"), Err(ParsePositionError::ColumnFull { number: 7, column: 1 }));
+/// # Ok::<(), ParsePositionError>(())
+/// ```
+///
+/// # Errors
+/// The first bad move, or what is wrong with the board.
+pub fn parse_position(rules: Rules, text: &str) -> Result<AnyPosition, ParsePositionError> {
+    if rules.gravity() && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return play_columns(rules, text);
+    }
+    let board = AnyBoard::parse(rules, text).map_err(ParsePositionError::Board)?;
+    AnyPosition::from_board(board).map_err(ParsePositionError::Unreachable)
+}
+
+fn play_columns(rules: Rules, text: &str) -> Result<AnyPosition, ParsePositionError> {
+    let mut position = AnyPosition::new(rules);
+    for (index, byte) in text.bytes().enumerate() {
+        let number = index + 1;
+        let column = u32::from(byte - b'0');
+        if column == 0 || column > rules.cols() {
+            let cols = rules.cols();
+            return Err(ParsePositionError::NoColumn {
+                number,
+                column,
+                cols,
+            });
+        }
+        if position.status() != Status::Ongoing {
+            return Err(ParsePositionError::AfterEnd { number });
+        }
+        if let Err(PlayError::ColumnFull { .. }) = position.play(column as usize - 1) {
+            return Err(ParsePositionError::ColumnFull { number, column });
+        }
+    }
+    Ok(position)
 }
 
 /// Who wins when `mover`, to move, has `outcome`.

@@ -59,7 +59,9 @@ use core::fmt;
 
 pub use any::{AnyBoard, AnyLines, AnyPosition, InvalidAnyBoard};
 #[cfg(feature = "alloc")]
-pub use any_solver::{AnySolution, AnySolver, score_of, value_of};
+pub use any_solver::{
+    AnySolution, AnySolver, ParsePositionError, parse_position, score_of, value_of,
+};
 pub use bits::{BitIter, Bits};
 pub use board::{Board, ParseBoardError, WidthError, cell_mask};
 pub use line::{Direction, Line, Lines, has_line, run_starts, wins_through};

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use tictactoe::mnk::{AnyBoard, AnyPosition, AnySolver, PlayError, Rules};
-use tictactoe::{Player, Status};
+use tictactoe::Player;
+use tictactoe::mnk::{self, AnyPosition, AnySolver, ParsePositionError, Rules};
 
 use crate::input::{self, InputError, Outcome};
 use crate::output::Out;
@@ -51,55 +51,19 @@ struct Report<'a> {
 /// The position a line names: column digits with gravity, else a board.
 ///
 /// # Errors
-/// Which character or move is wrong, or which rules the board breaks.
+/// Which move is wrong, or what is wrong with the board.
 pub fn parse_position(rules: Rules, text: &str) -> Result<AnyPosition, String> {
-    if rules.gravity() && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        return parse_moves(rules, text);
-    }
-    let board = AnyBoard::parse(rules, text).map_err(|error| {
-        let digits = if rules.gravity() {
-            ", or column digits 1-9"
-        } else {
-            ""
-        };
-        format!("not a board of {rules}{digits}: {error}")
-    })?;
-    AnyPosition::from_board(board).map_err(|invalid| {
-        let codes: Vec<&str> = invalid.violations.iter().map(|v| v.code()).collect();
-        format!(
-            "not a reachable position of {rules} ({}): {}",
-            codes.join(", "),
-            invalid.violations
-        )
+    mnk::parse_position(rules, text).map_err(|error| match error {
+        ParsePositionError::Board(error) => {
+            let digits = if rules.gravity() {
+                ", or column digits 1-9"
+            } else {
+                ""
+            };
+            format!("not a board of {rules}{digits}: {error}")
+        }
+        other => other.to_string(),
     })
-}
-
-/// The position after a sequence of column digits from 1.
-fn parse_moves(rules: Rules, text: &str) -> Result<AnyPosition, String> {
-    let mut position = AnyPosition::new(rules);
-    for (index, byte) in text.bytes().enumerate() {
-        let n = index + 1;
-        let column = u32::from(byte - b'0');
-        if column == 0 || column > rules.cols() {
-            return Err(format!(
-                "move {n} is column {column}: {rules} has columns 1 to {}",
-                rules.cols()
-            ));
-        }
-        if position.status() != Status::Ongoing {
-            return Err(format!(
-                "move {n} comes after the end of the game (move {index} ended it)"
-            ));
-        }
-        match position.play(column as usize - 1) {
-            Ok(_) => {}
-            Err(PlayError::ColumnFull { .. }) => {
-                return Err(format!("move {n} plays column {column}, which is full"));
-            }
-            Err(error) => return Err(format!("move {n} (column {column}): {error}")),
-        }
-    }
-    Ok(position)
 }
 
 /// What the solver said of one position.
@@ -221,24 +185,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moves_name_their_mistake() {
+    fn positions_name_their_mistake() {
         let c4 = Rules::CONNECT_FOUR;
         assert_eq!(
-            parse_moves(c4, "448").err().as_deref(),
-            Some("move 3 is column 8: connect-four has columns 1 to 7")
+            parse_position(c4, "40").err().as_deref(),
+            Some("move 2 is column 0: the game has columns 1 to 7")
         );
         assert_eq!(
-            parse_moves(c4, "40").err().as_deref(),
-            Some("move 2 is column 0: connect-four has columns 1 to 7")
-        );
-        assert_eq!(
-            parse_moves(c4, "1111111").err().as_deref(),
-            Some("move 7 plays column 1, which is full")
-        );
-        assert_eq!(
-            parse_moves(c4, "12121211").err().as_deref(),
+            parse_position(c4, "12121211").err().as_deref(),
             Some("move 8 comes after the end of the game (move 7 ended it)")
         );
-        assert!(parse_moves(c4, "4453").is_ok());
+        let error = parse_position(c4, "4x").err().unwrap_or_default();
+        assert!(
+            error.starts_with("not a board of connect-four, or column digits 1-9: "),
+            "{error}"
+        );
+        let error = parse_position(Rules::TIC_TAC_TOE, "12")
+            .err()
+            .unwrap_or_default();
+        assert!(error.starts_with("not a board of tic-tac-toe: "), "{error}");
+        assert!(parse_position(c4, "4453").is_ok());
     }
 }
