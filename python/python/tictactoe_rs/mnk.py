@@ -40,7 +40,6 @@ PRESETS: tuple[Rules, ...] = (
 )
 
 
-
 class Solutions(NamedTuple):
     """Perfect play for a batch of positions (see :func:`solve`), one entry per position."""
 
@@ -75,11 +74,11 @@ def solve(
     ``ValueError`` or ``TypeError`` naming its index.
 
     >>> from tictactoe_rs.mnk import solve
-    >>> labels = solve(["4455", "44"], "connect-four")
+    >>> labels = solve(["4455", "445566"], "connect-four")
     >>> labels.value.tolist(), labels.distance.tolist(), labels.score.tolist()
-    ([1, 1], [3, 39], [18, 1])
+    ([1, 1], [3, 1], [18, 18])
     >>> labels.best.nonzero()[1].tolist()
-    [2, 5, 3]
+    [2, 5, 2, 6]
     """
     return Solutions(*_solve(positions, game, weak=weak, max_nodes=max_nodes))
 
