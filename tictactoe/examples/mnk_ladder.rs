@@ -122,10 +122,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         print!(" {level} |");
     }
     println!("\n|---|{}", "---|".repeat(n));
-    for i in 0..n {
-        print!("| **{}** |", levels[i]);
-        for j in 0..n {
-            let r = records[i][j];
+    for (i, (level, row)) in levels.iter().zip(&records).enumerate() {
+        print!("| **{level}** |");
+        for (j, r) in row.iter().enumerate() {
             if i == j {
                 print!(" |");
             } else {

@@ -223,7 +223,7 @@ fn the_score_generalises_to_every_gravity_game() {
 
 #[test]
 fn a_node_budget_reports_the_position_unsolved() {
-    let empty = vec!["..........."; 11].join("/");
+    let empty = ["..........."; 11].join("/");
     let output = ttt(
         &[
             "solve",

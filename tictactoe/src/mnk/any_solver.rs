@@ -319,7 +319,7 @@ pub const fn value_of(outcome: Outcome, mover: Player) -> Value {
 #[must_use]
 pub const fn score_of(rules: Rules, plies: u32, outcome: Outcome, distance: u32) -> i32 {
     let end = plies + distance;
-    let margin = ((rules.cells() + 1) / 2 + 1) as i32 - end.div_ceil(2) as i32;
+    let margin = (rules.cells().div_ceil(2) + 1) as i32 - end.div_ceil(2) as i32;
     match outcome {
         Outcome::Win => margin,
         Outcome::Loss => -margin,
