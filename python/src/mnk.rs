@@ -6,15 +6,16 @@
 //! error is the library's message with the argument it concerns. Integer arguments are Python
 //! ints or numpy integers, nothing else: a `bool`, a float or a string is a `TypeError`.
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple, PyType};
 use tictactoe::Player;
 use tictactoe::mnk::{
-    AnyBoard, AnyPosition, MAX_SIDE, PlayError, Preset, Rules, RulesError, Violation,
+    AnyBoard, AnyPosition, AnySolver, MAX_SIDE, PlayError, Preset, Rules, RulesError, Violation,
 };
+use tictactoe::solver::Value;
 
 /// An integer argument: a Python int or a numpy integer (never a `bool`, a float or a
 /// string), as an `i64` (values past it saturate, so that range checks reject them) and as
@@ -448,10 +449,140 @@ impl PyPosition {
     }
 }
 
-/// Adds `MnkRules` and `MnkPosition` to the native module.
+/// The positions of `solve`, checked: each an `MnkPosition` of the game or a str (a board, or
+/// column digits with gravity), and the game.
+fn solve_positions(
+    positions: &Bound<'_, PyAny>,
+    game: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Rules, Vec<AnyPosition>)> {
+    let mut rules = game.map(rules_arg).transpose()?;
+    let mut parsed = Vec::new();
+    for (index, item) in positions.try_iter()?.enumerate() {
+        let item = item?;
+        if let Ok(position) = item.cast::<PyPosition>() {
+            let position = position.borrow().0;
+            let given = *rules.get_or_insert(position.rules());
+            if position.rules() != given {
+                return Err(PyValueError::new_err(format!(
+                    "argument `positions`: item {index} is a position of {}, not of {given}",
+                    position.rules()
+                )));
+            }
+            parsed.push(position);
+        } else if let Ok(text) = item.cast::<PyString>() {
+            let Some(given) = rules else {
+                return Err(PyTypeError::new_err(format!(
+                    "argument `positions`: item {index} is a str: give the game (`game=`) to read it"
+                )));
+            };
+            let position = tictactoe::mnk::parse_position(given, text.to_str()?).map_err(|e| {
+                PyValueError::new_err(format!(
+                    "argument `positions`: item {index} is no position of {given}: {e}"
+                ))
+            })?;
+            parsed.push(position);
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "argument `positions`: item {index} must be a Position or a str, got {}",
+                item.get_type().name()?
+            )));
+        }
+    }
+    let rules = rules.ok_or_else(|| {
+        PyValueError::new_err("argument `game` is needed when `positions` is empty")
+    })?;
+    Ok((rules, parsed))
+}
+
+/// The int8 code of a value, as the 3 × 3 `value`: 1 X wins, 2 O wins, 3 draw.
+fn value_code(value: Value) -> i8 {
+    match value {
+        Value::XWins => 1,
+        Value::OWins => 2,
+        Value::Draw => 3,
+    }
+}
+
+/// The arrays of `solve`: value, and unless `weak` distance, score and the best-move mask.
+type Solved<'py> = (
+    Bound<'py, PyArray1<i8>>,
+    Option<Bound<'py, PyArray1<i16>>>,
+    Option<Bound<'py, PyArray1<i16>>>,
+    Option<Bound<'py, PyArray2<bool>>>,
+);
+
+/// Perfect play for a batch of positions of one game (`tictactoe_rs.mnk.solve`): value
+/// (int8: 1 X wins, 2 O wins, 3 draw, -1 not solved within `max_nodes`), and unless `weak`
+/// the distance in plies (int16, -1 unsolved), the score for the side to move (int16, 0
+/// unsolved) and the best-move mask (bool, one row of `actions` per position). The search runs
+/// without the GIL.
+#[pyfunction]
+#[pyo3(signature = (positions, game = None, *, weak = false, max_nodes = None))]
+fn mnk_solve<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    game: Option<&Bound<'py, PyAny>>,
+    weak: bool,
+    max_nodes: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Solved<'py>> {
+    let budget = match max_nodes {
+        None => DEFAULT_MAX_NODES,
+        Some(obj) => {
+            let (value, text) = int_arg(obj, "max_nodes")?;
+            u64::try_from(value)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "argument `max_nodes` must be at least 1, got {text}"
+                    ))
+                })?
+        }
+    };
+    let (rules, positions) = solve_positions(positions, game)?;
+    let (n, actions) = (positions.len(), rules.actions() as usize);
+    let mut value = vec![-1i8; n];
+    let (mut distance, mut score, mut best) =
+        (vec![-1i16; n], vec![0i16; n], vec![false; n * actions]);
+    py.detach(|| {
+        let mut solver = AnySolver::new();
+        for (i, position) in positions.iter().enumerate() {
+            if weak {
+                if let Some(v) = solver.value(position, budget) {
+                    value[i] = value_code(v);
+                }
+            } else if let Some(solution) = solver.solve(position, budget) {
+                value[i] = value_code(solution.value);
+                // At most 361 plies and a score of at most 182 in absolute value: both fit.
+                distance[i] = solution.distance as i16;
+                score[i] = solution.score as i16;
+                for action in solution.best_moves {
+                    best[i * actions + action] = true;
+                }
+            }
+        }
+    });
+    let value = PyArray1::from_vec(py, value);
+    if weak {
+        return Ok((value, None, None, None));
+    }
+    let best = PyArray1::from_vec(py, best).reshape([n, actions])?;
+    Ok((
+        value,
+        Some(PyArray1::from_vec(py, distance)),
+        Some(PyArray1::from_vec(py, score)),
+        Some(best),
+    ))
+}
+
+/// The node budget of `solve` per position when `max_nodes` is not given (as `ttt solve`).
+const DEFAULT_MAX_NODES: u64 = 100_000_000;
+
+/// Adds `MnkRules`, `MnkPosition` and `mnk_solve` to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRules>()?;
     m.add_class::<PyPosition>()?;
+    m.add_function(wrap_pyfunction!(mnk_solve, m)?)?;
     Ok(())
 }
 

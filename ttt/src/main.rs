@@ -62,6 +62,7 @@ enum Command {
     Match(cmd::matches::Args),
     Game(cmd::game::Args),
     Selfplay(cmd::selfplay::Args),
+    Solve(cmd::solve::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -89,6 +90,7 @@ fn main() -> ExitCode {
         Command::Match(args) => cmd::matches::run(args),
         Command::Game(args) => cmd::game::run(args),
         Command::Selfplay(args) => cmd::selfplay::run(args),
+        Command::Solve(args) => cmd::solve::run(args),
         Command::Completions(args) => cmd::completions::run(&args, Cli::command()),
         Command::Man(args) => cmd::man::run(&args, Cli::command()),
     };

@@ -495,6 +495,37 @@ fn every_json_object_is_in_the_vocabulary() {
             "",
             &["bench"],
         ),
+        (
+            &[
+                "solve",
+                "--game",
+                "connect-four",
+                "--json",
+                "4455",
+                "448",
+                "1212121",
+            ],
+            "",
+            &["solve-game", "input-error"],
+        ),
+        (
+            &[
+                "solve",
+                "--game",
+                "11,11,5",
+                "--max-nodes",
+                "100",
+                "--weak",
+                "--json",
+            ],
+            "...........\n",
+            &["input-error"],
+        ),
+        (
+            &["solve", "--game", "5,5,4", "--max-nodes", "100", "--json"],
+            "...../...../...../...../.....\n",
+            &["solve-game"],
+        ),
     ];
     for (args, stdin, kinds) in runs {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))

@@ -279,6 +279,7 @@ __all__ += ["read_ttt_blocks", "ttt_layout"]
 
 # The k-in-a-row family (python/src/mnk.rs, public as tictactoe_rs.mnk): its stubs go below.
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 @final
@@ -351,7 +352,20 @@ class MnkPosition:
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __reduce__(self) -> tuple[Any, ...]: ...
 
-__all__ += ["MnkPosition", "MnkRules"]
+def mnk_solve(
+    positions: Iterable[MnkPosition | str],
+    game: MnkRules | str | None = None,
+    *,
+    weak: bool = False,
+    max_nodes: int | np.integer[Any] | None = None,
+) -> tuple[
+    npt.NDArray[np.int8],
+    npt.NDArray[np.int16] | None,
+    npt.NDArray[np.int16] | None,
+    npt.NDArray[np.bool_] | None,
+]: ...
+
+__all__ += ["MnkPosition", "MnkRules", "mnk_solve"]
 
 # The family's batch functions (python/src/mnk.rs, used by tictactoe_rs.envs.openspiel).
 

@@ -21,8 +21,15 @@ The reference is the "Python" section of ``docs/family.md``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
 from tictactoe_rs._native import MnkPosition as Position
 from tictactoe_rs._native import MnkRules as Rules
+from tictactoe_rs._native import mnk_solve as _solve
 
 #: The presets, in the library's order: tic-tac-toe, 4x4, Connect Four, gomoku.
 PRESETS: tuple[Rules, ...] = (
@@ -32,4 +39,48 @@ PRESETS: tuple[Rules, ...] = (
     Rules.GOMOKU,
 )
 
-__all__ = ["PRESETS", "Position", "Rules"]
+
+class Solutions(NamedTuple):
+    """Perfect play for a batch of positions (see :func:`solve`), one entry per position."""
+
+    #: int8: 1 X wins, 2 O wins, 3 draw; -1 when not solved within the node budget.
+    value: npt.NDArray[np.int8]
+    #: int16: plies to the end under perfect play (a draw's is the number of empty cells);
+    #: -1 when unsolved; ``None`` with ``weak=True``.
+    distance: npt.NDArray[np.int16] | None
+    #: int16: the score for the side to move, positive when it wins: ``(cells + 1) // 2 + 1``
+    #: minus the winner's marks at the win (Connect Four: 22 minus them, as in Pons'
+    #: benchmark sets), 0 for a draw (and when unsolved); ``None`` with ``weak=True``.
+    score: npt.NDArray[np.int16] | None
+    #: bool, shape ``(N, rules.actions)``: the moves that keep the value and the distance;
+    #: no move when the game is over or unsolved; ``None`` with ``weak=True``.
+    best: npt.NDArray[np.bool_] | None
+
+
+def solve(
+    positions: Iterable[Position | str],
+    game: Rules | str | None = None,
+    *,
+    weak: bool = False,
+    max_nodes: int | np.integer[Any] | None = None,
+) -> Solutions:
+    """Solve a batch of positions of one game, without holding the GIL, as label arrays.
+
+    ``positions`` holds ``Position`` objects or strings: a board (rows top to bottom separated
+    by ``/``) or, with gravity, column digits 1-9 played from the empty board (``"4453"``).
+    ``game`` (a ``Rules`` or a spec) is needed for strings; positions must all be of it.
+    ``weak=True`` answers only the value, faster. ``max_nodes`` bounds the search of each
+    position (default 10^8; Connect Four's own solver always finishes). A bad item is a
+    ``ValueError`` or ``TypeError`` naming its index.
+
+    >>> from tictactoe_rs.mnk import solve
+    >>> labels = solve(["4455", "445566"], "connect-four")
+    >>> labels.value.tolist(), labels.distance.tolist(), labels.score.tolist()
+    ([1, 1], [3, 1], [18, 18])
+    >>> labels.best.nonzero()[1].tolist()
+    [2, 5, 2, 6]
+    """
+    return Solutions(*_solve(positions, game, weak=weak, max_nodes=max_nodes))
+
+
+__all__ = ["PRESETS", "Position", "Rules", "Solutions", "solve"]

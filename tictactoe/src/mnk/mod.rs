@@ -7,6 +7,7 @@
 //! | [`Board`] | any assignment of marks; text form, lines, [`violations`](Board::violations) |
 //! | [`Position`] | a reachable board: play, undo, legal moves, status, Zobrist hash |
 //! | [`AnyPosition`], [`AnyBoard`] | the same with the bitboard width picked from the rules |
+//! | [`AnySolver`] | perfect play (value, distance, score, best moves) for any game, under a node budget |
 //! | [`encoding`] | base-3 codes, 2 bits a cell, bitboard pairs, the column-height key |
 //!
 //! Each player's cells are a bitboard, [`Bits<W>`]: `W` 64-bit words, column by column from
@@ -34,6 +35,8 @@
 #[cfg(all(feature = "std", feature = "rand"))]
 pub mod agents;
 mod any;
+#[cfg(feature = "alloc")]
+mod any_solver;
 mod bits;
 mod board;
 #[cfg(feature = "std")]
@@ -55,6 +58,10 @@ pub mod zobrist;
 use core::fmt;
 
 pub use any::{AnyBoard, AnyLines, AnyPosition, InvalidAnyBoard};
+#[cfg(feature = "alloc")]
+pub use any_solver::{
+    AnySolution, AnySolver, ParsePositionError, parse_position, score_of, value_of,
+};
 pub use bits::{BitIter, Bits};
 pub use board::{Board, ParseBoardError, WidthError, cell_mask};
 pub use line::{Direction, Line, Lines, has_line, run_starts, wins_through};

@@ -343,7 +343,9 @@ impl<const W: usize> Solver<W> {
         self.aborted = false;
         let result = self.solve_inner(position);
         self.limit = u64::MAX;
-        let mut solution = result.filter(|_| !self.aborted)?;
+        // A later search without a budget must not see this one's abort.
+        let aborted = core::mem::replace(&mut self.aborted, false);
+        let mut solution = result.filter(|_| !aborted)?;
         solution.nodes = self.nodes - start;
         Some(solution)
     }
@@ -388,6 +390,18 @@ impl<const W: usize> Solver<W> {
         }
         let r = self.search(-1, 0);
         if r < 0 { Outcome::Loss } else { Outcome::Draw }
+    }
+
+    /// [`outcome`](Solver::outcome) with at most `budget` nodes: `None` when the search needs
+    /// more. What it stored before stopping stays in the table and is correct.
+    #[must_use]
+    pub fn outcome_within(&mut self, position: &Position<W>, budget: u64) -> Option<Outcome> {
+        self.limit = self.nodes.saturating_add(budget);
+        self.aborted = false;
+        let outcome = self.outcome(position);
+        self.limit = u64::MAX;
+        let aborted = core::mem::replace(&mut self.aborted, false);
+        (!aborted).then_some(outcome)
     }
 
     /// The value and distance after each legal move of `position`, in the order of the

@@ -14,4 +14,5 @@ pub mod pack;
 pub mod perft;
 pub mod play;
 pub mod selfplay;
+pub mod solve;
 pub mod unpack;

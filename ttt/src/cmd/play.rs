@@ -22,6 +22,8 @@ Levels: easy (random moves), medium (perfect half the time, else random), hard (
 thumb), perfect (the solver: it never loses).
 Players for --x and --o: human, a level, heuristic, random or eps:E (perfect with
 probability 1-E, else random).
+With --game, the family's ladder (weakest first): random, heuristic, mcts, alphabeta and
+perfect, as levels or players; easy is random, hard heuristic (the default).
 
 Examples:
   ttt play                          # you are X, the perfect player is O
@@ -30,7 +32,9 @@ Examples:
   ttt play --seed 7                 # replay the game of seed 7
   printf '4\\n8\\n6\\nq\\n' | ttt play --seed 1
   ttt play --game connect-four      # columns 1 to 7; the computer plays heuristic
-  ttt play --game gomoku --level easy")]
+  ttt play --game gomoku --level easy
+  ttt play --game connect-four --level alphabeta
+  ttt play --game 5,5,4 --x perfect --o mcts")]
 pub struct Args {
     /// Who plays X: human, easy, medium, hard, perfect, heuristic, random or eps:E.
     #[arg(long, default_value = "human", value_parser = parse_seat)]
@@ -38,14 +42,15 @@ pub struct Args {
     /// Who plays O (default: the level, perfect unless --level says otherwise).
     #[arg(long, value_parser = parse_seat)]
     o: Option<Seat>,
-    /// How well the computer plays: easy, medium, hard or perfect (sets O, or X with --o human).
+    /// How well the computer plays: easy, medium, hard or perfect (sets O, or X with --o human);
+    /// with --game also random, heuristic, mcts or alphabeta.
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
-    level: Option<Strategy>,
+    level: Option<Seat>,
     /// Seed of the engine players' random choices (default: from the clock; shown, so that a
     /// game can be replayed).
     #[arg(long)]
     seed: Option<u64>,
-    /// A game of the k-in-a-row family instead of tic-tac-toe (levels easy and hard): tic-tac-toe, 4x4,
+    /// A game of the k-in-a-row family instead of tic-tac-toe (every level of its ladder): tic-tac-toe, 4x4,
     /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
     #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
     game: Option<tictactoe::mnk::Rules>,
@@ -58,6 +63,8 @@ pub enum Seat {
     Human,
     /// An engine player.
     Engine(Strategy),
+    /// A player only the k-in-a-row family has (`mcts`, `alphabeta`): needs `--game`.
+    Family(FamilyStrategy),
 }
 
 /// The named levels and the players they stand for.
@@ -69,12 +76,35 @@ const LEVELS: [(&str, &str); 4] = [
 ];
 
 /// A level name: `easy`, `medium`, `hard` or `perfect`.
-fn parse_level(text: &str) -> Result<Strategy, String> {
+fn parse_core_level(text: &str) -> Option<Strategy> {
     LEVELS
         .iter()
         .find(|(name, _)| *name == text)
         .and_then(|(_, strategy)| strategy.parse().ok())
-        .ok_or_else(|| format!("unknown level {text:?}: expected easy, medium, hard or perfect"))
+}
+
+/// A level: `easy`, `medium`, `hard`, `perfect`, or a rung of the family's ladder (`random`,
+/// `heuristic`, `mcts`, `alphabeta`).
+fn parse_level(text: &str) -> Result<Seat, String> {
+    if let Some(strategy) = parse_core_level(text) {
+        return Ok(Seat::Engine(strategy));
+    }
+    text.parse::<FamilyStrategy>()
+        .map(family_seat)
+        .map_err(|_| {
+            format!(
+                "unknown level {text:?}: expected easy, medium, hard or perfect (with --game also \
+random, heuristic, mcts or alphabeta)"
+            )
+        })
+}
+
+/// A family player as a seat: the 3 × 3 player of the same name when the core has one.
+fn family_seat(strategy: FamilyStrategy) -> Seat {
+    strategy
+        .name()
+        .parse::<Strategy>()
+        .map_or(Seat::Family(strategy), Seat::Engine)
 }
 
 /// `human`, a level or a strategy (`perfect`, `heuristic`, `random`, `eps:E`).
@@ -82,14 +112,17 @@ pub fn parse_seat(text: &str) -> Result<Seat, String> {
     if text == "human" {
         return Ok(Seat::Human);
     }
-    if let Ok(strategy) = parse_level(text) {
+    if let Some(strategy) = parse_core_level(text) {
         return Ok(Seat::Engine(strategy));
+    }
+    if let Ok(strategy) = text.parse::<FamilyStrategy>() {
+        return Ok(family_seat(strategy));
     }
     text.parse::<Strategy>()
         .map(Seat::Engine)
         .map_err(|error| match error {
             ParseStrategyError::Unknown => "unknown player: expected human, easy, medium, hard, \
-perfect, heuristic, random or eps:E"
+perfect, heuristic, random or eps:E (with --game also mcts or alphabeta)"
                 .to_owned(),
             ParseStrategyError::BadEpsilon => error.to_string(),
         })
@@ -201,8 +234,8 @@ struct Names {
 impl Names {
     fn new(seats: [Seat; 2]) -> Names {
         let person = match seats {
-            [Seat::Human, Seat::Engine(_)] => Some(Player::X),
-            [Seat::Engine(_), Seat::Human] => Some(Player::O),
+            [Seat::Human, Seat::Engine(_) | Seat::Family(_)] => Some(Player::X),
+            [Seat::Engine(_) | Seat::Family(_), Seat::Human] => Some(Player::O),
             _ => None,
         };
         Names { seats, person }
@@ -248,8 +281,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let seat = |seat: Seat| match seat {
             Seat::Human => Ok(None),
             Seat::Engine(strategy) => player(strategy).map(Some),
+            Seat::Family(strategy) => Ok(Some(strategy)),
         };
-        let level = args.level.map_or(Ok(FamilyStrategy::Heuristic), player)?;
+        let level = match args.level {
+            None => FamilyStrategy::Heuristic,
+            Some(level) => seat(level)?.unwrap_or(FamilyStrategy::Heuristic),
+        };
         let o = args.o.map_or(Ok(Some(level)), seat)?;
         let x = match (args.x, args.o, args.level) {
             (Seat::Human, Some(Seat::Human), Some(_)) => Some(level),
@@ -257,16 +294,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         return crate::family::play::run(rules, [x, o], seed);
     }
-    let level = args.level.unwrap_or(Strategy::Perfect);
-    let o = args.o.unwrap_or(Seat::Engine(level));
+    let level = args.level.unwrap_or(Seat::Engine(Strategy::Perfect));
+    let o = args.o.unwrap_or(level);
     let x = match (args.x, args.o, args.level) {
-        (Seat::Human, Some(Seat::Human), Some(level)) => Seat::Engine(level),
+        (Seat::Human, Some(Seat::Human), Some(level)) => level,
         (x, _, _) => x,
     };
     let seats = [x, o];
+    for seat in seats {
+        if let Seat::Family(strategy) = seat {
+            return crate::exit::usage(format!(
+                "{strategy} plays only the k-in-a-row family: give --game SPEC"
+            ));
+        }
+    }
     // Each engine side draws from its own generator: X from `seed`, O from `seed + 1`.
     let mut agents: [Option<Agent>; 2] = [0, 1].map(|i| match seats[i] {
-        Seat::Human => None,
+        Seat::Human | Seat::Family(_) => None,
         Seat::Engine(strategy) => Some(Agent::new(strategy, seed.wrapping_add(i as u64))),
     });
     let names = Names::new(seats);
@@ -316,6 +360,7 @@ fn greet(out: &mut impl Write, seats: &[Seat; 2], names: &Names, seed: u64) -> i
             Some(level) => format!("the computer ({level})"),
             None => format!("the computer ({strategy})"),
         },
+        Seat::Family(strategy) => format!("the computer ({strategy})"),
     };
     writeln!(out, "Tic-tac-toe: three in a row wins.")?;
     match names.person {
@@ -517,10 +562,18 @@ mod tests {
     #[test]
     fn levels_are_players() {
         for (level, player) in LEVELS {
-            let strategy = parse_level(level).unwrap();
+            let strategy = parse_core_level(level).unwrap();
             assert_eq!(strategy.to_string(), player);
             assert_eq!(level_name(strategy), Some(level));
         }
         assert!(parse_level("impossible").is_err());
+        assert!(matches!(
+            parse_level("mcts"),
+            Ok(Seat::Family(FamilyStrategy::Mcts))
+        ));
+        assert!(matches!(
+            parse_level("random"),
+            Ok(Seat::Engine(Strategy::Random))
+        ));
     }
 }

@@ -1,5 +1,6 @@
 //! `--game SPEC`: the k-in-a-row family of [`tictactoe::mnk`] on `analyze`, `play`, `perft`,
-//! `enumerate`, `selfplay` and `match`. Each subcommand keeps its 3 × 3 path untouched and
+//! `enumerate`, `selfplay`, `match` and `solve` (which has no 3 × 3 path: `analyze` solves
+//! those boards). Each subcommand keeps its 3 × 3 path untouched and
 //! hands a run with `--game` to the module of the same name here; this module holds what they
 //! share: the spec parser, cell names and the drawing of a board.
 //!
@@ -12,6 +13,7 @@ pub mod analyze;
 pub mod enumerate;
 pub mod perft;
 pub mod play;
+pub mod solve;
 
 use std::fmt::Write as _;
 

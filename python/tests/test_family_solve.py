@@ -1,0 +1,119 @@
+"""``tictactoe_rs.mnk.solve``: perfect-play labels for batches of family positions."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tictactoe_rs as t
+import tictactoe_rs.mnk as mnk
+from tictactoe_rs.mnk import Position, Rules, solve
+
+DATA = Path(__file__).resolve().parents[2] / "tictactoe" / "tests" / "data" / "connect4"
+
+
+def pons(name: str, n: int) -> list[tuple[str, int]]:
+    """The first ``n`` positions of a benchmark set and the scores of Pons' solver."""
+    lines = [line for line in (DATA / f"{name}.txt").read_text().splitlines() if line[0] != "#"]
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines[:n])]
+
+
+def test_connect_four_labels_are_pons_scores() -> None:
+    positions = pons("end", 12) + pons("middle", 3)
+    labels = solve([moves for moves, _ in positions], "connect-four")
+    assert labels.score is not None and labels.distance is not None and labels.best is not None
+    assert labels.score.dtype == np.int16 and labels.value.dtype == np.int8
+    assert labels.best.shape == (15, 7) and labels.best.dtype == np.bool_
+    assert labels.score.tolist() == [score for _, score in positions]
+    for i, (moves, score) in enumerate(positions):
+        mover = 1 if len(moves) % 2 == 0 else 2  # 1 X, 2 O, as value's codes
+        expected = 3 if score == 0 else mover if score > 0 else 3 - mover
+        assert labels.value[i] == expected, moves
+        assert labels.best[i].any()
+        # The same position as a Position object gives the same labels.
+        game = Position("connect-four")
+        for digit in moves:
+            game.play(int(digit) - 1)
+        again = solve([game])
+        assert again.score is not None and again.score[0] == score
+    weak = solve([moves for moves, _ in positions], Rules.CONNECT_FOUR, weak=True)
+    assert weak.value.tolist() == labels.value.tolist()
+    assert weak.distance is None and weak.score is None and weak.best is None
+
+
+def test_tic_tac_toe_labels_agree_with_the_core_solver() -> None:
+    boards = []
+    for code in range(19_683):
+        cells = [(code // 3**i) % 3 for i in range(9)]
+        if t.is_position(np.array([cells], dtype=np.int8))[0]:
+            boards.append(cells)
+    grid = np.array(boards, dtype=np.int8)
+    assert len(grid) == 5_478
+    texts = ["".join(".XO"[c] for c in cells) for cells in boards]
+    labels = solve(texts, "tic-tac-toe")
+    assert labels.distance is not None and labels.best is not None
+    assert labels.value.tolist() == t.value(grid).tolist()
+    assert labels.distance.tolist() == t.distance(grid).tolist()
+    masks = t.best_moves(grid)
+    bits = (labels.best.astype(np.uint16) << np.arange(9, dtype=np.uint16)).sum(axis=1)
+    assert bits.tolist() == masks.tolist()
+
+
+def test_small_games_and_the_budget() -> None:
+    labels = solve([Position("4,4,3"), "..../..../..../...."], "4,4,3")
+    assert labels.value.tolist() == [1, 1]
+    assert labels.distance is not None and labels.distance.tolist() == [5, 5]
+    assert labels.score is not None and labels.score.tolist() == [6, 6]
+    assert labels.best is not None and labels.best[0].nonzero()[0].tolist() == [5, 6, 9, 10]
+    assert solve(["XO../..../..../...."], "4x4", weak=True).value.tolist() == [3]
+    # A finished game: its value, distance 0 and no best move.
+    done = solve(["1212121"], "connect-four")
+    assert done.value.tolist() == [1]
+    assert done.distance is not None and done.distance.tolist() == [0]
+    assert done.score is not None and done.score.tolist() == [-18]
+    assert done.best is not None and not done.best.any()
+    # Out of budget: -1, and nothing else claimed.
+    empty = "/".join(["....."] * 5)
+    cut = solve([empty, "X..../...../...../...../....."], "5,5,4", max_nodes=1000)
+    assert cut.value.tolist() == [-1, -1]
+    assert cut.distance is not None and cut.distance.tolist() == [-1, -1]
+    assert cut.score is not None and cut.score.tolist() == [0, 0]
+    assert cut.best is not None and not cut.best.any()
+    assert solve([empty], "5,5,4", weak=True, max_nodes=np.int64(1000)).value.tolist() == [-1]
+    none = solve([], "gomoku")
+    assert none.value.shape == (0,) and none.best is not None and none.best.shape == (0, 225)
+
+
+def test_bad_input_names_the_item() -> None:
+    with pytest.raises(ValueError, match=r"item 1 is no position of connect-four: move 3 is column 8"):
+        solve(["4453", "448"], "connect-four")
+    with pytest.raises(
+        ValueError, match=r"item 0 is no position of connect-four: move 7 plays column 1, which is full"
+    ):
+        solve(["1111111"], "connect-four")
+    with pytest.raises(ValueError, match=r"item 0 is no position of 4x4: not a reachable position \(o-started\)"):
+        solve(["O.../..../..../...."], "4x4")
+    with pytest.raises(ValueError, match=r"item 0 is no position of 4x4: .*"):
+        solve(["44"], "4x4")
+    with pytest.raises(TypeError, match=r"item 0 is a str: give the game"):
+        solve(["4453"])
+    with pytest.raises(TypeError, match=r"item 2 must be a Position or a str, got int"):
+        solve(["4453", "44", 7], "connect-four")
+    with pytest.raises(ValueError, match=r"item 1 is a position of 4x4, not of connect-four"):
+        solve([Position("connect-four"), Position("4x4")])
+    with pytest.raises(ValueError, match=r"argument `game` is needed when `positions` is empty"):
+        solve([])
+    with pytest.raises(ValueError, match=r"argument `max_nodes` must be at least 1, got 0"):
+        solve(["4453"], "connect-four", max_nodes=0)
+    with pytest.raises(TypeError, match=r"argument `max_nodes` must be an int, got bool"):
+        solve(["4453"], "connect-four", max_nodes=True)
+    with pytest.raises(ValueError, match=r"argument `rules`: unknown game"):
+        solve(["4453"], "chess")
+
+
+def test_the_docstring_runs() -> None:
+    failures, tried = doctest.testmod(mnk, verbose=False)[:2]
+    assert tried > 0 and failures == 0

@@ -1,0 +1,209 @@
+//! `ttt solve --game SPEC`: value, distance, score and best moves of family positions, by
+//! [`tictactoe::mnk::AnySolver`].
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use tictactoe::Player;
+use tictactoe::mnk::{self, AnyPosition, AnySolver, ParsePositionError, Rules};
+
+use crate::input::{self, InputError, Outcome};
+use crate::output::Out;
+
+/// The default of `--max-nodes`: about a minute of search.
+pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
+
+/// How to answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub json: bool,
+    pub weak: bool,
+    pub max_nodes: u64,
+}
+
+/// One line of `solve --game SPEC --json`; keys in this order.
+#[derive(Serialize)]
+struct Report<'a> {
+    game: String,
+    /// The position as given.
+    input: &'a str,
+    /// Its board in the text form.
+    board: String,
+    /// Null when the game is over.
+    to_move: Option<char>,
+    /// `x-wins`, `o-wins` or `draw`; null when the budget ran out.
+    value: Option<&'static str>,
+    /// Plies to the end under perfect play; null with `--weak` or when unsolved.
+    distance: Option<u32>,
+    /// For the side to move; null with `--weak` or when unsolved.
+    score: Option<i32>,
+    /// Actions, ascending; null with `--weak` or when unsolved.
+    best_moves: Option<Vec<usize>>,
+    /// Nodes searched for this position.
+    nodes: u64,
+    /// Why `value` is null: the budget ran out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsolved: Option<String>,
+}
+
+/// The position a line names: column digits with gravity, else a board.
+///
+/// # Errors
+/// Which move is wrong, or what is wrong with the board.
+pub fn parse_position(rules: Rules, text: &str) -> Result<AnyPosition, String> {
+    mnk::parse_position(rules, text).map_err(|error| match error {
+        ParsePositionError::Board(error) => {
+            let digits = if rules.gravity() {
+                ", or column digits 1-9"
+            } else {
+                ""
+            };
+            format!("not a board of {rules}{digits}: {error}")
+        }
+        other => other.to_string(),
+    })
+}
+
+/// What the solver said of one position.
+struct Answer {
+    value: Option<tictactoe::solver::Value>,
+    solution: Option<tictactoe::mnk::AnySolution>,
+    nodes: u64,
+}
+
+fn answer(solver: &mut AnySolver, position: &AnyPosition, options: Options) -> Answer {
+    let start = solver.nodes();
+    let (value, solution) = if options.weak {
+        (solver.value(position, options.max_nodes), None)
+    } else {
+        let solution = solver.solve(position, options.max_nodes);
+        (solution.as_ref().map(|s| s.value), solution)
+    };
+    Answer {
+        value,
+        solution,
+        nodes: solver.nodes() - start,
+    }
+}
+
+/// Answers every position (arguments, or lines of standard input) of `rules`.
+///
+/// # Errors
+/// A failed read or write.
+pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Result<ExitCode> {
+    let mut solver = AnySolver::new();
+    input::answer_each(positions, |item, out: &mut Out| {
+        let parsed = item
+            .checked_text()
+            .map_err(|error| error.to_string())
+            .and_then(|text| parse_position(rules, text));
+        let position = match parsed {
+            Ok(position) => position,
+            Err(error) if options.json => {
+                return input::reject_json(out, &InputError::new(&item, error));
+            }
+            Err(error) => {
+                return input::reject(out, item.origin, format_args!("{:?}: {error}", item.text));
+            }
+        };
+        let answer = answer(&mut solver, &position, options);
+        let unsolved = answer.value.is_none().then(|| {
+            format!(
+                "not solved within {} nodes (--max-nodes)",
+                options.max_nodes
+            )
+        });
+        if options.json {
+            let solution = answer.solution.as_ref();
+            return input::json_line(
+                out,
+                &Report {
+                    game: rules.to_string(),
+                    input: item.text,
+                    board: position.board().to_string(),
+                    to_move: position.to_move().map(Player::to_char),
+                    value: answer.value.map(tictactoe::solver::Value::as_str),
+                    distance: solution.map(|s| s.distance),
+                    score: solution.map(|s| s.score),
+                    best_moves: solution.map(|s| s.best_moves.clone()),
+                    nodes: answer.nodes,
+                    unsolved,
+                },
+            );
+        }
+        let line = match (&answer, unsolved) {
+            (_, Some(why)) => why,
+            (
+                Answer {
+                    solution: Some(s), ..
+                },
+                None,
+            ) => {
+                let names: Vec<String> = s
+                    .best_moves
+                    .iter()
+                    .map(|&action| move_name(rules, action))
+                    .collect();
+                let best = if names.is_empty() {
+                    "none (the game is over)".to_owned()
+                } else {
+                    names.join(" ")
+                };
+                format!(
+                    "{}, distance {}, score {}, best moves {best}",
+                    s.value, s.distance, s.score
+                )
+            }
+            (
+                Answer {
+                    value: Some(value), ..
+                },
+                None,
+            ) => value.to_string(),
+            (Answer { value: None, .. }, None) => unreachable!("no value is unsolved"),
+        };
+        writeln!(out, "{}: {line}", item.text)?;
+        Ok(Outcome::Answered)
+    })
+}
+
+/// A move as people name it: the column from 1 with gravity, else the cell as drawn (`b2`).
+fn move_name(rules: Rules, action: usize) -> String {
+    if rules.gravity() {
+        (action + 1).to_string()
+    } else {
+        rules
+            .square_at(action as u32)
+            .map_or_else(|| action.to_string(), |s| super::square_name(rules, s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_name_their_mistake() {
+        let c4 = Rules::CONNECT_FOUR;
+        assert_eq!(
+            parse_position(c4, "40").err().as_deref(),
+            Some("move 2 is column 0: the game has columns 1 to 7")
+        );
+        assert_eq!(
+            parse_position(c4, "12121211").err().as_deref(),
+            Some("move 8 comes after the end of the game (move 7 ended it)")
+        );
+        let error = parse_position(c4, "4x").err().unwrap_or_default();
+        assert!(
+            error.starts_with("not a board of connect-four, or column digits 1-9: "),
+            "{error}"
+        );
+        let error = parse_position(Rules::TIC_TAC_TOE, "12")
+            .err()
+            .unwrap_or_default();
+        assert!(error.starts_with("not a board of tic-tac-toe: "), "{error}");
+        assert!(parse_position(c4, "4453").is_ok());
+    }
+}
