@@ -203,16 +203,28 @@ impl PyRules {
 
 /// `rules` as the binding's rules: a `Rules` or a spec string.
 fn rules_arg(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    game_arg(rules, "rules")
+}
+
+/// Argument `name` as the binding's rules: a `Rules` or a spec string (the environments'
+/// `game=`).
+pub(crate) fn game_arg(rules: &Bound<'_, PyAny>, name: &str) -> PyResult<Rules> {
     if let Ok(r) = rules.cast::<PyRules>() {
         return Ok(r.get().0);
     }
     if let Ok(text) = rules.cast::<PyString>() {
-        return parse_rules(text.to_str()?, "rules");
+        return parse_rules(text.to_str()?, name);
     }
     Err(PyTypeError::new_err(format!(
-        "argument `rules` must be a Rules or a game spec str, got {}",
+        "argument `{name}` must be a Rules or a game spec str, got {}",
         rules.get_type().name()?
     )))
+}
+
+impl From<Rules> for PyRules {
+    fn from(rules: Rules) -> PyRules {
+        PyRules(rules)
+    }
 }
 
 fn player_name(player: Option<Player>) -> Option<&'static str> {

@@ -38,6 +38,7 @@ use crate::choice::{self, Choice};
 /// million steps per second); smaller ones keep it, so a step of one game is one plain call.
 const DETACH_MIN: usize = 1024;
 
+mod family;
 mod rules;
 mod tables;
 
@@ -136,6 +137,34 @@ fn read_seat(value: &Bound<'_, PyAny>) -> PyResult<Seat> {
     )))
 }
 
+/// `illegal_reward`: a finite number (not a bool), -1 when `None`.
+fn read_reward(value: Option<&Bound<'_, PyAny>>) -> PyResult<f32> {
+    match value {
+        None => Ok(-1.0),
+        // A bool is an int to Python; as a reward it is a slip, not a number.
+        Some(value) if value.is_instance_of::<pyo3::types::PyBool>() => Err(PyTypeError::new_err(
+            "argument `illegal_reward` must be a number, got bool",
+        )),
+        Some(value) => {
+            let reward: f32 = value.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "argument `illegal_reward` must be a number, got {}",
+                    value
+                        .get_type()
+                        .name()
+                        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                ))
+            })?;
+            if !reward.is_finite() {
+                return Err(PyValueError::new_err(format!(
+                    "argument `illegal_reward` must be finite, got {reward}"
+                )));
+            }
+            Ok(reward)
+        }
+    }
+}
+
 /// Borrows the buffer and runs `f` on its fields, without the GIL for large batches.
 macro_rules! with_out {
     ($self:ident, $py:ident, |$out:ident, $cfg:ident, $games:ident| $body:expr) => {{
@@ -201,32 +230,7 @@ impl EnvKernel {
         illegal_reward: Option<&Bound<'_, PyAny>>,
         seed: Int<u64>,
     ) -> PyResult<EnvKernel> {
-        let illegal_reward = match illegal_reward {
-            None => -1.0,
-            // A bool is an int to Python; as a reward it is a slip, not a number.
-            Some(value) if value.is_instance_of::<pyo3::types::PyBool>() => {
-                return Err(PyTypeError::new_err(
-                    "argument `illegal_reward` must be a number, got bool",
-                ));
-            }
-            Some(value) => {
-                let reward: f32 = value.extract().map_err(|_| {
-                    PyTypeError::new_err(format!(
-                        "argument `illegal_reward` must be a number, got {}",
-                        value
-                            .get_type()
-                            .name()
-                            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
-                    ))
-                })?;
-                if !reward.is_finite() {
-                    return Err(PyValueError::new_err(format!(
-                        "argument `illegal_reward` must be finite, got {reward}"
-                    )));
-                }
-                reward
-            }
-        };
+        let illegal_reward = read_reward(illegal_reward)?;
         let n = match usize::try_from(n.0) {
             Ok(n) if (1..=MAX_GAMES).contains(&n) => n,
             _ => {
@@ -573,6 +577,7 @@ fn play_move(x: Int<u16>, o: Int<u16>, cell: Int<i64>) -> PyResult<(u16, u16, u8
 /// Adds the environment functions and classes to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvKernel>()?;
+    m.add_class::<family::FamilyKernel>()?;
     m.add_function(wrap_pyfunction!(play_move, m)?)?;
     Ok(())
 }

@@ -20,6 +20,16 @@ Without auto-reset (``autoreset="disabled"`` or ``"next_step"``, as in Gymnasium
 ended keeps its last board: an illegal move leaves it unchanged (pgx writes the mark over the
 occupied cell; PettingZoo hands the turn to ``player_1``).
 
+``game=`` picks a game of the k-in-a-row family (``"connect-four"``, ``"gomoku"``, ``"4,4,4"``,
+``"6,7,4,gravity"`` or a :class:`tictactoe_rs.mnk.Rules`), default tic-tac-toe. The fields keep
+their names and rules; observations are ``(rows, cols, 2)`` (row 0 at the top) and the mask has
+one entry per action: a column with gravity (pgx ``connect_four``, PettingZoo
+``connect_four_v3``), a cell ``row * cols + col`` without. The family's observation arrays are
+read-only views (the kernel updates them in place).
+
+:func:`selfplay` steps a batch where both seats are policies, each called once per step with
+the whole batch.
+
 >>> import numpy as np
 >>> from tictactoe_rs.envs.batched import BatchedEnv
 >>> env = BatchedEnv(4, convention="pgx", seed=0)
@@ -29,10 +39,15 @@ occupied cell; PettingZoo hands the turn to ``player_1``).
 >>> env.step(np.array([4, 4, 4, 4]))
 >>> env.legal_action_mask[:, 4].tolist()
 [False, False, False, False]
+>>> c4 = BatchedEnv(2, game="connect-four", seed=0)
+>>> c4.observation.shape, c4.legal_action_mask.shape
+((2, 6, 7, 2), (2, 7))
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -40,7 +55,28 @@ import numpy as np
 from tictactoe_rs import _checks, _native
 from tictactoe_rs.envs._views import views
 
-__all__ = ["BatchedEnv"]
+__all__ = ["BatchedEnv", "Policy", "SelfPlayResult", "game_rules", "selfplay"]
+
+#: A batched policy: ``(observation, legal_action_mask) -> actions``, one call for the whole
+#: batch (``(N, ...)`` arrays in, an integer array of shape ``(N,)`` out).
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+
+
+def game_rules(game: Any) -> _native.MnkRules | None:
+    """``game`` (a spec string or a ``Rules``) parsed by the library; ``None`` for
+    tic-tac-toe, which runs on the 3 x 3 kernel."""
+    if game is None:
+        return None
+    if isinstance(game, _native.MnkRules):
+        rules = game
+    elif isinstance(game, str):
+        try:
+            rules = _native.MnkRules(game)
+        except ValueError as error:
+            raise ValueError(str(error).replace("argument `spec`", "argument `game`")) from None
+    else:
+        raise TypeError(f"argument `game` must be a Rules or a game spec str, got {type(game).__name__}")
+    return None if rules == _native.MnkRules.TIC_TAC_TOE else rules
 
 _CONVENTIONS = {"pgx": np.bool_, "pettingzoo": np.int8}
 #: ``autoreset``: this package's spelling, Gymnasium's ``AutoresetMode`` values (or members).
@@ -61,6 +97,8 @@ class BatchedEnv:
         convention: Literal["pgx", "pettingzoo"] = "pgx",
         seed: int = 0,
         autoreset: Autoreset | Any = "same_step",
+        *,
+        game: str | _native.MnkRules | None = None,
     ) -> None:
         if convention not in _CONVENTIONS:
             raise ValueError(
@@ -71,11 +109,26 @@ class BatchedEnv:
         num_envs = _checks.index("num_envs", num_envs)
         self.num_envs = num_envs
         self.convention = convention
-        self._kernel = _native.EnvKernel(
-            num_envs, convention, autoreset=autoreset, seat=seat, seed=_checks.seed("seed", seed)
-        )
-        k = self._kernel
-        v = views(k)
+        rules = game_rules(game)
+        #: The game's rules (``Rules.TIC_TAC_TOE`` by default).
+        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        k: _native.EnvKernel | _native.FamilyKernel
+        if rules is None:
+            k = _native.EnvKernel(
+                num_envs, convention, autoreset=autoreset, seat=seat, seed=_checks.seed("seed", seed)
+            )
+        else:
+            k = _native.FamilyKernel(
+                num_envs,
+                rules,
+                convention,
+                autoreset=autoreset,
+                seat=seat,
+                seed=_checks.seed("seed", seed),
+            )
+        self._kernel = k
+        self._autoreset = autoreset
+        v = views(k, readonly=rules is not None)
         self.observation: np.ndarray = v["obs"].view(dtype)
         self.legal_action_mask: np.ndarray = v["mask"].view(dtype)
         self.rewards: np.ndarray = v["rewards"]
@@ -89,7 +142,8 @@ class BatchedEnv:
         k.reset()
 
     def step(self, actions: np.ndarray) -> None:
-        """Plays ``actions[i]`` (a numpy array of any integer dtype, cells 0 to 8) in game ``i``
+        """Plays ``actions[i]`` (a numpy array of any integer dtype: cells 0 to 8, or the
+        family game's actions, columns with gravity, cells without) in game ``i``
         for the player to move and rewrites the fields in place; a cell out of range raises
         ``ValueError``, another dtype ``TypeError``, both naming ``actions``. (Each instance
         binds the native kernel's ``step`` in its place.)"""
@@ -115,7 +169,11 @@ class BatchedEnv:
         return out
 
     def boards(self) -> np.ndarray:
-        """The X and O bit sets of every board (bit ``c`` is cell ``c``), ``(N, 2)`` uint16."""
+        """Tic-tac-toe: the X and O bit sets of every board (bit ``c`` is cell ``c``),
+        ``(N, 2)`` uint16. A family game: the boards as text (rows top to bottom separated by
+        ``/``, ``X``, ``O``, ``.``), an ``(N,)`` str array."""
+        if isinstance(self._kernel, _native.FamilyKernel):
+            return np.array(self._kernel.boards())
         return self._kernel.bits()
 
     def first_player(self) -> np.ndarray:
@@ -138,3 +196,73 @@ def _bools(name: str, value: Any) -> np.ndarray:
     if array.dtype != np.bool_:
         raise TypeError(f"argument `{name}` must be a bool array, got dtype {array.dtype}")
     return np.ascontiguousarray(array)
+
+
+@dataclass(frozen=True)
+class SelfPlayResult:
+    """What :func:`selfplay` played: ``steps`` batched steps, ``games`` games ended,
+    ``returns[id]`` the rewards player id ``id`` collected (summed over the batch)."""
+
+    steps: int
+    games: int
+    returns: np.ndarray
+
+
+def selfplay(env: BatchedEnv, policy_0: Policy, policy_1: Policy, steps: int) -> SelfPlayResult:
+    """Plays ``steps`` batched steps of ``env`` where player id 0 follows ``policy_0`` and id 1
+    follows ``policy_1``: each step calls each policy ONCE with the whole batch,
+    ``policy(env.observation, env.legal_action_mask)`` (the mover's view in every game), and
+    plays ``actions[i]`` of the policy whose player moves in game ``i``.
+
+    An action array of the wrong type or shape, a non-integer dtype, or an action the mask
+    forbids in a game in play raises (``TypeError`` / ``ValueError`` naming the policy, the
+    game and the action) before the step, as does an exception of the policy: the games are
+    left exactly as they were before that step (the steps already played stay played).
+
+    >>> import numpy as np
+    >>> from tictactoe_rs.envs.batched import BatchedEnv, selfplay
+    >>> env = BatchedEnv(256, game="connect-four", seed=1)
+    >>> first_open = lambda obs, mask: mask.argmax(axis=1)
+    >>> result = selfplay(env, first_open, first_open, steps=100)
+    >>> result.games > 0, float(result.returns.sum())
+    (True, 0.0)
+    """
+    steps = _checks.index("steps", steps)
+    n = env.num_envs
+    rows = np.arange(n)
+    returns = np.zeros(2, dtype=np.float64)
+    games = 0
+    same_step = str(getattr(env._autoreset, "value", env._autoreset)) in ("same_step", "SameStep")
+    for _ in range(steps):
+        obs, mask = env.observation, env.legal_action_mask
+        chosen = [
+            _policy_actions(name, policy, obs, mask, n)
+            for name, policy in (("policy_0", policy_0), ("policy_1", policy_1))
+        ]
+        actions = np.where(env.current_player == 0, chosen[0], chosen[1])
+        live = rows if same_step else np.flatnonzero(~(env.terminated | env.truncated))
+        allowed = mask[live, actions[live]].astype(bool)
+        if not allowed.all():
+            i = int(live[np.flatnonzero(~allowed)[0]])
+            who = "policy_0" if env.current_player[i] == 0 else "policy_1"
+            raise ValueError(f"{who} chose action {int(actions[i])} in game {i}, which its mask forbids")
+        env.step(actions)
+        returns += env.rewards.sum(axis=0)
+        games += int(np.count_nonzero(env.terminated | env.truncated))
+    return SelfPlayResult(steps=steps, games=games, returns=returns)
+
+
+def _policy_actions(name: str, policy: Policy, obs: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+    """The actions of ``policy`` for the batch, checked: an integer array of shape ``(n,)``."""
+    actions = policy(obs, mask)
+    if not isinstance(actions, np.ndarray):
+        raise TypeError(f"{name} must return a numpy integer array of shape ({n},), got {type(actions).__name__}")
+    if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
+        raise TypeError(f"{name} must return an integer array, got dtype {actions.dtype}")
+    if actions.shape != (n,):
+        raise ValueError(f"{name} must return shape ({n},), got {actions.shape}")
+    bound = mask.shape[1]
+    if actions.size and (actions.min() < 0 or actions.max() >= bound):
+        bad = int(np.flatnonzero((actions < 0) | (actions >= bound))[0])
+        raise ValueError(f"{name} chose action {int(actions[bad])} in game {bad}, not one of 0 to {bound - 1}")
+    return actions
