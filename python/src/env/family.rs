@@ -23,7 +23,7 @@ use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use tictactoe::mnk::agents::{Agent, Chooser, Strategy};
-use tictactoe::mnk::{AnyPosition, Position, Rules, Square};
+use tictactoe::mnk::{AnyPosition, Position, Rules};
 use tictactoe::{Player, Status};
 
 use super::rules::{Autoreset, Convention, Out, Outcome, Pending, Seat};
@@ -66,6 +66,22 @@ pub struct Setup {
     pub cells: usize,
     /// `cols` with gravity, `cells` without.
     pub actions: usize,
+    /// The observation index (`row × cols + col`) of each bitboard bit ([`NO_CELL`] for the
+    /// guard bits).
+    pub cell_of_bit: Vec<u16>,
+    /// The bitboard bit of each observation index.
+    pub bit_of_cell: Vec<u16>,
+}
+
+/// The `cell_of_bit` of a guard bit.
+const NO_CELL: u16 = u16::MAX;
+
+/// A mark just made: its observation index, its action, and the id that made it.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    cell: u16,
+    action: u16,
+    id: u8,
 }
 
 impl Setup {
@@ -125,17 +141,36 @@ impl Setup {
         }
     }
 
-    /// The observation index of `square` (`row × cols + col`).
-    fn cell(&self, square: Square) -> usize {
-        self.rules.index(square) as usize
+    /// The tables of `rules`.
+    fn tables(rules: Rules) -> (Vec<u16>, Vec<u16>) {
+        let mut cell_of_bit = vec![NO_CELL; 64 * rules.words().max(1)];
+        let mut bit_of_cell = vec![0; rules.cells() as usize];
+        for cell in 0..rules.cells() {
+            if let Some(square) = rules.square_at(cell) {
+                let bit = rules.bit(square);
+                cell_of_bit[bit as usize] = cell as u16;
+                bit_of_cell[cell as usize] = bit as u16;
+            }
+        }
+        (cell_of_bit, bit_of_cell)
     }
 
-    /// The action that fills `square`: its column with gravity, its cell without.
-    fn action_of(&self, square: Square) -> usize {
+    /// The observation index of bit `bit`, if it is a cell.
+    #[inline]
+    fn cell_of(&self, bit: u32) -> Option<usize> {
+        match self.cell_of_bit.get(bit as usize) {
+            Some(&cell) if cell != NO_CELL => Some(usize::from(cell)),
+            _ => None,
+        }
+    }
+
+    /// The action that fills cell `cell`: its column with gravity, itself without.
+    #[inline]
+    fn action_of(&self, cell: usize) -> usize {
         if self.rules.gravity() {
-            square.col() as usize
+            cell % self.rules.cols() as usize
         } else {
-            self.cell(square)
+            cell
         }
     }
 }
@@ -171,6 +206,7 @@ where
     }
 
     /// The id of the player to move (by the mark count, finished or not).
+    #[inline]
     fn mover(&self) -> u8 {
         if self.position.plies().is_multiple_of(2) {
             self.first
@@ -180,6 +216,7 @@ where
     }
 
     /// The mark of id `id`.
+    #[inline]
     fn player_of(&self, id: u8) -> Player {
         if id == self.first {
             Player::X
@@ -198,24 +235,43 @@ where
     }
 
     /// Plays `action` (already checked to be below the number of actions) for the side to
-    /// move: the outcome and the square filled.
-    fn play(&mut self, action: usize) -> (Outcome, Option<Square>) {
+    /// move in a game in play: the outcome and the mark made. The legality check is the
+    /// library's `Position::play` made once on the kernel's tables (the column's height with
+    /// gravity, the cell's bit without), then `play_bit`.
+    #[inline]
+    fn play(&mut self, setup: &Setup, action: usize) -> (Outcome, Option<Mark>) {
         let mover = self.mover();
-        match self.position.play(action) {
-            Ok(square) => {
-                let outcome = match self.position.status() {
-                    Status::Ongoing => Outcome::Ongoing,
-                    Status::Draw => Outcome::Draw,
-                    Status::Won(_) => Outcome::Won(mover),
-                };
-                (outcome, Some(square))
-            }
-            Err(_) => (Outcome::Illegal(mover), None),
-        }
+        let rules = setup.rules;
+        let bit = if self.position.status() != Status::Ongoing {
+            None
+        } else if rules.gravity() {
+            let height = self.position.height(action as u32);
+            (height < rules.rows()).then(|| action as u32 * rules.stride() + height)
+        } else {
+            let bit = u32::from(setup.bit_of_cell[action]);
+            (!self.position.board().occupied().contains(bit)).then_some(bit)
+        };
+        let Some(bit) = bit else {
+            return (Outcome::Illegal(mover), None);
+        };
+        self.position.play_bit(bit);
+        let outcome = match self.position.status() {
+            Status::Ongoing => Outcome::Ongoing,
+            Status::Draw => Outcome::Draw,
+            Status::Won(_) => Outcome::Won(mover),
+        };
+        let cell = setup.cell_of_bit[bit as usize];
+        let mark = Mark {
+            cell,
+            action: action as u16,
+            id: mover,
+        };
+        (outcome, Some(mark))
     }
 }
 
 /// Swaps the two planes of an observation: the bytes of each pair, eight bytes at a time.
+#[inline]
 fn swap_planes(obs: &mut [u8]) {
     const LOW: u64 = 0x00FF_00FF_00FF_00FF;
     let mut chunks = obs.chunks_exact_mut(8);
@@ -239,6 +295,7 @@ struct Core<'s> {
 
 impl Core<'_> {
     /// The id whose view the observation shows (see [`super::rules::Config::viewer`]).
+    #[inline]
     fn viewer<const W: usize>(&self, game: &Game<W>, outcome: Outcome) -> u8
     where
         Position<W>: Wide,
@@ -265,8 +322,8 @@ impl Core<'_> {
         let me = game.player_of(viewer);
         for (plane, player) in [(0, me), (1, me.opponent())] {
             for bit in board.pieces(player).iter() {
-                if let Some(square) = s.rules.square_of_bit(bit) {
-                    obs[2 * s.cell(square) + plane] = 1;
+                if let Some(cell) = s.cell_of(bit) {
+                    obs[2 * cell + plane] = 1;
                 }
             }
         }
@@ -292,19 +349,20 @@ impl Core<'_> {
             let board = position.board();
             mask.fill(1);
             for bit in board.occupied().iter() {
-                if let Some(square) = rules.square_of_bit(bit) {
-                    mask[self.setup.cell(square)] = 0;
+                if let Some(cell) = self.setup.cell_of(bit) {
+                    mask[cell] = 0;
                 }
             }
         }
     }
 
-    /// Game `i` goes on after the marks `moves` (square, id): the observation and mask are
-    /// updated in place (see the module docs).
+    /// Game `i` goes on after the marks `moves`: the observation and mask are updated in
+    /// place (see the module docs).
+    #[inline]
     fn advance<const W: usize>(
         &self,
         game: &Game<W>,
-        moves: &[Option<(Square, u8)>; 2],
+        moves: &[Option<Mark>; 2],
         i: usize,
         out: &mut Out<'_>,
     ) where
@@ -320,9 +378,9 @@ impl Core<'_> {
             swap_planes(obs);
         }
         let mask = &mut out.mask[s.actions * i..s.actions * (i + 1)];
-        for &(square, id) in moves.iter().flatten() {
-            obs[2 * s.cell(square) + usize::from(id != viewer)] = 1;
-            let action = s.action_of(square);
+        for mark in moves.iter().flatten() {
+            obs[2 * usize::from(mark.cell) + usize::from(mark.id != viewer)] = 1;
+            let action = usize::from(mark.action);
             mask[action] = if s.rules.gravity() {
                 u8::from(game.position.height(action as u32) < s.rules.rows())
             } else {
@@ -333,6 +391,7 @@ impl Core<'_> {
     }
 
     /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules).
+    #[inline]
     fn score(&self, outcome: Outcome, i: usize, out: &mut Out<'_>) {
         let (r, ended, truncated) = match outcome {
             Outcome::Ongoing => ([0.0, 0.0], false, false),
@@ -365,7 +424,7 @@ impl Core<'_> {
         game: &mut Game<W>,
         empty: Position<W>,
         agent: &mut Option<Agent>,
-    ) -> Option<(Square, u8)>
+    ) -> Option<Mark>
     where
         Position<W>: Wide,
     {
@@ -389,19 +448,17 @@ impl Core<'_> {
         game: &mut Game<W>,
         agent: &mut Option<Agent>,
         pending: Pending,
-    ) -> (Outcome, Option<(Square, u8)>)
+    ) -> (Outcome, Option<Mark>)
     where
         Position<W>: Wide,
     {
         match agent {
             Some(agent) => match agent.choose(&game.position.any()) {
-                Some(action) => {
-                    let (outcome, square) = game.play(action);
-                    (outcome, square.map(|s| (s, 1)))
-                }
+                // The library's players choose legal actions, below `actions`.
+                Some(action) if action < self.setup.actions => game.play(self.setup, action),
                 // Called only on an empty board or after an `Ongoing` outcome, so a move
                 // exists; were the game over, its outcome stands as it is.
-                None => (game.standing(), None),
+                _ => (game.standing(), None),
             },
             None => {
                 game.pending = pending;
@@ -429,13 +486,14 @@ impl Core<'_> {
     }
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
+    #[inline]
     fn conclude<const W: usize>(
         &self,
         game: &mut Game<W>,
         empty: Position<W>,
         agent: &mut Option<Agent>,
         outcome: Outcome,
-        moves: &[Option<(Square, u8)>; 2],
+        moves: &[Option<Mark>; 2],
         i: usize,
         out: &mut Out<'_>,
     ) where
@@ -464,6 +522,7 @@ impl Core<'_> {
     }
 
     /// One step of game `i` with `action` (below the number of actions).
+    #[inline]
     fn step<const W: usize>(
         &self,
         game: &mut Game<W>,
@@ -483,9 +542,8 @@ impl Core<'_> {
             }
             return;
         }
-        let mover = game.mover();
-        let (mut outcome, square) = game.play(action);
-        let mut moves = [square.map(|s| (s, mover)), None];
+        let (mut outcome, mark) = game.play(self.setup, action);
+        let mut moves = [mark, None];
         if self.setup.convention == Convention::Gym && outcome == Outcome::Ongoing {
             let (after, reply) = self.opponent_turn(game, agent, Pending::InStep);
             if game.pending != Pending::None {
@@ -511,7 +569,7 @@ impl Core<'_> {
     {
         let pending = game.pending;
         game.pending = Pending::None;
-        let (outcome, _) = game.play(action);
+        let (outcome, _) = game.play(self.setup, action);
         match outcome {
             Outcome::Illegal(_) => return false,
             Outcome::Ongoing => {
@@ -528,6 +586,7 @@ impl Core<'_> {
     }
 
     /// A uniformly random action with room (any action when the game is over).
+    #[inline]
     fn sample<const W: usize>(&self, game: &mut Game<W>) -> i64
     where
         Position<W>: Wide,
@@ -542,8 +601,8 @@ impl Core<'_> {
         let pick = ((random * n) >> 32) as u32;
         playable
             .nth(pick)
-            .and_then(|bit| self.setup.rules.square_of_bit(bit))
-            .map_or(0, |square| self.setup.action_of(square) as i64)
+            .and_then(|bit| self.setup.cell_of(bit))
+            .map_or(0, |cell| self.setup.action_of(cell) as i64)
     }
 }
 
@@ -755,6 +814,7 @@ impl FamilyKernel {
             })?)
         };
         let cells = rules.cells() as usize;
+        let (cell_of_bit, bit_of_cell) = Setup::tables(rules);
         let setup = Setup {
             rules,
             convention,
@@ -764,6 +824,8 @@ impl FamilyKernel {
             illegal_reward,
             cells,
             actions: rules.actions() as usize,
+            cell_of_bit,
+            bit_of_cell,
         };
         let games = Games::new(rules, n, seed.0)?;
         let agent = match (convention, opponent) {
@@ -958,8 +1020,8 @@ impl FamilyKernel {
                     let me = game.player_of(viewer);
                     for (plane, player) in [(0, me), (1, me.opponent())] {
                         for bit in board.pieces(player).iter() {
-                            if let Some(square) = s.rules.square_of_bit(bit) {
-                                planes[2 * s.cell(square) + plane] = 1;
+                            if let Some(cell) = s.cell_of(bit) {
+                                planes[2 * cell + plane] = 1;
                             }
                         }
                     }

@@ -20,6 +20,16 @@ with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacTo
   ``opponent(observation, action_mask) -> int`` given the opponent's own view.
 - ``agent``: ``"x"`` (moves first), ``"o"`` (the opponent opens) or ``"random"`` (drawn each
   game).
+- ``game``: a game of the k-in-a-row family (``"connect-four"``, ``"gomoku"``, ``"4,4,4"``,
+  ``"6,7,4,gravity"`` or a :class:`tictactoe_rs.mnk.Rules`), default tic-tac-toe. The
+  observation is then ``(rows, cols, 2)``, the action ``Discrete(actions)`` (a column with
+  gravity, the cell ``row * cols + col`` without), and ``opponent`` one of the family's
+  players, all native: ``"random"``, ``"heuristic"``, ``"mcts"``, ``"alphabeta"`` or
+  ``"perfect"`` (the solver within a node budget a move, else alpha-beta), or a callable
+  called ONCE per step with the games that wait for it, ``opponent(observations, masks) ->
+  actions`` (int8 ``(k, rows, cols, 2)`` from its own view, int8 ``(k, actions)``, an integer
+  array of shape ``(k,)`` back); if it raises or answers a wrong shape, a non-integer or an
+  illegal action, the step is undone and the error raised. Rendering is ``ansi``/``human``.
 
 >>> import gymnasium as gym
 >>> import tictactoe_rs.envs.gymnasium
@@ -41,9 +51,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from tictactoe_rs import _checks, _native
-from tictactoe_rs._native import EnvKernel
+from tictactoe_rs._native import EnvKernel, FamilyKernel
 from tictactoe_rs.envs import _render
 from tictactoe_rs.envs._views import views
+from tictactoe_rs.envs.batched import game_rules
 
 __all__ = ["ENV_ID", "TicTacToeEnv", "TicTacToeVectorEnv"]
 
@@ -68,11 +79,28 @@ _AUTORESET = {
 
 
 def _kernel(
-    num_envs: int, opponent: Opponent, agent: str, illegal_reward: float, autoreset: str
-) -> EnvKernel:
+    num_envs: int,
+    opponent: Opponent,
+    agent: str,
+    illegal_reward: float,
+    autoreset: str,
+    rules: _native.MnkRules | None = None,
+) -> EnvKernel | FamilyKernel:
     if agent not in _SEATS:
         raise ValueError(f"agent: expected 'x', 'o' or 'random', got {agent!r}")
     name = "external" if callable(opponent) else opponent
+    if rules is not None:
+        if not isinstance(name, str) or (name == "external" and not callable(opponent)):
+            raise ValueError("opponent: expected random, heuristic, mcts, alphabeta, perfect or a callable")
+        return _native.FamilyKernel(
+            _checks.index("num_envs", num_envs),
+            rules,
+            "gym",
+            autoreset=autoreset,
+            seat=_SEATS[agent],
+            opponent=name,
+            illegal_reward=illegal_reward,
+        )
     if not isinstance(name, str) or (name == "external" and not callable(opponent)):
         raise ValueError("opponent: expected random, heuristic, perfect, eps:E or a callable")
     return _native.EnvKernel(
@@ -85,7 +113,7 @@ def _kernel(
     )
 
 
-def _play_external(kernel: EnvKernel, opponent: Callable[[np.ndarray, np.ndarray], int]) -> None:
+def _play_external(kernel: EnvKernel | FamilyKernel, opponent: Callable[..., Any]) -> None:
     """Asks the callable opponent for a move in every game that waits for one. Atomic: if
     the opponent raises or answers anything but an empty cell, the kernel goes back to the
     state before the ``reset`` or ``step`` that called it, and the error propagates."""
@@ -95,10 +123,48 @@ def _play_external(kernel: EnvKernel, opponent: Callable[[np.ndarray, np.ndarray
             pending = np.flatnonzero(kernel.pending())
             if len(pending) == 0:
                 return
-            _play_pending(kernel, opponent, pending)
+            if isinstance(kernel, FamilyKernel):
+                _play_batch(kernel, opponent, pending)
+            else:
+                _play_pending(kernel, opponent, pending)
     except BaseException:
         kernel.rollback()
         raise
+
+
+def _play_batch(
+    kernel: FamilyKernel, opponent: Callable[[np.ndarray, np.ndarray], Any], pending: np.ndarray
+) -> None:
+    """One call of the opponent for every game of ``pending``, from its own view (id 1)."""
+    observations, masks = kernel.views(1)
+    k, bound = len(pending), masks.shape[1]
+    moves = opponent(observations[pending].view(np.int8), masks[pending].view(np.int8))
+    if not isinstance(moves, np.ndarray) or moves.dtype == np.bool_ or moves.dtype.kind not in "iu":
+        got = f"dtype {moves.dtype}" if isinstance(moves, np.ndarray) else type(moves).__name__
+        raise TypeError(f"the opponent must return an integer array of shape ({k},), got {got}")
+    if moves.shape != (k,):
+        raise ValueError(f"the opponent must return shape ({k},), got {moves.shape}")
+    if ((moves < 0) | (moves >= bound)).any():
+        bad = int(np.flatnonzero((moves < 0) | (moves >= bound))[0])
+        raise ValueError(
+            f"the opponent's move {int(moves[bad])} in game {int(pending[bad])} is not an action (0 to {bound - 1})"
+        )
+    actions = np.zeros(len(kernel), dtype=np.int64)
+    actions[pending] = moves
+    kernel.finish(actions)
+
+
+def _action(name: str, value: Any, bound: int) -> int:
+    """An action 0 to ``bound - 1``: ``TypeError`` / ``ValueError`` naming ``name``."""
+    action = _checks.index(name, value)
+    if not 0 <= action < bound:
+        raise ValueError(f"argument `{name}` must be an action, 0 to {bound - 1}, got {action}")
+    return action
+
+
+def _board_text(board: str) -> str:
+    """A family board (rows separated by ``/``) drawn on lines, cells separated by spaces."""
+    return "\n".join(" ".join(row) for row in board.split("/"))
 
 
 def _play_pending(
@@ -128,15 +194,22 @@ class TicTacToeEnv(gym.Env):
         agent: Agent = "x",
         illegal_reward: float = -1.0,
         render_mode: Literal["human", "rgb_array", "ansi"] | None = None,
+        *,
+        game: str | _native.MnkRules | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']}")
-        self.observation_space = spaces.Box(0, 1, (3, 3, 2), np.int8)
-        self.action_space = spaces.Discrete(9)
+        rules = game_rules(game)
+        if rules is not None and render_mode == "rgb_array":
+            raise ValueError("render_mode: a family game renders as 'ansi' or 'human'")
+        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        shape = (self.game.rows, self.game.cols, 2)
+        self.observation_space = spaces.Box(0, 1, shape, np.int8)
+        self.action_space = spaces.Discrete(self.game.actions)
         self.render_mode = render_mode
         self.opponent = opponent
-        self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled")
-        self._fields = views(self._kernel)
+        self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled", rules)
+        self._fields = views(self._kernel, readonly=rules is not None)
         self._obs = self._fields["obs"].view(np.int8)
         self._mask = self._fields["mask"].view(np.int8)
         self._seeded = False
@@ -163,8 +236,8 @@ class TicTacToeEnv(gym.Env):
         return self._obs[0].copy(), {"action_mask": self._mask[0].copy()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """The agent marks cell ``action``, then the opponent answers."""
-        self._kernel.step(np.array([_checks.cell("action", action)], dtype=np.int64))
+        """The agent plays ``action`` (a cell; with gravity a column), then the opponent answers."""
+        self._kernel.step(np.array([_action("action", action, self.game.actions)], dtype=np.int64))
         self._settle()
         if self.render_mode == "human":
             self.render()
@@ -177,7 +250,7 @@ class TicTacToeEnv(gym.Env):
         )
 
     def action_masks(self) -> np.ndarray:
-        """The cells the agent may mark now (bool, ``(9,)``)."""
+        """The actions the agent may play now (bool, ``(actions,)``)."""
         return self._mask[0].astype(bool)
 
     def render(self) -> np.ndarray | str | None:
@@ -186,10 +259,14 @@ class TicTacToeEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        x, o = (int(v) for v in self._kernel.bits()[0])
-        if self.render_mode == "rgb_array":
-            return _render.rgb(x, o)
-        text = _render.ansi(x, o)
+        kernel = self._kernel
+        if isinstance(kernel, FamilyKernel):
+            text = _board_text(kernel.boards()[0])
+        else:
+            x, o = (int(v) for v in kernel.bits()[0])
+            if self.render_mode == "rgb_array":
+                return _render.rgb(x, o)
+            text = _render.ansi(x, o)
         if self.render_mode == "human":
             print(text)
             return None
@@ -211,19 +288,24 @@ class TicTacToeVectorEnv(VectorEnv):
         illegal_reward: float = -1.0,
         autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
         copy: bool = True,
+        *,
+        game: str | _native.MnkRules | None = None,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         num_envs = _checks.index("num_envs", num_envs)
+        rules = game_rules(game)
+        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.num_envs = num_envs
-        self.single_observation_space = spaces.Box(0, 1, (3, 3, 2), np.int8)
-        self.single_action_space = spaces.Discrete(9)
+        shape = (self.game.rows, self.game.cols, 2)
+        self.single_observation_space = spaces.Box(0, 1, shape, np.int8)
+        self.single_action_space = spaces.Discrete(self.game.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.opponent = opponent
         self.copy = copy
-        self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode])
-        self._fields = views(self._kernel)
+        self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode], rules)
+        self._fields = views(self._kernel, readonly=rules is not None)
         self._obs = self._fields["obs"].view(np.int8)
         self._mask = self._fields["mask"].view(np.int8)
         self._final = self._fields["final_obs"].view(np.int8)
@@ -267,7 +349,7 @@ class TicTacToeVectorEnv(VectorEnv):
         rows = np.ones(n, bool) if mask is None else mask.copy()
         infos: dict[str, Any] = {}
         if rows.any():
-            masks = np.zeros((n, 9), np.int8)
+            masks = np.zeros((n, self.game.actions), np.int8)
             masks[rows] = self._mask[rows]
             infos = {"action_mask": masks, "_action_mask": rows}
         return self._out(self._obs), infos
@@ -295,7 +377,7 @@ class TicTacToeVectorEnv(VectorEnv):
         }
         if self._mode == AutoresetMode.SAME_STEP and terminated.any():
             final_obs = np.full(n, None, dtype=object)
-            final_masks = np.zeros((n, 9), np.int8)
+            final_masks = np.zeros((n, self.game.actions), np.int8)
             for i in np.flatnonzero(terminated):
                 final_obs[i] = self._final[i].copy()
                 final_masks[i] = 1
@@ -311,7 +393,7 @@ class TicTacToeVectorEnv(VectorEnv):
         )
 
     def action_masks(self) -> np.ndarray:
-        """The cells each agent may mark now (bool, ``(num_envs, 9)``)."""
+        """The actions each agent may play now (bool, ``(num_envs, actions)``)."""
         return self._mask.astype(bool)
 
     def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
