@@ -17,11 +17,13 @@ def first_legal(mask):
     return jnp.argmax(mask, axis=1).astype(jnp.int32)
 
 
-@pytest.mark.parametrize("convention", ["pgx", "pettingzoo"])
-def test_scan_equals_the_numpy_path(convention):
+@pytest.mark.parametrize(
+    ("convention", "game"), [("pgx", None), ("pettingzoo", None), ("pgx", "connect-four")]
+)
+def test_scan_equals_the_numpy_path(convention, game):
     n, steps = 32, 40
-    env = JaxEnv(n, convention=convention, seed=5)
-    reference = BatchedEnv(n, convention=convention, seed=5)
+    env = JaxEnv(n, convention=convention, seed=5, game=game)
+    reference = BatchedEnv(n, convention=convention, seed=5, game=game)
 
     @jax.jit
     def rollout(state):
@@ -42,7 +44,8 @@ def test_scan_equals_the_numpy_path(convention):
             np.testing.assert_array_equal(terminated[t], reference.terminated)
             np.testing.assert_array_equal(players[t], reference.current_player)
     assert np.asarray(terminated).any()
-    for got, expected in zip(env.state(), JaxEnv(n, convention=convention).state(), strict=True):
+    fresh = JaxEnv(n, convention=convention, game=game).state()
+    for got, expected in zip(env.state(), fresh, strict=True):
         assert got.shape == expected.shape and got.dtype == expected.dtype
 
 

@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("cloudpickle")
 
-from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv  # noqa: E402
-from tictactoe_rs.envs.sb3 import SB3VecEnv  # noqa: E402
+from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv
+from tictactoe_rs.envs.sb3 import SB3VecEnv
 
 
 def _sb3_base():
@@ -78,32 +78,69 @@ def test_sb3_wrappers_see_through_it():
     assert rewards.dtype == np.float32 and dones.dtype == bool and len(infos) == 5
 
 
-def test_equals_single_envs_under_dummy_vec_env_rules():
+def legal_and_some_illegal(rng, masks):
+    """A random legal action per game, and in 5% of the games any action (often illegal)."""
+    n, actions = masks.shape
+    legal = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+    return np.where(rng.random(n) < 0.05, rng.integers(0, actions, n), legal)
+
+
+@pytest.mark.parametrize(
+    ("opponent", "agent"), [("heuristic", "random"), ("random", "o"), ("eps:0.3", "x")]
+)
+def test_equals_single_envs_under_dummy_vec_env_rules(opponent, agent):
     """Each game against its own ``TicTacToeEnv`` stepped as ``DummyVecEnv.step_wait`` steps
     it: same observations, rewards, dones, terminal observations and truncation flags."""
-    n, steps = 16, 300
-    for opponent, agent in [("heuristic", "random"), ("random", "o"), ("eps:0.3", "x")]:
-        venv = SB3VecEnv.make(n, opponent=opponent, agent=agent)
-        singles = [TicTacToeEnv(opponent=opponent, agent=agent) for _ in range(n)]
-        venv.seed(7)
-        obs = venv.reset()
-        single_obs = np.stack([e.reset(seed=7 + i)[0] for i, e in enumerate(singles)])
-        np.testing.assert_array_equal(obs, single_obs)
-        rng = np.random.default_rng(0)
-        for _ in range(steps):
-            masks = np.stack(venv.env_method("action_masks"))
-            legal = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            # Some illegal moves, which end the game with illegal_reward.
-            actions = np.where(rng.random(n) < 0.05, rng.integers(0, 9, n), legal)
-            obs, rewards, dones, infos = venv.step(actions)
-            for i, env in enumerate(singles):
-                o, r, terminated, truncated, _ = env.step(int(actions[i]))
-                assert rewards[i] == r and dones[i] == (terminated or truncated)
-                assert infos[i]["TimeLimit.truncated"] == (truncated and not terminated)
-                if dones[i]:
-                    np.testing.assert_array_equal(infos[i]["terminal_observation"], o)
-                    o, _ = env.reset()
-                np.testing.assert_array_equal(obs[i], o)
+    n, steps = 16, 200
+    venv = SB3VecEnv.make(n, opponent=opponent, agent=agent)
+    singles = [TicTacToeEnv(opponent=opponent, agent=agent) for _ in range(n)]
+    venv.seed(7)
+    obs = venv.reset()
+    single_obs = np.stack([e.reset(seed=7 + i)[0] for i, e in enumerate(singles)])
+    np.testing.assert_array_equal(obs, single_obs)
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        actions = legal_and_some_illegal(rng, np.stack(venv.env_method("action_masks")))
+        obs, rewards, dones, infos = venv.step(actions)
+        for i, env in enumerate(singles):
+            o, r, terminated, truncated, _ = env.step(int(actions[i]))
+            assert rewards[i] == r and dones[i] == (terminated or truncated)
+            assert infos[i]["TimeLimit.truncated"] == (truncated and not terminated)
+            if dones[i]:
+                np.testing.assert_array_equal(infos[i]["terminal_observation"], o)
+                o, _ = env.reset()
+            np.testing.assert_array_equal(obs[i], o)
+
+
+@pytest.mark.parametrize(("game", "opponent"), [("connect-four", "heuristic"), ("4,4,3", "random")])
+def test_family_games_in_sb3_terms(game, opponent):
+    """Over a family game (whose vector env draws the opponent's moves from one stream, so it
+    is compared with its own twin rather than with single envs): SB3's view of each step of
+    the Gymnasium vector env."""
+    n = 16
+    venv = SB3VecEnv.make(n, opponent=opponent, agent="random", game=game)
+    twin = TicTacToeVectorEnv(n, opponent, "random", autoreset_mode="SameStep", game=game)
+    venv.seed(3)
+    np.testing.assert_array_equal(venv.reset(), twin.reset(seed=[3 + i for i in range(n)])[0])
+    assert venv.observation_space == twin.single_observation_space
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(200):
+        masks = np.stack(venv.env_method("action_masks"))
+        np.testing.assert_array_equal(masks, twin.action_masks())
+        actions = legal_and_some_illegal(rng, masks)
+        obs, rewards, dones, infos = venv.step(actions)
+        t_obs, t_rewards, terminated, truncated, t_infos = twin.step(actions)
+        np.testing.assert_array_equal(obs, t_obs)
+        np.testing.assert_array_equal(rewards, t_rewards.astype(np.float32))
+        np.testing.assert_array_equal(dones, terminated | truncated)
+        for i in range(n):
+            assert infos[i]["TimeLimit.truncated"] == bool(truncated[i] and not terminated[i])
+            assert ("terminal_observation" in infos[i]) == bool(dones[i])
+            if dones[i]:
+                np.testing.assert_array_equal(infos[i]["terminal_observation"], t_infos["final_obs"][i])
+        ended += int(dones.sum())
+    assert ended > 50
 
 
 def test_seeds_options_and_errors():

@@ -11,22 +11,22 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from gymnasium import spaces  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from gymnasium.vector import AutoresetMode  # noqa: E402
+from gymnasium import spaces
+from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
 
-from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv  # noqa: E402
-from tictactoe_rs.envs.wrappers import (  # noqa: E402
+from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv
+from tictactoe_rs.envs.wrappers import (
     ActionMaskObservation,
     VectorActionMaskObservation,
 )
 
 
-@pytest.mark.parametrize("agent", ["x", "o"])
-def test_check_env(agent):
-    env = ActionMaskObservation(TicTacToeEnv(opponent="random", agent=agent))
+@pytest.mark.parametrize(("agent", "game", "actions"), [("x", None, 9), ("o", None, 9), ("o", "connect-four", 7)])
+def test_check_env(agent, game, actions):
+    env = ActionMaskObservation(TicTacToeEnv(opponent="random", agent=agent, game=game))
     assert isinstance(env.observation_space, spaces.Dict)
-    assert env.observation_space["action_mask"] == spaces.Box(0, 1, (9,), np.int8)
+    assert env.observation_space["action_mask"] == spaces.Box(0, 1, (actions,), np.int8)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # The checker warns about any wrapper, this one included.
@@ -53,11 +53,14 @@ def test_single_env_matches_the_unwrapped_one():
             plain_obs, info = plain.reset()
 
 
+@pytest.mark.parametrize("game", [None, "connect-four"])
 @pytest.mark.parametrize("mode", list(AutoresetMode))
-def test_vector_env_matches_the_unwrapped_one(mode):
+def test_vector_env_matches_the_unwrapped_one(mode, game):
     n = 8
-    envs = VectorActionMaskObservation(TicTacToeVectorEnv(n, "random", "random", autoreset_mode=mode))
-    plain = TicTacToeVectorEnv(n, "random", "random", autoreset_mode=mode)
+    envs = VectorActionMaskObservation(
+        TicTacToeVectorEnv(n, "random", "random", autoreset_mode=mode, game=game)
+    )
+    plain = TicTacToeVectorEnv(n, "random", "random", autoreset_mode=mode, game=game)
     obs, _ = envs.reset(seed=0)
     plain_obs, infos = plain.reset(seed=0)
     rng = np.random.default_rng(2)
@@ -66,7 +69,7 @@ def test_vector_env_matches_the_unwrapped_one(mode):
         np.testing.assert_array_equal(obs["action_mask"], infos["action_mask"])
         assert obs in envs.observation_space
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
-        obs, rewards, terminated, truncated, wrapped_infos = envs.step(actions)
+        obs, rewards, terminated, _, wrapped_infos = envs.step(actions)
         plain_obs, plain_rewards, plain_terminated, _, infos = plain.step(actions)
         np.testing.assert_array_equal(rewards, plain_rewards)
         np.testing.assert_array_equal(terminated, plain_terminated)

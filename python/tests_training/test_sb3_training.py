@@ -82,9 +82,10 @@ def test_maskable_ppo_beats_random():
 
 
 def test_ppo_learns_through_the_dict_observation():
+    from gymnasium.vector import AutoresetMode
+
     from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
     from tictactoe_rs.envs.wrappers import VectorActionMaskObservation
-    from gymnasium.vector import AutoresetMode
 
     venv = SB3VecEnv(
         VectorActionMaskObservation(

@@ -52,9 +52,7 @@ class JaxEnv:
     def __init__(self, num_envs: int, **kwargs: Any) -> None:
         self.env = BatchedEnv(num_envs, **kwargs)
         self.num_envs = num_envs
-        self._shapes = State(
-            *(jax.ShapeDtypeStruct(a.shape, a.dtype) for a in self._fields())
-        )
+        self._shapes = tuple(jax.ShapeDtypeStruct(a.shape, a.dtype) for a in self._fields())
 
     def _fields(self) -> tuple[np.ndarray, ...]:
         e = self.env

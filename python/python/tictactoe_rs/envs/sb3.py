@@ -81,13 +81,12 @@ class SB3VecEnv:
     def reset(self) -> Any:
         """Resets every game, with the seeds of :meth:`seed` and the options of
         :meth:`set_options` if any were given since the last reset (they are used once)."""
-        seeds: list[int | None] | None = None
-        if any(s is not None for s in self._seeds):
-            seeds = list(self._seeds)
+        # Only seed() sets seeds, to seed + i for game i: Gymnasium's int seed says the same.
+        seed = self._seeds[0]
         options = self._options[0] if self._options[0] else None
         if any(o != self._options[0] for o in self._options):
             raise ValueError("set_options: the games of a vector env take the same options")
-        obs, infos = self.venv.reset(seed=seeds, options=options)
+        obs, infos = self.venv.reset(seed=seed, options=options)
         self.reset_infos = _split(infos, self.num_envs)
         self._reset_seeds()
         self._reset_options()

@@ -46,7 +46,7 @@ def _mask(info: dict[str, Any], where: str) -> np.ndarray:
     return np.asarray(info["action_mask"], dtype=np.int8)
 
 
-class ActionMaskObservation(gym.Wrapper[dict[str, np.ndarray], Any, Any, Any]):
+class ActionMaskObservation(gym.Wrapper[dict[str, Any], Any, Any, Any]):
     """``env``'s observations as ``{"observation": obs, "action_mask": info["action_mask"]}``;
     ``info`` is passed on unchanged."""
 
@@ -56,13 +56,13 @@ class ActionMaskObservation(gym.Wrapper[dict[str, np.ndarray], Any, Any, Any]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
         return {"observation": obs, "action_mask": _mask(info, "reset")}, info
 
     def step(
         self, action: Any
-    ) -> tuple[dict[str, np.ndarray], Any, bool, bool, dict[str, Any]]:
+    ) -> tuple[dict[str, Any], Any, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
         observation = {"observation": obs, "action_mask": _mask(info, "step")}
         return observation, reward, terminated, truncated, info
@@ -79,6 +79,8 @@ class VectorActionMaskObservation(VectorWrapper):
             envs.single_observation_space, envs.single_action_space
         )
         self.observation_space = batch_space(self.single_observation_space, envs.num_envs)
+        actions = _mask_space(envs.single_action_space).shape[0]
+        self._last_masks = np.zeros((envs.num_envs, actions), np.int8)
 
     def _masks(self, infos: dict[str, Any], where: str) -> np.ndarray:
         masks = _mask(infos, where)
@@ -94,9 +96,8 @@ class VectorActionMaskObservation(VectorWrapper):
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        if not hasattr(self, "_last_masks"):
-            self._last_masks = np.zeros(self.observation_space["action_mask"].shape, np.int8)
-        obs, infos = self.env.reset(seed=seed, options=options)
+        # Gymnasium's VectorEnv.reset types ``seed`` as an int; its vector envs take a list too.
+        obs, infos = self.env.reset(seed=seed, options=options)  # type: ignore[arg-type]
         return {"observation": obs, "action_mask": self._masks(infos, "reset")}, infos
 
     def step(
