@@ -32,3 +32,14 @@ def test_a_peer_that_cannot_be_imported_is_skipped_with_the_reason():
     assert result.returncode == 0, result.stderr
     assert "pettingzoo: skipped, pygame cannot be imported" in result.stderr
     assert "| 1 |" in result.stdout
+
+
+def test_family_games_run_and_peers_without_them_are_skipped(capsys):
+    assert bench.main(["--game", "gomoku", "--batches", "1,8", "--envs", "ours,ours-selfplay,pgx,pyspiel",
+                       "--rounds", "1", "--seconds", "0.001"]) == 0
+    captured = capsys.readouterr()
+    assert "pgx: skipped, pgx has no gomoku" in captured.err
+    assert captured.out.startswith("python -m tictactoe_rs.bench --game gomoku")
+    assert "| 8 |" in captured.out and "ours-selfplay at its best batch" in captured.out
+    rows = bench.run(batches=[4], envs=["ours"], rounds=1, seconds=0.001, game="connect-four")
+    assert list(rows["ours"]) == [4]

@@ -37,7 +37,9 @@ def _expected(env):
     return obs, mask
 
 
-@pytest.mark.parametrize("game", ["connect-four", "4,4,4", "5,5,4", "gomoku", "5,4,3,gravity"])
+@pytest.mark.parametrize(
+    "game", ["connect-four", "4,4,4", "5,5,4", "gomoku", "5,4,3,gravity", "8,8,5", "19,19,5", "9,9,4,gravity"]
+)
 @pytest.mark.parametrize("autoreset", ["same_step", "next_step"])
 def test_fields_match_the_boards(game, autoreset):
     """Every step, the in-place observation and mask equal the ones rebuilt from the board."""

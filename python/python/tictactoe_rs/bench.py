@@ -15,6 +15,9 @@ Environments (the peers are skipped when not installed):
 - ``ours-gym`` (only with ``--envs``): :class:`~tictactoe_rs.envs.gymnasium.TicTacToeVectorEnv`
   against the random opponent, ``copy=False``; one env-step is the agent's move and the
   opponent's answer, with the Gymnasium return values (infos included) built every step.
+- ``ours-selfplay`` (only with ``--envs``): :func:`tictactoe_rs.envs.batched.selfplay` with
+  both seats a numpy policy (``mask.argmax(axis=1)``, called once per step with the batch);
+  one env-step is one agent-step, the move of one policy in one game.
 - ``pgx``: ``pgx.make("tic_tac_toe")`` on CPU, ``jax.jit(jax.vmap(auto_reset(step, init)))``
   with the actions drawn in the same jitted function (``jax.random.categorical`` over the
   mask), one Python call per batched step.
@@ -23,6 +26,12 @@ Environments (the peers are skipped when not installed):
 - ``pettingzoo`` (``tictactoe_v3.env()``) and ``pyspiel`` (``tic_tac_toe``): one Python object
   per game, stepped in a loop; their rate does not depend on the batch, so they run only up to
   ``--loop-max`` games.
+
+``--game`` picks the game: ``tic-tac-toe`` (default), ``connect-four`` (ours with
+``game="connect-four"``, pgx ``connect_four``, PettingZoo ``connect_four_v3``, pyspiel
+``connect_four``) or ``gomoku`` (ours with ``game="gomoku"``, pyspiel ``gomoku``; pgx, envpool
+and PettingZoo have none). For the family games pyspiel's loop also builds each state's
+``observation_tensor()``, as ours and pgx build observations on every step.
 
 >>> from tictactoe_rs import bench
 >>> rows = bench.run(batches=[1, 64], envs=["ours"], rounds=1, seconds=0.01)
@@ -48,16 +57,25 @@ import numpy as np
 BATCHES = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536]
 QUICK_BATCHES = [1, 64, 4096]
 ENVS = ["ours", "pgx", "envpool", "pettingzoo", "pyspiel"]
-#: Also measured on request (``--envs``): ours through the Gymnasium vector env.
-EXTRA_ENVS = ["ours-gym"]
+GAMES = ["tic-tac-toe", "connect-four", "gomoku"]
+#: The peers' names of each game; a peer without the game is skipped.
+PEER_GAMES = {
+    "pgx": {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four"},
+    "envpool": {"tic-tac-toe": "TicTacToe-v1"},
+    "pettingzoo": {"tic-tac-toe": "tictactoe", "connect-four": "connect_four"},
+    "pyspiel": {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four", "gomoku": "gomoku"},
+}
+#: Also measured on request (``--envs``): ours through the Gymnasium vector env, and ours in
+#: self-play with two numpy policies.
+EXTRA_ENVS = ["ours-gym", "ours-selfplay"]
 
 Runner = Callable[[int], None]
 
 
-def _ours(n: int) -> Runner:
+def _ours(n: int, game: str = "tic-tac-toe") -> Runner:
     from tictactoe_rs.envs.batched import BatchedEnv
 
-    env = BatchedEnv(n, convention="pgx", seed=0)
+    env = BatchedEnv(n, convention="pgx", seed=0, game=game)
     actions = np.zeros(n, dtype=np.int64)
     sample, step = env.sample_actions, env.step
 
@@ -69,10 +87,10 @@ def _ours(n: int) -> Runner:
     return run
 
 
-def _ours_gym(n: int) -> Runner:
+def _ours_gym(n: int, game: str = "tic-tac-toe") -> Runner:
     from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
 
-    env = TicTacToeVectorEnv(n, opponent="random", agent="random", copy=False)
+    env = TicTacToeVectorEnv(n, opponent="random", agent="random", copy=False, game=game)
     env.reset(seed=0)
     actions = np.zeros(n, dtype=np.int64)
 
@@ -84,14 +102,28 @@ def _ours_gym(n: int) -> Runner:
     return run
 
 
-def _pgx(n: int) -> Runner:
+def _ours_selfplay(n: int, game: str = "tic-tac-toe") -> Runner:
+    from tictactoe_rs.envs.batched import BatchedEnv, selfplay
+
+    env = BatchedEnv(n, convention="pgx", seed=0, game=game)
+
+    def lowest(observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return mask.argmax(axis=1)
+
+    def run(steps: int) -> None:
+        selfplay(env, lowest, lowest, steps)
+
+    return run
+
+
+def _pgx(n: int, game: str = "tic-tac-toe") -> Runner:
     import jax
     import jax.numpy as jnp
     import pgx
     from pgx.experimental import auto_reset
 
     jax.config.update("jax_platforms", "cpu")
-    env = pgx.make("tic_tac_toe")
+    env = pgx.make(PEER_GAMES["pgx"][game])
     step = jax.vmap(auto_reset(env.step, env.init))
 
     @jax.jit
@@ -116,7 +148,7 @@ def _pgx(n: int) -> Runner:
     return run
 
 
-def _envpool(n: int) -> Runner:
+def _envpool(n: int, game: str = "tic-tac-toe") -> Runner:
     import envpool
 
     env = envpool.make(
@@ -137,12 +169,15 @@ def _envpool(n: int) -> Runner:
     return run
 
 
-def _pettingzoo(n: int) -> Runner:
+def _pettingzoo(n: int, game: str = "tic-tac-toe") -> Runner:
+    import importlib
+
+    name = PEER_GAMES["pettingzoo"][game]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from pettingzoo.classic.tictactoe import tictactoe
+        module = importlib.import_module(f"pettingzoo.classic.{name}.{name}")
 
-    envs = [tictactoe.env() for _ in range(n)]
+    envs = [module.env() for _ in range(n)]
     for env in envs:
         env.reset()
     rng = np.random.default_rng(0)
@@ -160,28 +195,32 @@ def _pettingzoo(n: int) -> Runner:
     return run
 
 
-def _pyspiel(n: int) -> Runner:
+def _pyspiel(n: int, game: str = "tic-tac-toe") -> Runner:
     import random
 
     import pyspiel
 
-    game = pyspiel.load_game("tic_tac_toe")
-    states = [game.new_initial_state() for _ in range(n)]
+    spiel = pyspiel.load_game(PEER_GAMES["pyspiel"][game])
+    states = [spiel.new_initial_state() for _ in range(n)]
     rng = random.Random(0)
+    observe = game != "tic-tac-toe"
 
     def run(steps: int) -> None:
         for _ in range(steps):
             for i, state in enumerate(states):
                 if state.is_terminal():
-                    state = states[i] = game.new_initial_state()
+                    state = states[i] = spiel.new_initial_state()
                 state.apply_action(rng.choice(state.legal_actions()))
+                if observe:
+                    state.observation_tensor(0)
 
     return run
 
 
-MAKERS: dict[str, Callable[[int], Runner]] = {
+MAKERS: dict[str, Callable[[int, str], Runner]] = {
     "ours": _ours,
     "ours-gym": _ours_gym,
+    "ours-selfplay": _ours_selfplay,
     "pgx": _pgx,
     "envpool": _envpool,
     "pettingzoo": _pettingzoo,
@@ -196,6 +235,7 @@ LOOPS = {"pettingzoo", "pyspiel"}
 NEEDS = {
     "ours": ["tictactoe_rs"],
     "ours-gym": ["gymnasium"],
+    "ours-selfplay": ["tictactoe_rs"],
     "pgx": ["jax", "pgx"],
     "envpool": ["envpool"],
     "pettingzoo": ["gymnasium", "pygame", "pettingzoo.classic.tictactoe.tictactoe"],
@@ -203,10 +243,15 @@ NEEDS = {
 }
 
 
-def _missing(name: str) -> str | None:
-    """Why environment ``name`` cannot run here (the first module that fails to import, and
-    its error), or ``None`` when it can."""
-    for module in NEEDS.get(name, [name]):
+def _missing(name: str, game: str = "tic-tac-toe") -> str | None:
+    """Why environment ``name`` cannot run ``game`` here (the peer has no such game, or the
+    first module that fails to import, and its error), or ``None`` when it can."""
+    if name in PEER_GAMES and game not in PEER_GAMES[name]:
+        return f"{name} has no {game}"
+    needs = NEEDS.get(name, [name])
+    if name == "pettingzoo":
+        needs = [*needs[:-1], f"pettingzoo.classic.{PEER_GAMES[name][game]}.{PEER_GAMES[name][game]}"]
+    for module in needs:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -239,11 +284,14 @@ def run(
     loop_max: int = 1024,
     log: Callable[[str], None] | None = None,
     clock: str = "cpu",
+    game: str = "tic-tac-toe",
 ) -> dict[str, dict[int, float]]:
-    """``{env: {batch: median env-steps/s}}`` over ``rounds`` interleaved rounds."""
+    """``{env: {batch: median env-steps/s}}`` over ``rounds`` interleaved rounds of ``game``."""
+    if game not in GAMES:
+        raise ValueError(f"argument `game` must be one of {GAMES}, got {game!r}")
     runners: dict[tuple[str, int], Runner] = {}
     for name in envs:
-        reason = _missing(name)
+        reason = _missing(name, game)
         if reason is not None:
             if log:
                 log(f"{name}: skipped, {reason}")
@@ -251,7 +299,7 @@ def run(
         for n in batches:
             if name in LOOPS and n > loop_max:
                 continue
-            runners[name, n] = MAKERS[name](n)
+            runners[name, n] = MAKERS[name](n, game)
             runners[name, n](1)  # warm up
     trials: dict[tuple[str, int], list[float]] = {key: [] for key in runners}
     for r in range(rounds):
@@ -318,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="CPUs to run on (default: the first allowed one)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="time trials by process CPU time (default) or wall time")
+    parser.add_argument("--game", choices=GAMES, default="tic-tac-toe", help="the game to step")
     parser.add_argument("--json", help="also write the table to this file")
     args = parser.parse_args(argv)
     batches = args.batches or (QUICK_BATCHES if args.quick else BATCHES)
@@ -347,9 +396,9 @@ def _main(
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    table = run(batches, args.envs, rounds, seconds, args.loop_max, log, args.clock)
+    table = run(batches, args.envs, rounds, seconds, args.loop_max, log, args.clock, args.game)
     print(f"python -m tictactoe_rs.bench {' '.join(argv if argv is not None else sys.argv[1:])}")
-    print(f"{platform.processor() or platform.machine()}, CPUs {sorted(cpus) if cpus else 'all'}, "
+    print(f"{args.game}: {platform.processor() or platform.machine()}, CPUs {sorted(cpus) if cpus else 'all'}, "
           f"{rounds} rounds, trials of at least {seconds} s of {args.clock} time")
     print(report(table, batches))
     if args.json:

@@ -16,7 +16,8 @@
 //!
 //! The observation of a game in play is updated in place: a move sets one byte and, when the
 //! viewer changes, swaps the two planes (eight bytes at a time); the mask changes at the move's
-//! action only. A game that ends, restarts or waits for an external opponent is rewritten whole.
+//! action only, also when the move ends the game. A game that restarts, ends on an illegal move
+//! or waits for an external opponent is rewritten whole.
 //! The Python views of the buffer are read-only, so the buffer always matches the games.
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
@@ -71,6 +72,8 @@ pub struct Setup {
     pub cell_of_bit: Vec<u16>,
     /// The bitboard bit of each observation index.
     pub bit_of_cell: Vec<u16>,
+    /// The action that fills each bitboard bit (0 for the guard bits).
+    pub action_of_bit: Vec<u16>,
 }
 
 /// The `cell_of_bit` of a guard bit.
@@ -85,6 +88,31 @@ pub struct Mark {
 }
 
 impl Setup {
+    /// The settings and tables of a kernel of `rules`.
+    fn new(
+        rules: Rules,
+        convention: Convention,
+        autoreset: Autoreset,
+        seat: Seat,
+        opponent: Option<Strategy>,
+        illegal_reward: f32,
+    ) -> Setup {
+        let [cell_of_bit, bit_of_cell, action_of_bit] = Setup::tables(rules);
+        Setup {
+            rules,
+            convention,
+            autoreset,
+            seat,
+            opponent,
+            illegal_reward,
+            cells: rules.cells() as usize,
+            actions: rules.actions() as usize,
+            cell_of_bit,
+            bit_of_cell,
+            action_of_bit,
+        }
+    }
+
     fn obs_bytes(&self) -> usize {
         2 * self.cells
     }
@@ -141,18 +169,20 @@ impl Setup {
         }
     }
 
-    /// The tables of `rules`.
-    fn tables(rules: Rules) -> (Vec<u16>, Vec<u16>) {
+    /// The tables of `rules`: `cell_of_bit`, `bit_of_cell`, `action_of_bit`.
+    fn tables(rules: Rules) -> [Vec<u16>; 3] {
         let mut cell_of_bit = vec![NO_CELL; 64 * rules.words().max(1)];
+        let mut action_of_bit = vec![0; 64 * rules.words().max(1)];
         let mut bit_of_cell = vec![0; rules.cells() as usize];
         for cell in 0..rules.cells() {
             if let Some(square) = rules.square_at(cell) {
-                let bit = rules.bit(square);
-                cell_of_bit[bit as usize] = cell as u16;
+                let bit = rules.bit(square) as usize;
+                cell_of_bit[bit] = cell as u16;
                 bit_of_cell[cell as usize] = bit as u16;
+                action_of_bit[bit] = if rules.gravity() { square.col() } else { cell } as u16;
             }
         }
-        (cell_of_bit, bit_of_cell)
+        [cell_of_bit, bit_of_cell, action_of_bit]
     }
 
     /// The observation index of bit `bit`, if it is a cell.
@@ -161,16 +191,6 @@ impl Setup {
         match self.cell_of_bit.get(bit as usize) {
             Some(&cell) if cell != NO_CELL => Some(usize::from(cell)),
             _ => None,
-        }
-    }
-
-    /// The action that fills cell `cell`: its column with gravity, itself without.
-    #[inline]
-    fn action_of(&self, cell: usize) -> usize {
-        if self.rules.gravity() {
-            cell % self.rules.cols() as usize
-        } else {
-            cell
         }
     }
 }
@@ -188,6 +208,8 @@ pub struct Game<const W: usize> {
     pub seat_rng: u64,
     /// splitmix64 state for `sample_actions`.
     pub sample_rng: u64,
+    /// The game's rewards and flags in the buffer are zero (it goes on, no reward).
+    pub quiet: bool,
 }
 
 impl<const W: usize> Game<W>
@@ -202,11 +224,12 @@ where
             pending: Pending::None,
             seat_rng: seed,
             sample_rng: !seed,
+            quiet: false,
         }
     }
 
     /// The id of the player to move (by the mark count, finished or not).
-    #[inline]
+    #[inline(always)]
     fn mover(&self) -> u8 {
         if self.position.plies().is_multiple_of(2) {
             self.first
@@ -216,7 +239,7 @@ where
     }
 
     /// The mark of id `id`.
-    #[inline]
+    #[inline(always)]
     fn player_of(&self, id: u8) -> Player {
         if id == self.first {
             Player::X
@@ -238,7 +261,7 @@ where
     /// move in a game in play: the outcome and the mark made. The legality check is the
     /// library's `Position::play` made once on the kernel's tables (the column's height with
     /// gravity, the cell's bit without), then `play_bit`.
-    #[inline]
+    #[inline(always)]
     fn play(&mut self, setup: &Setup, action: usize) -> (Outcome, Option<Mark>) {
         let mover = self.mover();
         let rules = setup.rules;
@@ -271,7 +294,7 @@ where
 }
 
 /// Swaps the two planes of an observation: the bytes of each pair, eight bytes at a time.
-#[inline]
+#[inline(always)]
 fn swap_planes(obs: &mut [u8]) {
     const LOW: u64 = 0x00FF_00FF_00FF_00FF;
     let mut chunks = obs.chunks_exact_mut(8);
@@ -295,7 +318,7 @@ struct Core<'s> {
 
 impl Core<'_> {
     /// The id whose view the observation shows (see [`super::rules::Config::viewer`]).
-    #[inline]
+    #[inline(always)]
     fn viewer<const W: usize>(&self, game: &Game<W>, outcome: Outcome) -> u8
     where
         Position<W>: Wide,
@@ -358,7 +381,7 @@ impl Core<'_> {
 
     /// Game `i` goes on after the marks `moves`: the observation and mask are updated in
     /// place (see the module docs).
-    #[inline]
+    #[inline(always)]
     fn advance<const W: usize>(
         &self,
         game: &Game<W>,
@@ -390,9 +413,23 @@ impl Core<'_> {
         out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
     }
 
-    /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules).
-    #[inline]
-    fn score(&self, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+    /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules); a game whose
+    /// fields already say "going on, no reward" (`quiet`) is not written again.
+    #[inline(always)]
+    fn score<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        outcome: Outcome,
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let ongoing = outcome == Outcome::Ongoing;
+        if ongoing && game.quiet {
+            return;
+        }
+        game.quiet = ongoing;
         let (r, ended, truncated) = match outcome {
             Outcome::Ongoing => ([0.0, 0.0], false, false),
             Outcome::Draw => ([0.0, 0.0], true, false),
@@ -479,14 +516,17 @@ impl Core<'_> {
         Position<W>: Wide,
     {
         self.restart(game, empty, agent);
-        self.score(Outcome::Ongoing, i, out);
+        self.score(game, Outcome::Ongoing, i, out);
         if game.pending == Pending::None {
             self.observe(game, Outcome::Ongoing, i, out);
         }
     }
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
-    #[inline]
+    #[inline(always)]
+    // The game, the kernel's empty position and opponent, the step's outcome and marks, and
+    // the output slot: a struct to carry them would be built once a call for nothing.
+    #[allow(clippy::too_many_arguments)]
     fn conclude<const W: usize>(
         &self,
         game: &mut Game<W>,
@@ -499,14 +539,14 @@ impl Core<'_> {
     ) where
         Position<W>: Wide,
     {
-        self.score(outcome, i, out);
+        self.score(game, outcome, i, out);
         if outcome == Outcome::Ongoing {
             self.advance(game, moves, i, out);
             return;
         }
         match self.setup.autoreset {
             Autoreset::SameStep => {
-                self.observe(game, outcome, i, out);
+                self.observe_end(game, outcome, moves, i, out);
                 let ob = self.setup.obs_bytes();
                 out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
                 self.restart(game, empty, agent);
@@ -516,13 +556,39 @@ impl Core<'_> {
             }
             Autoreset::NextStep | Autoreset::Disabled => {
                 game.done = true;
-                self.observe(game, outcome, i, out);
+                self.observe_end(game, outcome, moves, i, out);
             }
         }
     }
 
-    /// One step of game `i` with `action` (below the number of actions).
+    /// The observation and mask of game `i`, which `moves` just ended: updated in place as
+    /// after a move in play when it ended on a mark (the viewer is the one a game in play would
+    /// have: only an illegal move changes it), then the mask of an ended game; whole otherwise.
     #[inline]
+    fn observe_end<const W: usize>(
+        &self,
+        game: &Game<W>,
+        outcome: Outcome,
+        moves: &[Option<Mark>; 2],
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let marked = moves.iter().any(Option::is_some);
+        if !marked || matches!(outcome, Outcome::Illegal(_)) {
+            self.observe(game, outcome, i, out);
+            return;
+        }
+        self.advance(game, moves, i, out);
+        if self.setup.convention != Convention::PettingZoo {
+            let a = self.setup.actions;
+            out.mask[a * i..a * (i + 1)].fill(1);
+        }
+    }
+
+    /// One step of game `i` with `action` (below the number of actions).
+    #[inline(always)]
     fn step<const W: usize>(
         &self,
         game: &mut Game<W>,
@@ -574,7 +640,7 @@ impl Core<'_> {
             Outcome::Illegal(_) => return false,
             Outcome::Ongoing => {
                 if pending == Pending::InStep {
-                    self.score(outcome, i, out);
+                    self.score(game, outcome, i, out);
                 }
                 // Whole: the agent's move of this step was not written either.
                 self.observe(game, outcome, i, out);
@@ -599,10 +665,11 @@ impl Core<'_> {
         let playable = game.position.playable();
         let n = u64::from(playable.count());
         let pick = ((random * n) >> 32) as u32;
-        playable
-            .nth(pick)
-            .and_then(|bit| self.setup.cell_of(bit))
-            .map_or(0, |cell| self.setup.action_of(cell) as i64)
+        let bit = playable.nth(pick).unwrap_or(0) as usize;
+        self.setup
+            .action_of_bit
+            .get(bit)
+            .map_or(0, |&a| i64::from(a))
     }
 }
 
@@ -813,20 +880,7 @@ impl FamilyKernel {
                 ))
             })?)
         };
-        let cells = rules.cells() as usize;
-        let (cell_of_bit, bit_of_cell) = Setup::tables(rules);
-        let setup = Setup {
-            rules,
-            convention,
-            autoreset,
-            seat,
-            opponent,
-            illegal_reward,
-            cells,
-            actions: rules.actions() as usize,
-            cell_of_bit,
-            bit_of_cell,
-        };
+        let setup = Setup::new(rules, convention, autoreset, seat, opponent, illegal_reward);
         let games = Games::new(rules, n, seed.0)?;
         let agent = match (convention, opponent) {
             (Convention::Gym, Some(strategy)) => {
@@ -956,9 +1010,9 @@ impl FamilyKernel {
                 }
             };
             if n >= DETACH_MIN {
-                py.detach(work)
+                py.detach(work);
             } else {
-                work()
+                work();
             }
         });
         Ok(())
@@ -1149,6 +1203,106 @@ impl FamilyKernel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Plays random games (some moves illegal) in each convention and auto-reset mode and
+    /// checks after every step that the fields the kernel updated in place equal the ones its
+    /// slow twin, `observe`, writes from scratch: the observation, mask and player, and the
+    /// final observation of a game that ended (pgx and PettingZoo conventions).
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
+    fn in_place_matches_whole<const W: usize>(spec: &str)
+    where
+        Position<W>: Wide,
+    {
+        let rules: Rules = spec.parse().unwrap();
+        let conventions = [Convention::Pgx, Convention::PettingZoo, Convention::Gym];
+        let modes = [Autoreset::SameStep, Autoreset::NextStep];
+        for (convention, autoreset) in conventions.into_iter().flat_map(|c| modes.map(|m| (c, m))) {
+            let opponent = (convention == Convention::Gym).then_some(Strategy::Random);
+            let setup = Setup::new(rules, convention, autoreset, Seat::Random, opponent, -1.0);
+            let n = 4;
+            let (ob, a) = (setup.obs_bytes(), setup.actions);
+            let total = setup.offsets(n).1;
+            let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+            let core = Core { setup: &setup };
+            let empty = Position::<W>::new(rules).unwrap();
+            let mut agent = opponent.map(|s| Agent::new(s, 9));
+            let mut games: Vec<Game<W>> = (0..n as u64).map(|i| Game::new(empty, i)).collect();
+            let mut rng = 5u64;
+            for (i, game) in games.iter_mut().enumerate() {
+                core.start(game, empty, &mut agent, i, &mut setup.split(n, &mut bytes));
+            }
+            for step in 0..400 {
+                for (i, game) in games.iter_mut().enumerate() {
+                    let random = splitmix(&mut rng);
+                    let action = if random.is_multiple_of(16) {
+                        (random >> 32) as usize % a
+                    } else {
+                        core.sample(game) as usize
+                    };
+                    let before = game.clone();
+                    let illegal = !game.done && !game.position.is_legal(action);
+                    let at = format!("{spec} {convention:?} {autoreset:?} step {step} game {i}");
+                    core.step(
+                        game,
+                        empty,
+                        &mut agent,
+                        action,
+                        i,
+                        &mut setup.split(n, &mut bytes),
+                    );
+                    // Any end but an illegal move shows the viewer and mask of a draw.
+                    let end = if illegal {
+                        Outcome::Illegal(before.mover())
+                    } else {
+                        Outcome::Draw
+                    };
+                    let now = if game.done { end } else { Outcome::Ongoing };
+                    core.observe(game, now, i, &mut setup.split(n, &mut twin));
+                    let (fast, slow) = (setup.split(n, &mut bytes), setup.split(n, &mut twin));
+                    assert_eq!(
+                        fast.obs[ob * i..ob * (i + 1)],
+                        slow.obs[ob * i..ob * (i + 1)],
+                        "{at}"
+                    );
+                    assert_eq!(
+                        fast.mask[a * i..a * (i + 1)],
+                        slow.mask[a * i..a * (i + 1)],
+                        "{at}"
+                    );
+                    assert_eq!(
+                        fast.player[4 * i..4 * i + 4],
+                        slow.player[4 * i..4 * i + 4],
+                        "{at}"
+                    );
+                    let ended = fast.terminated[i] == 1 && !before.done;
+                    if autoreset == Autoreset::SameStep && ended && convention != Convention::Gym {
+                        let mut last = before;
+                        if !illegal {
+                            last.play(&setup, action);
+                        }
+                        let mut whole = vec![0u8; total];
+                        core.observe(&last, end, i, &mut setup.split(n, &mut whole));
+                        let slow = setup.split(n, &mut whole);
+                        let last_obs = &slow.obs[ob * i..ob * (i + 1)];
+                        assert_eq!(
+                            &fast.final_obs[ob * i..ob * (i + 1)],
+                            last_obs,
+                            "final, {at}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fields_updated_in_place_equal_fields_written_whole() {
+        in_place_matches_whole::<1>("connect-four");
+        in_place_matches_whole::<1>("4,4,4");
+        in_place_matches_whole::<2>("8,8,5");
+        in_place_matches_whole::<4>("gomoku");
+        in_place_matches_whole::<6>("19,19,5");
+    }
 
     #[test]
     fn swapping_planes_swaps_every_pair() {

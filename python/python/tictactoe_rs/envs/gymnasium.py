@@ -30,6 +30,8 @@ with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacTo
   actions`` (int8 ``(k, rows, cols, 2)`` from its own view, int8 ``(k, actions)``, an integer
   array of shape ``(k,)`` back); if it raises or answers a wrong shape, a non-integer or an
   illegal action, the step is undone and the error raised. Rendering is ``ansi``/``human``.
+  Tic-tac-toe calls a plain callable once per game, and a :class:`BatchedOpponent` once per
+  step like the family.
 
 >>> import gymnasium as gym
 >>> import tictactoe_rs.envs.gymnasium
@@ -56,7 +58,7 @@ from tictactoe_rs.envs import _render
 from tictactoe_rs.envs._views import views
 from tictactoe_rs.envs.batched import game_rules
 
-__all__ = ["ENV_ID", "TicTacToeEnv", "TicTacToeVectorEnv"]
+__all__ = ["ENV_ID", "BatchedOpponent", "TicTacToeEnv", "TicTacToeVectorEnv"]
 
 ENV_ID = "tictactoe_rs/TicTacToe-v0"
 
@@ -76,6 +78,31 @@ _AUTORESET = {
     AutoresetMode.SAME_STEP: "same_step",
     AutoresetMode.DISABLED: "disabled",
 }
+
+
+class BatchedOpponent:
+    """A callable opponent called once per step with every game that waits for it:
+    ``fn(observations, masks) -> actions`` (int8 ``(k, rows, cols, 2)`` from the opponent's own
+    view, int8 ``(k, actions)``; an integer array of shape ``(k,)`` back). Family games call
+    any callable opponent this way; for tic-tac-toe, whose plain callables are called once per
+    game, wrap it: ``opponent=BatchedOpponent(fn)``.
+
+    >>> import numpy as np
+    >>> from tictactoe_rs.envs.gymnasium import BatchedOpponent, TicTacToeVectorEnv
+    >>> envs = TicTacToeVectorEnv(64, opponent=BatchedOpponent(lambda obs, masks: masks.argmax(axis=1)))
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs, rewards, terminated, truncated, infos = envs.step(np.full(64, 4))
+    >>> obs[0, :, :, 1].tolist()           # the opponent took the first empty cell
+    [[1, 0, 0], [0, 0, 0], [0, 0, 0]]
+    """
+
+    def __init__(self, fn: Callable[[np.ndarray, np.ndarray], Any]) -> None:
+        if not callable(fn):
+            raise TypeError(f"argument `fn` must be callable, got {type(fn).__name__}")
+        self.fn = fn
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> Any:
+        return self.fn(observations, masks)
 
 
 def _kernel(
@@ -124,7 +151,10 @@ def _play_external(kernel: EnvKernel | FamilyKernel, opponent: Callable[..., Any
             if len(pending) == 0:
                 return
             if isinstance(kernel, FamilyKernel):
-                _play_batch(kernel, opponent, pending)
+                observations, masks = kernel.views(1)
+                _play_batch(kernel, opponent, pending, observations[pending], masks[pending])
+            elif isinstance(opponent, BatchedOpponent):
+                _play_batch(kernel, opponent, pending, *_views_3x3(kernel, pending))
             else:
                 _play_pending(kernel, opponent, pending)
     except BaseException:
@@ -132,13 +162,26 @@ def _play_external(kernel: EnvKernel | FamilyKernel, opponent: Callable[..., Any
         raise
 
 
+def _views_3x3(kernel: EnvKernel, pending: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The planes and masks of the tic-tac-toe games of ``pending`` seen by the opponent."""
+    bits, first = kernel.bits()[pending].astype(np.int64), kernel.first()[pending]
+    x, o = bits[:, 0], bits[:, 1]
+    # The opponent is id 1: it plays X when first == 1.
+    mine, theirs = np.where(first == 1, x, o), np.where(first == 1, o, x)
+    observations = np.stack([_BYTES[mine], _BYTES[theirs]], axis=-1).reshape(-1, 3, 3, 2)
+    return observations, _BYTES[~(x | o) & 0x1FF]
+
+
 def _play_batch(
-    kernel: FamilyKernel, opponent: Callable[[np.ndarray, np.ndarray], Any], pending: np.ndarray
+    kernel: EnvKernel | FamilyKernel,
+    opponent: Callable[[np.ndarray, np.ndarray], Any],
+    pending: np.ndarray,
+    observations: np.ndarray,
+    masks: np.ndarray,
 ) -> None:
     """One call of the opponent for every game of ``pending``, from its own view (id 1)."""
-    observations, masks = kernel.views(1)
     k, bound = len(pending), masks.shape[1]
-    moves = opponent(observations[pending].view(np.int8), masks[pending].view(np.int8))
+    moves = opponent(observations.view(np.int8), masks.view(np.int8))
     if not isinstance(moves, np.ndarray) or moves.dtype == np.bool_ or moves.dtype.kind not in "iu":
         got = f"dtype {moves.dtype}" if isinstance(moves, np.ndarray) else type(moves).__name__
         raise TypeError(f"the opponent must return an integer array of shape ({k},), got {got}")

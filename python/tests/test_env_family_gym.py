@@ -1,0 +1,202 @@
+"""Gymnasium environments on the k-in-a-row family (``game=``): the env checker, every native
+opponent on every game size, the batched callable opponent and its rollback, the vector env."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+from tictactoe_rs.envs.gymnasium import ENV_ID, TicTacToeEnv, TicTacToeVectorEnv  # noqa: E402
+
+
+def lowest_open(observations, masks):
+    """A batched callable opponent: the first action with room in each game."""
+    return masks.argmax(axis=1)
+
+
+@pytest.mark.parametrize("game", ["connect-four", "4,4,4", "gomoku"])
+@pytest.mark.parametrize("opponent", ["random", "heuristic", lowest_open])
+@pytest.mark.parametrize("agent", ["x", "o"])
+def test_check_env(game, opponent, agent):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(TicTacToeEnv(opponent=opponent, agent=agent, game=game), skip_render_check=True)
+
+
+@pytest.mark.parametrize(
+    ("game", "opponent"),
+    [
+        ("connect-four", "mcts"),
+        ("connect-four", "alphabeta"),
+        ("connect-four", "perfect"),
+        ("4,4,4", "perfect"),
+        ("5,5,4", "alphabeta"),
+        ("gomoku", "mcts"),
+        ("3,4,3", "perfect"),
+    ],
+)
+def test_search_opponents_answer_natively(game, opponent):
+    env = TicTacToeEnv(opponent=opponent, agent="x", game=game)
+    obs, info = env.reset(seed=1)
+    for _ in range(2):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        obs, _, terminated, _, info = env.step(action)
+        # The agent's marks and the opponent's: one each a step.
+        assert obs[:, :, 0].sum() == obs[:, :, 1].sum()
+        if terminated:
+            break
+
+
+def test_perfect_opponent_wins_small_games_against_random():
+    """On 3 x 4 with three in a row (a first-player win), the solver as X never loses."""
+    env = TicTacToeVectorEnv(64, opponent="perfect", agent="o", game="3,4,3")
+    env.reset(seed=0)
+    rewards = []
+    for _ in range(12):
+        _, reward, terminated, _, _ = env.step(env.sample_actions())
+        rewards.extend(reward[terminated])
+    assert len(rewards) > 50 and max(rewards) <= 0
+
+
+def test_heuristic_beats_random_at_connect_four():
+    env = TicTacToeVectorEnv(128, opponent="heuristic", agent="random", game="connect-four")
+    env.reset(seed=0)
+    total = []
+    for _ in range(60):
+        _, reward, terminated, _, _ = env.step(env.sample_actions())
+        total.extend(reward[terminated])
+    assert len(total) > 100 and np.mean(total) < -0.5
+
+
+def test_batched_opponent_is_called_once_a_step_and_undone_when_it_fails():
+    calls = []
+
+    def opponent(observations, masks):
+        calls.append(len(masks))
+        if len(calls) == 3:
+            return masks.argmin(axis=1)  # a full column where there is one: or legal
+        if len(calls) == 4:
+            raise RuntimeError("opponent failed")
+        return masks.argmax(axis=1)
+
+    n = 16
+    env = TicTacToeVectorEnv(n, opponent=opponent, agent="x", game="connect-four")
+    env.reset(seed=0)
+    assert calls == []  # the agent opens: no call
+    env.step(np.zeros(n, np.int64))
+    assert calls == [n]  # one call for the whole batch
+    before = env._obs.copy(), env._kernel.boards()
+    env.step(np.zeros(n, np.int64))
+    assert calls == [n, n]
+    before = env._obs.copy(), env._kernel.boards()
+    with pytest.raises(RuntimeError, match="opponent failed"):
+        calls.append(0)  # the next call is the fourth
+        env.step(np.ones(n, np.int64))
+    np.testing.assert_array_equal(env._obs, before[0])
+    assert env._kernel.boards() == before[1]
+
+
+@pytest.mark.parametrize(
+    ("answer", "error", "message"),
+    [
+        (lambda o, m: np.zeros(len(m) + 1, np.int64), ValueError, "must return shape"),
+        (lambda o, m: np.zeros(len(m)), TypeError, "integer array"),
+        (lambda o, m: 7, TypeError, "integer array"),
+        (lambda o, m: np.full(len(m), 7), ValueError, r"not an action \(0 to 6\)"),
+    ],
+)
+def test_bad_opponent_answers_raise_and_leave_the_games(answer, error, message):
+    env = TicTacToeVectorEnv(4, opponent=answer, agent="x", game="connect-four")
+    # The opponent is called only after the agent's first move.
+    env.reset(seed=3)
+    before = env._obs.copy(), env._kernel.boards()
+    with pytest.raises(error, match=message):
+        env.step(np.array([0, 1, 2, 3]))
+    np.testing.assert_array_equal(env._obs, before[0])
+    assert env._kernel.boards() == before[1]
+
+
+def test_illegal_opponent_move_raises_and_is_undone():
+    env = TicTacToeVectorEnv(2, opponent=lambda o, m: np.zeros(len(m), np.int64), agent="x",
+                             game="connect-four")
+    env.reset(seed=0)
+    for _ in range(2):
+        env.step(np.array([0, 0]))  # fills column 0 with the opponent's answers
+    env.step(np.array([0, 0]))
+    before = env._kernel.boards()
+    with pytest.raises(ValueError, match="illegal"):
+        env.step(np.array([1, 1]))  # the opponent answers 0 again, full by now
+    assert env._kernel.boards() == before
+
+
+def test_vector_env_spaces_and_autoreset():
+    env = gym.make_vec(ENV_ID, num_envs=8, vectorization_mode="vector_entry_point",
+                       opponent="random", game="gomoku",
+                       autoreset_mode=AutoresetMode.SAME_STEP)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (8, 15, 15, 2) and info["action_mask"].shape == (8, 225)
+    assert env.single_action_space.n == 225
+    ended = 0
+    for _ in range(150):
+        obs, _, terminated, _, info = env.step(env.unwrapped.sample_actions())
+        ended += int(terminated.sum())
+        for i in np.flatnonzero(terminated):
+            assert info["final_obs"][i].shape == (15, 15, 2)
+    assert ended > 0
+
+
+def test_errors_name_the_argument():
+    with pytest.raises(ValueError, match="argument `game`"):
+        TicTacToeEnv(game="7,7")
+    with pytest.raises(ValueError, match="argument `opponent`"):
+        TicTacToeEnv(opponent="eps:0.2", game="connect-four")
+    env = TicTacToeEnv(game="connect-four")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"argument `action` must be an action, 0 to 6, got 7"):
+        env.step(7)
+    with pytest.raises(ValueError, match="render_mode"):
+        TicTacToeEnv(game="connect-four", render_mode="rgb_array")
+    text = TicTacToeEnv(game="4,4,4", render_mode="ansi")
+    text.reset(seed=0)
+    assert text.render() == "\n".join([". . . ."] * 4)
+
+
+def test_tic_tac_toe_batched_opponent_plays_as_the_per_game_callable():
+    """``BatchedOpponent`` on the 3 x 3 kernel: one call per step, the same games as the plain
+    callable that answers game by game."""
+    from tictactoe_rs.envs.gymnasium import BatchedOpponent
+
+    calls = []
+
+    def lowest_batch(observations, masks):
+        calls.append(len(masks))
+        return masks.argmax(axis=1)
+
+    def lowest_one(observation, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    n = 32
+    batched = TicTacToeVectorEnv(n, opponent=BatchedOpponent(lowest_batch), agent="random",
+                                 autoreset_mode=AutoresetMode.SAME_STEP)
+    single = TicTacToeVectorEnv(n, opponent=lowest_one, agent="random",
+                                autoreset_mode=AutoresetMode.SAME_STEP)
+    for env in (batched, single):
+        env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        masks = batched.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        a = batched.step(actions)
+        b = single.step(actions)
+        np.testing.assert_array_equal(a[0], b[0])
+        np.testing.assert_array_equal(a[1], b[1])
+    assert 0 < len(calls) <= 2 * 31  # at most two rounds a step (a game restarting with O)
+    with pytest.raises(TypeError, match="callable"):
+        BatchedOpponent(3)
