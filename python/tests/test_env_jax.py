@@ -62,6 +62,15 @@ def test_a_step_whose_result_is_unused_still_runs():
     assert int(np.asarray(env.state().observation).sum()) == 2
 
 
+def test_reset_with_a_seed_reseeds():
+    env = JaxEnv(16, seed=0)
+    reference = BatchedEnv(16, seed=7)
+    env.reset()
+    state = jax.jit(lambda: env.reset(seed=7))()
+    np.testing.assert_array_equal(state.current_player, reference.current_player)
+    np.testing.assert_array_equal(state.observation, reference.observation)
+
+
 def test_bad_actions_raise_naming_them():
     env = JaxEnv(2, seed=0)
     with pytest.raises(Exception, match="actions"):

@@ -23,6 +23,7 @@ names ``actions``. ``vmap`` over ``step`` is not supported (the env is already b
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 import jax
@@ -72,8 +73,8 @@ class JaxEnv:
         self.env.step(np.asarray(actions))
         return self._copies()
 
-    def _host_reset(self) -> State:
-        self.env.reset()
+    def _host_reset(self, seed: int | None) -> State:
+        self.env.reset(seed=seed)
         return self._copies()
 
     def step(self, actions: jax.Array) -> State:
@@ -81,9 +82,10 @@ class JaxEnv:
         state; callable inside ``jax.jit`` and ``jax.lax.scan``."""
         return State(*io_callback(self._host_step, self._shapes, actions, ordered=True))
 
-    def reset(self) -> State:
-        """Restarts every game (seeded as the ``BatchedEnv`` was) and returns the state."""
-        return State(*io_callback(self._host_reset, self._shapes, ordered=True))
+    def reset(self, seed: int | None = None) -> State:
+        """Restarts every game and returns the state; with ``seed`` (a Python int, fixed when
+        traced), game ``i`` is reseeded with ``seed + i``, else its random stream goes on."""
+        return State(*io_callback(partial(self._host_reset, seed), self._shapes, ordered=True))
 
     def state(self) -> State:
         """The current state, outside of any traced function."""
