@@ -13,8 +13,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 
-def test_the_doc_has_examples():
-    assert len(BLOCKS) >= 4
+def test_the_doc_has_its_examples():
+    assert len(BLOCKS) >= 7
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
@@ -22,16 +22,19 @@ def test_doc_example_runs(index):
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     pytest.importorskip("pyspiel")
-    blocks = BLOCKS
+    pytest.importorskip("jax")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exec(compile(blocks[index], f"environments.md block {index}", "exec"), {})
+        exec(compile(BLOCKS[index], f"environments.md block {index}", "exec"), {})
 
 
-@pytest.mark.parametrize("name", ["batched", "pettingzoo", "gymnasium", "openspiel"])
+@pytest.mark.parametrize(
+    "name", ["batched", "pettingzoo", "gymnasium", "openspiel", "sb3", "wrappers", "jax"]
+)
 def test_module_docstring_examples(name):
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
+    pytest.importorskip("jax")
     import importlib
 
     module = importlib.import_module(f"tictactoe_rs.envs.{name}")
