@@ -4,7 +4,8 @@
 //! with the book gives the empty board's solution again.
 //!
 //! ```sh
-//! cargo run --release --example connect4_book -- [--stones 8] [--verify 20] > tictactoe/data/connect4-book.txt
+//! RUSTFLAGS="-C target-cpu=native" cargo run --release --example connect4_book -- \
+//!     --stones 12 --verify 20 --verify-depth 8 > tictactoe/data/connect4-book.txt
 //! ```
 //!
 //! The sample is drawn from the positions of at least `--verify-depth` (8) stones more than the

@@ -67,7 +67,7 @@ pub const fn distance_of(score: i32, moves: usize) -> u32 {
     plies as u32
 }
 
-/// A Connect Four solver: a transposition table of [`TABLE_BYTES`](super::TABLE_BYTES) and a
+/// A Connect Four solver: a transposition table of up to [`TABLE_BYTES`](super::TABLE_BYTES) and a
 /// node counter, kept from one position to the next (what the table holds stays true).
 ///
 /// ```no_run
