@@ -174,6 +174,24 @@ fn a_book_of_a_solve_answers_it_again_at_once() {
 }
 
 #[test]
+fn the_shipped_book_answers_the_empty_board() {
+    use tictactoe::connect4::Book;
+    use tictactoe::solver::Value;
+    // Built by examples/connect4_book.rs (docs/solver.md, "The opening book"); without it the
+    // empty board takes 7.7 × 10^8 nodes.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/connect4-book.txt");
+    let book: Book = std::fs::read_to_string(path).unwrap().parse().unwrap();
+    let mut solver = Solver::with_book(book);
+    let solution = solver.solve(Position::EMPTY);
+    assert_eq!((solution.score, solution.value), (1, Value::XWins));
+    assert_eq!(
+        (solution.distance, solution.best_moves.to_string()),
+        (41, "4".to_owned())
+    );
+    assert!(solver.nodes() < 1000, "{} nodes", solver.nodes());
+}
+
+#[test]
 fn bad_sequences_are_errors() {
     use tictactoe::connect4::ParseMovesError;
     assert_eq!(

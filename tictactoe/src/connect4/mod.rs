@@ -1,6 +1,6 @@
 //! Connect Four solved: the exact score of any position, strong or weak, with an optional
 //! opening book. Checked against Pascal Pons' solver (the public reference) on 3,000 random
-//! positions; it searches fewer nodes than his, in about the same time (`docs/solver.md`).
+//! positions; it searches fewer nodes than his, in less time (`docs/solver.md`).
 //!
 //! The board is 6 rows by 7 columns; a [`Position`] is two `u64` bitboards with 7 bits per
 //! column (6 cells and an empty sentinel, 49 bits), parsed from a move sequence of column digits
@@ -10,7 +10,7 @@
 //! | structure | size |
 //! |---|---|
 //! | [`Position`] | two `u64` and a stone count |
-//! | the transposition table | [`TABLE_BYTES`] (2^24 buckets of two `u64` entries: key, both bounds, best move, stones) |
+//! | the transposition table | 64 KiB to [`TABLE_BYTES`] (64 MiB), by the empty cells of the position solved: buckets of two `u64` entries (key, both bounds, best move, stones) |
 //! | a [`Book`] | 16 bytes a position |
 //!
 //! Scores follow the benchmark sets: positive when the player to move wins (22 minus the

@@ -67,7 +67,7 @@ pub const fn distance_of(score: i32, moves: usize) -> u32 {
     plies as u32
 }
 
-/// A Connect Four solver: a transposition table of [`TABLE_BYTES`](super::TABLE_BYTES) and a
+/// A Connect Four solver: a transposition table of up to [`TABLE_BYTES`](super::TABLE_BYTES) and a
 /// node counter, kept from one position to the next (what the table holds stays true).
 ///
 /// ```no_run
@@ -132,7 +132,15 @@ impl Solver {
         self.table
             .iter()
             .filter(move |e| e.1 <= max_stones)
-            .filter_map(|(key, _, lower, upper)| Some((Position::from_key(key)?, lower, upper)))
+            // The stone count's bounds (stored with the first probe) can lie beyond the scores
+            // that exist: a book holds scores.
+            .filter_map(|(key, _, lower, upper)| {
+                Some((
+                    Position::from_key(key)?,
+                    lower.max(MIN_SCORE),
+                    upper.min(MAX_SCORE),
+                ))
+            })
     }
 
     /// Empties the table and zeroes the node count.
@@ -202,6 +210,7 @@ impl Solver {
         if position.can_win_next() {
             return (CELLS as i32 + 1 - moves) / 2;
         }
+        self.table.fit(CELLS - moves as usize);
         let (mut min, mut max) = if weak {
             (-1, 1)
         } else {

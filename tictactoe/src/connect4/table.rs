@@ -1,28 +1,39 @@
 //! The transposition table: both bounds of a position's score, its best move and its depth,
-//! in one `u64`, two entries to a bucket.
+//! in one `u64`, two entries to a bucket; its size chosen by the size of the search.
 //!
 //! | bits | field |
 //! |---|---|
-//! | 0-24 | quotient of the canonical key by the number of buckets (the bucket is the remainder, so the key is exact) |
-//! | 25-30 | lower bound of the score, plus 32 |
-//! | 31-36 | upper bound of the score, plus 32 |
-//! | 37-39 | best move's column plus 1 in the canonical orientation (0: none) |
-//! | 40-45 | stones on the board (fewer stones: a bigger subtree, kept first) |
+//! | 0-5 | lower bound of the score, plus 32 |
+//! | 6-11 | upper bound of the score, plus 32 |
+//! | 12-14 | best move's column plus 1 in the canonical orientation (0: none) |
+//! | 15-20 | stones on the board (fewer stones: a bigger subtree, kept first) |
+//! | 21-63 | quotient of the canonical key by the number of buckets (the bucket is the remainder, so the key is exact) |
 //!
 //! A zero word is an empty entry: every key is at least `BOTTOM` (2^42), so its quotient is
 //! not zero. Entry 0 of a bucket keeps the position with the fewest stones (the most work to
 //! redo), entry 1 takes the rest; a key already present is updated in place, its bounds
 //! intersected with the new ones.
+//!
+//! The number of buckets is one of [`SIZES`], the smallest prime above a power of two: a
+//! position with few empty cells has a small tree, and a table that stays in the processor's
+//! caches answers it faster than one whose every probe is a miss. The solver picks the size
+//! before a search ([`Table::fit`]); an empty table takes any size, a table in use only grows
+//! (emptied first). Only the part in use is cleared.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// Buckets in the table: the smallest prime above 2^24 (a prime spreads the structured keys
-/// and lets the key be rebuilt from remainder and quotient).
-pub(crate) const BUCKETS: u64 = next_prime(1 << LOG_BUCKETS);
-const LOG_BUCKETS: u32 = 22;
-/// Bytes of the table: two `u64` entries per bucket.
-pub const TABLE_BYTES: usize = BUCKETS as usize * 16;
+/// Buckets of each size: the smallest prime above 2^12, 2^16, 2^19, 2^22 (64 KiB, 1 MiB,
+/// 8 MiB and 64 MiB of entries). A prime spreads the structured keys and lets the key be
+/// rebuilt from remainder and quotient; constants let the compiler divide by multiplying.
+pub(crate) const SIZES: [u64; 4] = [
+    next_prime(1 << 12),
+    next_prime(1 << 16),
+    next_prime(1 << 19),
+    next_prime(1 << 22),
+];
+/// Bytes of the table at its largest: two `u64` entries per bucket.
+pub const TABLE_BYTES: usize = SIZES[SIZES.len() - 1] as usize * 16;
 
 const fn next_prime(mut n: u64) -> u64 {
     loop {
@@ -42,15 +53,13 @@ const fn next_prime(mut n: u64) -> u64 {
     }
 }
 
-// Keys are below 2^49 and BUCKETS above 2^LOG_BUCKETS.
-const QUOTIENT_BITS: u32 = 49 - LOG_BUCKETS;
-const _: () = assert!((1u64 << 49) / BUCKETS < 1 << QUOTIENT_BITS);
-const LOWER_SHIFT: u32 = QUOTIENT_BITS;
+const LOWER_SHIFT: u32 = 0;
 const UPPER_SHIFT: u32 = LOWER_SHIFT + 6;
 const BEST_SHIFT: u32 = UPPER_SHIFT + 6;
 const STONES_SHIFT: u32 = BEST_SHIFT + 3;
-const _: () = assert!(STONES_SHIFT + 6 <= 64);
-const QUOTIENT: u64 = (1 << QUOTIENT_BITS) - 1;
+const QUOTIENT_SHIFT: u32 = STONES_SHIFT + 6;
+// Keys are below 2^49: the quotient by the smallest size fits above the other fields.
+const _: () = assert!((1u64 << 49) / SIZES[0] < 1 << (64 - QUOTIENT_SHIFT));
 const OFFSET: i32 = 32;
 
 /// What the table knows about one position.
@@ -66,31 +75,66 @@ pub(crate) struct Entry {
 
 pub(crate) struct Table {
     entries: Vec<u64>,
+    // The index in SIZES of the size in use.
+    size: usize,
+    // Whether an entry may be non-zero.
+    used: bool,
 }
 
 impl Table {
     pub fn new() -> Table {
         Table {
-            entries: vec![0; 2 * BUCKETS as usize],
+            entries: vec![0; 2 * TABLE_BYTES / 16],
+            size: SIZES.len() - 1,
+            used: false,
         }
     }
 
+    /// Empties the part of the table in use.
     pub fn clear(&mut self) {
-        self.entries.fill(0);
+        if self.used {
+            self.entries[..2 * SIZES[self.size] as usize].fill(0);
+            self.used = false;
+        }
+    }
+
+    /// Makes the table at least the size for a search of a position with `empty` empty cells:
+    /// an empty table takes that size, a smaller table in use is emptied and grows.
+    pub fn fit(&mut self, empty: usize) {
+        let size = match empty {
+            0..=14 => 0,
+            15..=22 => 1,
+            23..=35 => 2,
+            _ => 3,
+        };
+        if !self.used {
+            self.size = size;
+        } else if size > self.size {
+            self.clear();
+            self.size = size;
+        }
     }
 
     #[inline]
-    fn slot(key: u64) -> (usize, u64) {
-        (2 * (key % BUCKETS) as usize, key / BUCKETS)
+    fn slot(&self, key: u64) -> (usize, u64) {
+        // One arm a size, each dividing by a constant; the arm taken is the same for a whole
+        // search, so the branch is predicted.
+        let (bucket, quotient) = match self.size {
+            0 => (key % SIZES[0], key / SIZES[0]),
+            1 => (key % SIZES[1], key / SIZES[1]),
+            2 => (key % SIZES[2], key / SIZES[2]),
+            _ => (key % SIZES[3], key / SIZES[3]),
+        };
+        (2 * bucket as usize, quotient)
     }
 
     #[inline]
     pub fn get(&self, key: u64) -> Option<Entry> {
-        let (slot, quotient) = Table::slot(key);
+        let (slot, quotient) = self.slot(key);
         let pair = &self.entries[slot..slot + 2];
-        let word = if pair[0] & QUOTIENT == quotient {
+        let word = if pair[0] >> QUOTIENT_SHIFT == quotient {
             pair[0]
-        } else if pair[1] & QUOTIENT == quotient {
+        } else if pair[1] >> QUOTIENT_SHIFT == quotient {
             pair[1]
         } else {
             return None;
@@ -102,9 +146,10 @@ impl Table {
     /// `lower..=upper`, and its best move if known.
     #[inline]
     pub fn put(&mut self, key: u64, stones: usize, lower: i32, upper: i32, best: Option<u8>) {
-        let (slot, quotient) = Table::slot(key);
+        self.used = true;
+        let (slot, quotient) = self.slot(key);
         let pair = &mut self.entries[slot..slot + 2];
-        let (index, lower, upper, best) = if pair[0] & QUOTIENT == quotient {
+        let (index, lower, upper, best) = if pair[0] >> QUOTIENT_SHIFT == quotient {
             let old = unpack(pair[0]);
             (
                 0,
@@ -112,7 +157,7 @@ impl Table {
                 upper.min(old.upper),
                 best.or(old.best),
             )
-        } else if pair[1] & QUOTIENT == quotient {
+        } else if pair[1] >> QUOTIENT_SHIFT == quotient {
             let old = unpack(pair[1]);
             (
                 1,
@@ -127,7 +172,7 @@ impl Table {
         } else {
             (1, lower, upper, best)
         };
-        pair[index] = quotient
+        pair[index] = quotient << QUOTIENT_SHIFT
             | ((lower + OFFSET) as u64) << LOWER_SHIFT
             | ((upper + OFFSET) as u64) << UPPER_SHIFT
             | (best.map_or(0, |c| u64::from(c) + 1)) << BEST_SHIFT
@@ -138,12 +183,13 @@ impl Table {
 impl Table {
     /// Every entry: canonical key, stones, lower and upper bound.
     pub fn iter(&self) -> impl Iterator<Item = (u64, usize, i32, i32)> + '_ {
-        self.entries
+        let buckets = SIZES[self.size];
+        self.entries[..2 * buckets as usize]
             .iter()
             .enumerate()
             .filter(|e| *e.1 != 0)
-            .map(|(i, &word)| {
-                let key = (word & QUOTIENT) * BUCKETS + (i / 2) as u64;
+            .map(move |(i, &word)| {
+                let key = (word >> QUOTIENT_SHIFT) * buckets + (i / 2) as u64;
                 let entry = unpack(word);
                 let stones = ((word >> STONES_SHIFT) & 63) as usize;
                 (key, stones, entry.lower, entry.upper)
@@ -166,18 +212,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entries_round_trip_and_merge() {
+    fn entries_round_trip_and_merge_at_every_size() {
+        for (size, empty) in [(0, 10), (1, 20), (2, 30), (3, 40)] {
+            let mut table = Table::new();
+            table.fit(empty);
+            assert_eq!(table.size, size);
+            let key = (1 << 49) - 12345;
+            assert_eq!(table.get(key), None);
+            table.put(key, 10, -3, 18, None);
+            table.put(key, 10, -18, 5, Some(4));
+            let entry = table.get(key).unwrap();
+            assert_eq!((entry.lower, entry.upper, entry.best), (-3, 5, Some(4)));
+            // Another key in the same bucket goes beside it.
+            let other = key - SIZES[size];
+            table.put(other, 20, 1, 1, Some(0));
+            assert_eq!(table.get(other).unwrap().lower, 1);
+            assert_eq!(table.get(key).unwrap().upper, 5);
+            // The keys come back from bucket and quotient.
+            let mut all: Vec<_> = table.iter().collect();
+            all.sort_unstable();
+            assert_eq!(all, [(other, 20, 1, 1), (key, 10, -3, 5)]);
+        }
+    }
+
+    #[test]
+    fn a_table_in_use_only_grows_and_empties_when_it_does() {
         let mut table = Table::new();
-        let key = (1 << 48) + 12345;
+        table.fit(40);
+        table.fit(10);
+        assert_eq!(table.size, 0, "an empty table takes any size");
+        let key = 1 << 48;
+        table.put(key, 30, 0, 0, None);
+        table.fit(40);
+        assert_eq!(table.size, 3);
+        assert_eq!(table.get(key), None, "emptied when it grows");
+        table.put(key, 30, 0, 0, None);
+        table.fit(10);
+        assert_eq!(table.size, 3, "a table in use keeps its size");
+        assert!(table.get(key).is_some());
+        table.clear();
         assert_eq!(table.get(key), None);
-        table.put(key, 10, -3, 18, None);
-        table.put(key, 10, -18, 5, Some(4));
-        let entry = table.get(key).unwrap();
-        assert_eq!((entry.lower, entry.upper, entry.best), (-3, 5, Some(4)));
-        // Another key in the same bucket goes beside it.
-        let other = key + BUCKETS;
-        table.put(other, 20, 1, 1, Some(0));
-        assert_eq!(table.get(other).unwrap().lower, 1);
-        assert_eq!(table.get(key).unwrap().upper, 5);
+        table.fit(10);
+        assert_eq!(table.size, 0);
     }
 }
