@@ -312,3 +312,25 @@ def test_block_ranges_read_what_the_whole_file_holds(ttt_file, tmp_path):
     with pytest.raises(ValueError, match=rf"d\.ttt: block 1 \(records {per} to {2 * per - 1}\) is damaged: checksum mismatch"):
         _native.read_ttt_blocks(str(damaged), 1, 1)
     assert np.array_equal(_native.read_ttt_blocks(str(damaged), 0, 1)[1], base3[:per])  # a range reads only its blocks
+
+
+@pytest.mark.skipif(not EXTENSION, reason="TTT_DUCKDB_EXTENSION is not set (scripts/duckdb-extension builds it)")
+def test_the_duckdb_cli_loads_the_extension(ttt_file):
+    """The DuckDB command-line shell (pip's ``duckdb-cli``, pinned with the data requirements)
+    loads the same file and answers the docs' query."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cli = shutil.which("duckdb", path=str(Path(sys.executable).parent)) or shutil.which("duckdb")
+    assert cli, "the duckdb CLI (pip install duckdb-cli) is not installed"
+    path, base3 = ttt_file
+    sql = (
+        f"LOAD '{EXTENSION}'; SELECT ttt_status(base3) AS status, count(*) AS n "
+        f"FROM read_ttt('{path}') GROUP BY ALL ORDER BY ALL"
+    )
+    out = subprocess.run([cli, "-unsigned", "-csv", "-noheader", "-c", sql], capture_output=True, text=True, check=True)
+    got = [tuple(int(x) for x in line.split(",")) for line in out.stdout.split()]
+    values, counts = np.unique(t.status(base3, "base3"), return_counts=True)
+    assert got == list(zip(values.tolist(), counts.tolist()))

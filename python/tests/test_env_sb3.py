@@ -16,7 +16,6 @@ pytest.importorskip("cloudpickle")
 from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv
 from tictactoe_rs.envs.sb3 import SB3VecEnv
 
-
 # SB3 2.9.2's ``VecEnv`` interface, as ``inspect.signature`` shows it: every public method with
 # its parameters (name, kind, default; "-" for none), and the properties (None). Written out so
 # that CI checks the adapter without SB3 and torch; ``scripts/test-training`` checks it against
