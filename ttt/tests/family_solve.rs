@@ -433,3 +433,19 @@ fn play_takes_every_level_of_the_ladder() {
     let output = ttt(&["play", "--level", "genius"], "");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn connect_four_opens_from_the_shipped_book() {
+    // After the centre opening the first player wins: `--weak` answers from the book's bounds
+    // instead of a search of 10^8 nodes (the strong answer also needs every reply's exact
+    // score, which the book does not hold).
+    let output = ttt(
+        &["solve", "--game", "connect-four", "--weak", "--json"],
+        "4\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answers = json_lines(&output);
+    assert_eq!(answers[0]["value"], "x-wins");
+    let nodes = answers[0]["nodes"].as_u64().expect("nodes");
+    assert!(nodes < 1_000_000, "{}", answers[0]);
+}

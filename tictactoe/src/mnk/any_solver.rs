@@ -4,7 +4,7 @@
 //!
 //! | game | searched by | budget |
 //! |---|---|---|
-//! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] | not applied: it always finishes |
+//! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | not applied: it always finishes |
 //! | any other, or a finished Connect Four game | [`solve::Solver`] of the position's width | [`AnySolver::solve`]'s `budget` nodes |
 //!
 //! The **score** generalises the Connect Four benchmark sets' convention to every game:
@@ -125,7 +125,7 @@ impl AnySolver {
     /// answers).
     pub fn solve(&mut self, position: &AnyPosition, budget: u64) -> Option<AnySolution> {
         if let Some(c4) = connect4_position(position) {
-            let solver = self.connect4.get_or_insert_with(Box::default);
+            let solver = self.connect4.get_or_insert_with(connect4_solver);
             let start = solver.nodes();
             let solution = solver.solve(c4);
             return Some(AnySolution {
@@ -176,7 +176,7 @@ impl AnySolver {
     /// needs more than `budget` nodes.
     pub fn value(&mut self, position: &AnyPosition, budget: u64) -> Option<Value> {
         let (outcome, nodes) = if let Some(c4) = connect4_position(position) {
-            let solver = self.connect4.get_or_insert_with(Box::default);
+            let solver = self.connect4.get_or_insert_with(connect4_solver);
             let start = solver.nodes();
             let outcome = solver.solve_weak(c4);
             (Some(outcome), solver.nodes() - start)
@@ -329,6 +329,11 @@ pub const fn score_of(rules: Rules, plies: u32, outcome: Outcome, distance: u32)
 
 /// The Connect Four position of an ongoing game of 6,7,4,gravity (`None` for any other game,
 /// or a finished one: the family solver answers those at once).
+/// The Connect Four solver, with the book the crate ships ([`connect4::Book::shipped`]).
+fn connect4_solver() -> Box<connect4::Solver> {
+    Box::new(connect4::Solver::with_book(connect4::Book::shipped()))
+}
+
 fn connect4_position(position: &AnyPosition) -> Option<connect4::Position> {
     if position.rules() != Rules::CONNECT_FOUR || position.status() != Status::Ongoing {
         return None;
