@@ -4,27 +4,9 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Output;
 
-fn ttt(args: &[&str], stdin: &str) -> Output {
-    common::run(Path::new("."), args, stdin.as_bytes())
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
-}
-
-fn json_lines(output: &Output) -> Vec<serde_json::Value> {
-    stdout(output)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect()
-}
+use common::{json_lines, stderr, stdout, ttt};
 
 fn json(output: &Output) -> serde_json::Value {
     let lines = json_lines(output);

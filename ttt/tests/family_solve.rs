@@ -6,28 +6,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::Output;
 
 use serde_json::Value;
 
-fn ttt(args: &[&str], stdin: &str) -> Output {
-    common::run(Path::new("."), args, stdin.as_bytes())
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
-}
-
-fn json_lines(output: &Output) -> Vec<Value> {
-    stdout(output)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect()
-}
+use common::{json_lines, stderr, stdout, ttt};
 
 /// Every grid of 3 × 3 (19,683, valid or not) as a board with `/` between rows.
 fn every_grid() -> Vec<String> {

@@ -44,3 +44,26 @@ pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// `ttt args...` in the current directory with `stdin` as text, to its end.
+pub fn ttt(args: &[&str], stdin: &str) -> Output {
+    run(Path::new("."), args, stdin.as_bytes())
+}
+
+/// Standard output as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+/// Standard error as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
+}
+
+/// Standard output as JSON lines.
+pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
