@@ -12,6 +12,8 @@ import argparse
 import functools
 import math
 import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +27,7 @@ import tictactoe_rs as t
 import tictactoe_rs.data as td
 from tictactoe_rs import _native
 from tictactoe_rs._types import Packing
+from tictactoe_rs.data import _tables as tb
 from tictactoe_rs.data import recipes
 
 
@@ -50,6 +53,8 @@ def exact_game_entropy() -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if "--scale" in (sys.argv[1:] if argv is None else argv):
+        return scale(argv)
     ap = argparse.ArgumentParser(prog="python -m tictactoe_rs.data.bench")
     ap.add_argument("--states", type=float, default=1e7, help="states of random self-play")
     ap.add_argument("--engines", default="duckdb,polars,spark")
@@ -218,6 +223,263 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print(f"| {r} | " + " | ".join(f"{results[r].get(e, float('nan')):.3f}" for e in engines) + " |")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The scale check: `--scale`, the layouts the cost model recommends written by the CLI and read
+# by the per-state and per-game recipes, for the "checked against 10^9" table of docs/data.md.
+
+#: Layouts of the scale check, in order (``--layouts``).
+SCALE_LAYOUTS = ("codes", "compact", "states")
+
+
+def _tick_seconds(pid: int) -> float:
+    """CPU seconds (user + system) of a running process and its living descendants."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        parents[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += cpu.get(p, 0.0)
+        todo.extend(c for c, parent in parents.items() if parent == p)
+    return total
+
+
+def _cpu_timed(fn: Callable[[], Any], pid: int | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of ``fn()``: this process's CPU, or process ``pid``'s tree."""
+    def cpu() -> float:
+        if pid is not None:
+            return _tick_seconds(pid)
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    c0, w0 = cpu(), time.perf_counter()
+    fn()
+    return time.perf_counter() - w0, cpu() - c0
+
+
+def _time_v(cmd: list[str]) -> dict[str, float]:
+    """Runs ``cmd`` under ``/usr/bin/time -v``: wall and CPU seconds, maximum RSS (MB)."""
+    out = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr[-2000:]}")
+    fields = dict(line.strip().rsplit(": ", 1) for line in out.stderr.splitlines() if ": " in line)
+    wall = 0.0
+    for part in fields["Elapsed (wall clock) time (h:mm:ss or m:ss)"].split(":"):
+        wall = 60 * wall + float(part)
+    return {
+        "wall": wall,
+        "cpu": float(fields["User time (seconds)"]) + float(fields["System time (seconds)"]),
+        "rss_mb": int(fields["Maximum resident set size (kbytes)"]) / 1024,
+    }
+
+
+def scale(argv: list[str] | None = None) -> int:
+    """``--scale``: writes ``--states`` states of self-play in each layout with the CLI (wall,
+    CPU, maximum RSS, bytes, files, row groups), runs the status recipe (per state) and the
+    per-game outcomes recipe (code-only files, joined on ``game_facts``) on DuckDB and Polars
+    over all of it and on DuckDB, Polars and Spark ``local[2]`` over the first
+    ``--spark-states`` states; prints Markdown and writes ``scale.json`` into ``--dir``.
+    ``--baseline`` (a smaller run's ``scale.json``) adds predicted (scaled linearly by the
+    states) against measured. ``--keep`` keeps the written files (deleted by default)."""
+    import json
+    import shutil
+
+    import duckdb
+    import polars as pl
+
+    pq = __import__("pyarrow.parquet").parquet
+    ap = argparse.ArgumentParser(prog="python -m tictactoe_rs.data.bench --scale")
+    ap.add_argument("--scale", action="store_true")
+    ap.add_argument("--states", type=float, default=1e7)
+    ap.add_argument("--layouts", default="codes,compact")
+    ap.add_argument("--engines", default="duckdb,polars,spark")
+    ap.add_argument("--spark-states", type=float, default=1e8, help="states of the three-engine subset")
+    ap.add_argument("--games-per-file", type=int, default=1 << 20)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--baseline", default=None, help="scale.json of a smaller run: predicted vs measured")
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args(argv)
+    layouts = args.layouts.split(",")
+    engines = args.engines.split(",")
+    if unknown := [x for x in layouts if x not in SCALE_LAYOUTS]:
+        ap.error(f"--layouts: unknown {unknown}, expected some of {SCALE_LAYOUTS}")
+    games = int(args.states / 8.626) + 1
+    root = Path(args.dir)
+    root.mkdir(parents=True, exist_ok=True)
+    result: dict[str, Any] = {"games": games, "games_per_file": args.games_per_file, "layouts": {}, "recipes": {}}
+    base = _time_v([sys.executable, "-c", "import tictactoe_rs.data, pyarrow.parquet"])
+    result["import_rss_mb"] = base["rss_mb"]
+    print(f"cores: {os.cpu_count()}, dir: {root}, {games:,} games in parts of {args.games_per_file:,}")
+
+    # --- generation: the CLI, one layout at a time
+    for layout in layouts:
+        out = root / layout
+        shutil.rmtree(out, ignore_errors=True)
+        run = _time_v([sys.executable, "-m", "tictactoe_rs.data", "selfplay", str(out), "--games", str(games),
+                       "--layout", "states" if layout == "states" else layout,
+                       "--games-per-file", str(args.games_per_file)])
+        files = sorted(out.glob("part-*.parquet"))
+        metas = [pq.ParquetFile(f).metadata for f in files]
+        run.update(files=len(files), bytes=sum(f.stat().st_size for f in files),
+                   rows=sum(m.num_rows for m in metas), row_groups=sum(m.num_row_groups for m in metas))
+        result["layouts"][layout] = run
+        print(f"{layout}: {run}", flush=True)
+    # The states of the run (the code-only layout holds games: its states are the lengths + 1).
+    if "codes" in layouts:
+        con = recipes.duckdb_codes(f"read_parquet('{root}/codes/*.parquet')")
+        states = con.sql("SELECT sum(f.length + 1) FROM codes c JOIN game_facts f ON f.game = c.code").fetchall()[0][0]
+    else:
+        states = result["layouts"][layouts[0]]["rows"]
+    result["states"] = int(states)
+
+    # --- recipes: all of it on DuckDB and Polars; a subset on the three engines
+    per_state = next((x for x in ("compact", "states") if x in layouts), None)
+    facts = tb.game_facts()
+
+    def outcomes_polars(codes: Any) -> Any:
+        return (
+            codes.join(pl.from_arrow(facts).lazy(), left_on="code", right_on="game")  # type: ignore[union-attr]
+            .group_by("result")
+            .agg(games=pl.len(), blunders=pl.col("blunders").cast(pl.Int64).sum(),
+                 blunders_per_game=pl.col("blunders").cast(pl.Float64).mean())
+            .sort("result").collect()
+        )
+
+    def duckdb_outcomes(con: Any) -> Any:
+        return con.sql(recipes.CODES_SQL["outcomes"]).fetchall()
+
+    sub_files = max(1, round(args.spark_states / 8.626 / args.games_per_file))
+
+    def glob(layout: str, subset: bool) -> list[str]:
+        files = sorted(str(f) for f in (root / layout).glob("part-*.parquet"))
+        return files[:sub_files] if subset else files
+
+    for subset in (False, True):
+        scope = "subset" if subset else "all"
+        if subset and sub_files * args.games_per_file >= games:
+            continue
+        rec: dict[str, dict[str, Any]] = result["recipes"].setdefault(scope, {})
+        if per_state:
+            meta_rows = sum(pq.ParquetFile(f).metadata.num_rows for f in glob(per_state, subset))
+            rec["states"] = {"n": meta_rows}
+        for engine in engines:
+            if engine == "spark" and not subset:
+                continue
+            if engine == "duckdb":
+                con = duckdb.connect()
+                con.execute("SET threads = 2")
+                if per_state:
+                    recipes.duckdb_connect(f"read_parquet({glob(per_state, subset)!r})", con)
+                    rec.setdefault("status_value", {})["duckdb"] = _cpu_timed(
+                        functools.partial(recipes.duckdb_recipe, con, "status_value", check=False))
+                if "codes" in layouts:
+                    recipes.duckdb_codes(f"read_parquet({glob('codes', subset)!r})", con)
+                    rec.setdefault("outcomes", {})["duckdb"] = _cpu_timed(
+                        functools.partial(duckdb_outcomes, con))
+                con.close()
+            elif engine == "polars":
+                if per_state:
+                    rec.setdefault("status_value", {})["polars"] = _cpu_timed(functools.partial(
+                        recipes.polars_recipe, pl.scan_parquet(glob(per_state, subset)), "status_value", check=False))
+                if "codes" in layouts:
+                    rec.setdefault("outcomes", {})["polars"] = _cpu_timed(
+                        functools.partial(outcomes_polars, pl.scan_parquet(glob("codes", subset))))
+            elif engine == "spark":
+                os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+                from pyspark.sql import SparkSession
+
+                spark = (
+                    SparkSession.builder.master("local[2]")
+                    .config("spark.ui.enabled", "false")
+                    .config("spark.sql.shuffle.partitions", "4")
+                    .config("spark.driver.memory", "2g")
+                    .getOrCreate()
+                )
+                spark.sparkContext.setLogLevel("ERROR")
+                jvm = cast(Any, spark.sparkContext._gateway).proc.pid  # the JVM (spark-submit execs it)
+                jobs = []
+                if per_state:
+                    jobs.append(("status_value", recipes.spark_recipe(
+                        spark.read.parquet(*glob(per_state, subset)), "status_value", check=False)))
+                if "codes" in layouts:
+                    spark.read.parquet(*glob("codes", subset)).createOrReplaceTempView("codes")
+                    recipes.spark_positions(spark)  # the session's Arrow conversion, warmed up
+                    spark.createDataFrame(facts).createOrReplaceTempView("game_facts")
+                    jobs.append(("outcomes", spark.sql(recipes.CODES_SQL["outcomes"])))
+                for name, q in jobs:
+                    q.write.format("noop").mode("overwrite").save()  # warm-up
+                    rec.setdefault(name, {})["spark"] = _cpu_timed(
+                        q.write.format("noop").mode("overwrite").save, jvm)
+                spark.stop()
+            print(f"{scope}: {rec}", flush=True)
+    (root / "scale.json").write_text(json.dumps(result, indent=1))
+    _print_scale(result, json.loads(Path(args.baseline).read_text()) if args.baseline else None)
+    if not args.keep:
+        for layout in layouts:
+            shutil.rmtree(root / layout, ignore_errors=True)
+    return 0
+
+
+def _print_scale(r: dict[str, Any], baseline: dict[str, Any] | None) -> None:
+    n = r["states"]
+    print(f"\n{r['games']:,} games, {n:,} states, parts of {r['games_per_file']:,} games; "
+          f"Python with the data modules imported: {r['import_rss_mb']:.0f} MB RSS\n")
+    print("| layout | wall s | CPU s | states/s (wall) | states per CPU-second | max RSS MB | bytes | bits/state "
+          "| files | row groups |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for layout, m in r["layouts"].items():
+        print(f"| {layout} | {m['wall']:.1f} | {m['cpu']:.1f} | {n / m['wall']:,.0f} | {n / m['cpu']:,.0f} "
+              f"| {m['rss_mb']:,.0f} | {m['bytes']:,} | {8 * m['bytes'] / n:.3f} | {m['files']} "
+              f"| {m['row_groups']} |")
+    for scope, rec in r["recipes"].items():
+        sn = rec.get("states", {}).get("n")
+        print(f"\nRecipes, {scope} ({sn:,} states): wall s / CPU s, and CPU-seconds per 10^9 states\n"
+              if sn else f"\nRecipes, {scope}\n")
+        engines = sorted({e for k, v in rec.items() if k != "states" for e in v})
+        print("| recipe | " + " | ".join(engines) + " |\n|---|" + "---|" * len(engines))
+        for name, by in rec.items():
+            if name == "states":
+                continue
+            states_read = sn  # outcomes reads the games of the same parts
+            cells = []
+            for e in engines:
+                if e not in by:
+                    cells.append("")
+                    continue
+                wall, cpu = by[e]
+                per = f", {cpu / states_read * 1e9:,.0f} per 10^9" if states_read else ""
+                cells.append(f"{wall:.2f} / {cpu:.2f}{per}")
+            print(f"| {name} | " + " | ".join(cells) + " |")
+    if baseline:
+        k = n / baseline["states"]
+        print(f"\nPredicted (the {baseline['states']:,}-state run scaled by {k:.1f}) against measured\n")
+        print("| quantity | predicted | measured | measured / predicted |\n|---|---|---|---|")
+        for layout, m in r["layouts"].items():
+            b = baseline["layouts"].get(layout)
+            if not b:
+                continue
+            for q, unit, scaled in (("cpu", "CPU s", True), ("wall", "wall s", True),
+                                    ("bytes", "bytes", True), ("rss_mb", "max RSS MB", False)):
+                pred = b[q] * (k if scaled else 1)
+                print(f"| {layout}: {unit} | {pred:,.0f} | {m[q]:,.0f} | {m[q] / pred:.2f} |")
+        for name, by in r["recipes"].get("all", {}).items():
+            bb = baseline["recipes"].get("all", {}).get(name, {})
+            for e, (_wall, cpu) in by.items() if name != "states" else ():
+                if e in bb:
+                    pred = bb[e][1] * k
+                    print(f"| {name} on {e}: CPU s | {pred:,.1f} | {cpu:,.1f} | {cpu / pred:.2f} |")
 
 
 if __name__ == "__main__":
