@@ -462,6 +462,16 @@ def _print_scale(r: dict[str, Any], baseline: dict[str, Any] | None) -> None:
                 per = f", {cpu / states_read * 1e9:,.0f} per 10^9" if states_read else ""
                 cells.append(f"{wall:.2f} / {cpu:.2f}{per}")
             print(f"| {name} | " + " | ".join(cells) + " |")
+    print("\nScaled linearly to 10^12 states (CPU seconds are core-seconds)\n")
+    print("| what | core-hours | bytes |\n|---|---|---|")
+    f = 1e12 / n
+    for layout, m in r["layouts"].items():
+        print(f"| write `--layout {layout}` | {m['cpu'] * f / 3600:,.0f} | {m['bytes'] * f / 1e12:.2f} TB |")
+    for scope, rec in r["recipes"].items():
+        sn = rec.get("states", {}).get("n")
+        for name, by in rec.items() if sn else ():
+            for e, (_wall, cpu) in by.items() if name != "states" else ():
+                print(f"| {name} on {e} ({scope}) | {cpu * 1e12 / sn / 3600:,.1f} | |")
     if baseline:
         k = n / baseline["states"]
         print(f"\nPredicted (the {baseline['states']:,}-state run scaled by {k:.1f}) against measured\n")
@@ -473,7 +483,8 @@ def _print_scale(r: dict[str, Any], baseline: dict[str, Any] | None) -> None:
             for q, unit, scaled in (("cpu", "CPU s", True), ("wall", "wall s", True),
                                     ("bytes", "bytes", True), ("rss_mb", "max RSS MB", False)):
                 pred = b[q] * (k if scaled else 1)
-                print(f"| {layout}: {unit} | {pred:,.0f} | {m[q]:,.0f} | {m[q] / pred:.2f} |")
+                d = 0 if q == "bytes" else 1
+                print(f"| {layout}: {unit} | {pred:,.{d}f} | {m[q]:,.{d}f} | {m[q] / pred:.2f} |")
         for name, by in r["recipes"].get("all", {}).items():
             bb = baseline["recipes"].get("all", {}).get(name, {})
             for e, (_wall, cpu) in by.items() if name != "states" else ():
