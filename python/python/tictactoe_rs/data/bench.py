@@ -480,9 +480,15 @@ def _print_scale(r: dict[str, Any], baseline: dict[str, Any] | None) -> None:
             b = baseline["layouts"].get(layout)
             if not b:
                 continue
-            for q, unit, scaled in (("cpu", "CPU s", True), ("wall", "wall s", True),
-                                    ("bytes", "bytes", True), ("rss_mb", "max RSS MB", False)):
-                pred = b[q] * (k if scaled else 1)
+            for q, unit in (("cpu", "CPU s"), ("wall", "wall s"), ("bytes", "bytes"), ("rss_mb", "max RSS MB")):
+                pred = b[q] * k
+                if q == "rss_mb":
+                    # The writer holds two parts: the one written and the one generated.
+                    def flight(x: dict[str, Any]) -> int:
+                        return int(min(x["games"], 2 * x["games_per_file"]))
+
+                    base_mb = baseline["import_rss_mb"]
+                    pred = base_mb + (b[q] - base_mb) * flight(r) / flight(baseline)
                 d = 0 if q == "bytes" else 1
                 print(f"| {layout}: {unit} | {pred:,.{d}f} | {m[q]:,.{d}f} | {m[q] / pred:.2f} |")
         for name, by in r["recipes"].get("all", {}).items():
