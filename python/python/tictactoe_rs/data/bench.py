@@ -306,6 +306,8 @@ def scale(argv: list[str] | None = None) -> int:
     ap.add_argument("--layouts", default="codes,compact")
     ap.add_argument("--engines", default="duckdb,polars,spark")
     ap.add_argument("--spark-states", type=float, default=1e8, help="states of the three-engine subset")
+    ap.add_argument("--recipes", default="status_value", help="per-state recipes over all of it")
+    ap.add_argument("--subset-recipes", default="status_value,blunders", help="per-state recipes on the subset")
     ap.add_argument("--games-per-file", type=int, default=1 << 20)
     ap.add_argument("--dir", required=True)
     ap.add_argument("--baseline", default=None, help="scale.json of a smaller run: predicted vs measured")
@@ -361,6 +363,12 @@ def scale(argv: list[str] | None = None) -> int:
     def duckdb_outcomes(con: Any) -> Any:
         return con.sql(recipes.CODES_SQL["outcomes"]).fetchall()
 
+    def per_state_recipes(subset: bool) -> list[str]:
+        names = [name for name in (args.subset_recipes if subset else args.recipes).split(",") if name]
+        for name in names:
+            recipes.sql(name)  # an unknown name raises, listing the recipes
+        return names
+
     sub_files = max(1, round(args.spark_states / 8.626 / args.games_per_file))
 
     def glob(layout: str, subset: bool) -> list[str]:
@@ -383,8 +391,9 @@ def scale(argv: list[str] | None = None) -> int:
                 con.execute("SET threads = 2")
                 if per_state:
                     recipes.duckdb_connect(f"read_parquet({glob(per_state, subset)!r})", con)
-                    rec.setdefault("status_value", {})["duckdb"] = _cpu_timed(
-                        functools.partial(recipes.duckdb_recipe, con, "status_value", check=False))
+                    for name in per_state_recipes(subset):
+                        rec.setdefault(name, {})["duckdb"] = _cpu_timed(
+                            functools.partial(recipes.duckdb_recipe, con, name, check=False))
                 if "codes" in layouts:
                     recipes.duckdb_codes(f"read_parquet({glob('codes', subset)!r})", con)
                     rec.setdefault("outcomes", {})["duckdb"] = _cpu_timed(
@@ -392,8 +401,9 @@ def scale(argv: list[str] | None = None) -> int:
                 con.close()
             elif engine == "polars":
                 if per_state:
-                    rec.setdefault("status_value", {})["polars"] = _cpu_timed(functools.partial(
-                        recipes.polars_recipe, pl.scan_parquet(glob(per_state, subset)), "status_value", check=False))
+                    for name in per_state_recipes(subset):
+                        rec.setdefault(name, {})["polars"] = _cpu_timed(functools.partial(
+                            recipes.polars_recipe, pl.scan_parquet(glob(per_state, subset)), name, check=False))
                 if "codes" in layouts:
                     rec.setdefault("outcomes", {})["polars"] = _cpu_timed(
                         functools.partial(outcomes_polars, pl.scan_parquet(glob("codes", subset))))
@@ -410,10 +420,11 @@ def scale(argv: list[str] | None = None) -> int:
                 )
                 spark.sparkContext.setLogLevel("ERROR")
                 jvm = cast(Any, spark.sparkContext._gateway).proc.pid  # the JVM (spark-submit execs it)
-                jobs = []
+                jobs: list[tuple[str, Any]] = []
                 if per_state:
-                    jobs.append(("status_value", recipes.spark_recipe(
-                        spark.read.parquet(*glob(per_state, subset)), "status_value", check=False)))
+                    df = spark.read.parquet(*glob(per_state, subset))
+                    jobs.extend((name, recipes.spark_recipe(df, name, check=False))
+                                for name in per_state_recipes(subset))
                 if "codes" in layouts:
                     spark.read.parquet(*glob("codes", subset)).createOrReplaceTempView("codes")
                     recipes.spark_positions(spark)  # the session's Arrow conversion, warmed up
