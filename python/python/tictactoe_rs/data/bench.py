@@ -4,6 +4,11 @@ Prints Markdown tables (for docs/data.md): generation throughput; bits per state
 storage layout (Parquet by code and compression, game codes, .ttt by encoding) against the
 empirical and exact entropy of random self-play; the time of each recipe on DuckDB, Polars
 and Spark ``local[2]``.
+
+``--scale`` (``scripts/data-scale``) is the cost model's check instead: each layout written by
+the CLI under ``/usr/bin/time -v`` (wall, CPU, maximum RSS, bytes, files, row groups), the
+status, blunder and per-game outcome recipes with their CPU seconds, the run scaled to 10^12
+states and, with ``--baseline``, a smaller run's prediction against what was measured.
 """
 
 from __future__ import annotations
