@@ -241,3 +241,27 @@ def test_benchmark_script_runs_small(tmp_path, capsys):
     assert bench.main(["--states", "20000", "--engines", "duckdb,polars", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "| .ttt mixed-radix | 12.8" in out and "| blunders |" in out
+
+
+def test_scale_check_runs_small(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    pytest.importorskip("polars")
+    import json
+
+    from tictactoe_rs.data import bench
+
+    args = ["--scale", "--states", "20000", "--engines", "duckdb,polars", "--games-per-file", "1000",
+            "--spark-states", "5000", "--layouts", "codes,compact,states", "--dir", str(tmp_path)]
+    assert bench.main(args) == 0
+    r = json.loads((tmp_path / "scale.json").read_text())
+    games = r["games"]
+    layouts = r["layouts"]
+    assert layouts["codes"]["rows"] == games and layouts["codes"]["files"] == -(-games // 1000)
+    assert r["states"] == layouts["compact"]["rows"] == layouts["states"]["rows"]
+    assert layouts["compact"]["bytes"] < layouts["states"]["bytes"]
+    assert all(m["row_groups"] == m["files"] and m["rss_mb"] > 0 for m in layouts.values())
+    assert set(r["recipes"]["subset"]["status_value"]) == {"duckdb", "polars"}
+    assert r["recipes"]["subset"]["states"]["n"] < r["states"]
+    assert not any((tmp_path / x).exists() for x in layouts)  # deleted without --keep
+    assert bench.main([*args, "--keep", "--layouts", "codes", "--baseline", str(tmp_path / "scale.json")]) == 0
+    assert "| codes: bytes |" in capsys.readouterr().out and (tmp_path / "codes").is_dir()
