@@ -1213,6 +1213,7 @@ mod tests {
     where
         Position<W>: Wide,
     {
+        // Cannot fail: the tests below pass valid specs (test code, out of a user's reach).
         let rules: Rules = spec.parse().unwrap();
         let conventions = [Convention::Pgx, Convention::PettingZoo, Convention::Gym];
         let modes = [Autoreset::SameStep, Autoreset::NextStep];
@@ -1224,6 +1225,7 @@ mod tests {
             let total = setup.offsets(n).1;
             let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
             let core = Core { setup: &setup };
+            // Cannot fail: each test picks a width `W` wide enough for its rules.
             let empty = Position::<W>::new(rules).unwrap();
             let mut agent = opponent.map(|s| Agent::new(s, 9));
             let mut games: Vec<Game<W>> = (0..n as u64).map(|i| Game::new(empty, i)).collect();

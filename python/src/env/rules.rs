@@ -421,6 +421,7 @@ mod tests {
 
     // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
     fn rewards(out: &Out<'_>) -> [f32; 2] {
+        // Cannot fail: a slice of exactly 4 bytes (test code, out of a user's reach).
         let r = |k: usize| f32::from_ne_bytes(out.rewards[4 * k..4 * k + 4].try_into().unwrap());
         [r(0), r(1)]
     }
