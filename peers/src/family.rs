@@ -120,9 +120,9 @@ fn c4_pairs(games: usize) -> Vec<C4Pair> {
 
 /// Connect Four: play one move on a copy of a position and ask whether the game is over.
 fn c4_play_and_check() {
-    let pairs = c4_pairs(2_000);
+    let pairs = c4_pairs(100);
     let pairs = &pairs;
-    const REPEAT: usize = 20;
+    const REPEAT: usize = 400;
     let n = pairs.len() * REPEAT;
     let rules = Rules::CONNECT_FOUR;
     group(

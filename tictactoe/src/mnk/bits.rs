@@ -77,13 +77,16 @@ impl<const W: usize> Bits<W> {
     /// Adds `bit` (which must be below `CAPACITY`).
     #[inline]
     pub fn insert(&mut self, bit: u32) {
-        self.0[(bit / 64) as usize] |= 1 << (bit % 64);
+        // One word: no index, so no bounds check on the fast paths (`bit < 64` is the caller's).
+        let word = if W == 1 { 0 } else { (bit / 64) as usize };
+        self.0[word] |= 1 << (bit % 64);
     }
 
     /// Removes `bit` (which must be below `CAPACITY`).
     #[inline]
     pub fn remove(&mut self, bit: u32) {
-        self.0[(bit / 64) as usize] &= !(1 << (bit % 64));
+        let word = if W == 1 { 0 } else { (bit / 64) as usize };
+        self.0[word] &= !(1 << (bit % 64));
     }
 
     /// Toggles `bit` (which must be below `CAPACITY`).

@@ -24,13 +24,22 @@ pub const MAX_SIDE: u8 = 19;
 /// assert_eq!(Rules::new(5, 5, 4, false)?.to_string(), "5,5,4");
 /// # Ok::<(), tictactoe::mnk::RulesError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(C)] // four bytes in order: `is` compares them as one word
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
-    rows: u8,
-    cols: u8,
-    k: u8,
-    gravity: bool,
+    /// `rows | cols << 8 | k << 16 | gravity << 24`: one word, so that the presets' fast
+    /// paths recognise their rules by one 32-bit compare on every move.
+    word: u32,
+}
+
+impl fmt::Debug for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rules")
+            .field("rows", &self.rows())
+            .field("cols", &self.cols())
+            .field("k", &self.k())
+            .field("gravity", &self.gravity())
+            .finish()
+    }
 }
 
 /// Why a set of rules or a game spec was refused.
@@ -167,10 +176,7 @@ impl Rules {
 
     const fn preset(rows: u8, cols: u8, k: u8, gravity: bool) -> Rules {
         Rules {
-            rows,
-            cols,
-            k,
-            gravity,
+            word: rows as u32 | (cols as u32) << 8 | (k as u32) << 16 | (gravity as u32) << 24,
         }
     }
 
@@ -203,51 +209,50 @@ impl Rules {
     #[must_use]
     #[inline(always)]
     pub(crate) const fn is(self, other: Rules) -> bool {
-        u32::from_le_bytes([self.rows, self.cols, self.k, self.gravity as u8])
-            == u32::from_le_bytes([other.rows, other.cols, other.k, other.gravity as u8])
+        self.word == other.word
     }
 
     /// Rows (top to bottom in text).
     #[must_use]
     #[inline]
     pub const fn rows(self) -> u32 {
-        self.rows as u32
+        self.word & 0xff
     }
 
     /// Columns.
     #[must_use]
     #[inline]
     pub const fn cols(self) -> u32 {
-        self.cols as u32
+        (self.word >> 8) & 0xff
     }
 
     /// Marks in a row that win (or more).
     #[must_use]
     #[inline]
     pub const fn k(self) -> u32 {
-        self.k as u32
+        (self.word >> 16) & 0xff
     }
 
     /// Whether a mark drops to the lowest empty cell of the column named by the move.
     #[must_use]
     #[inline]
     pub const fn gravity(self) -> bool {
-        self.gravity
+        self.word >> 24 != 0
     }
 
     /// `rows × cols`.
     #[must_use]
     #[inline]
     pub const fn cells(self) -> u32 {
-        self.rows as u32 * self.cols as u32
+        self.rows() * self.cols()
     }
 
     /// How many moves there are: a column each with gravity, a cell each without.
     #[must_use]
     #[inline]
     pub const fn actions(self) -> u32 {
-        if self.gravity {
-            self.cols as u32
+        if self.gravity() {
+            self.cols()
         } else {
             self.cells()
         }
@@ -257,7 +262,7 @@ impl Rules {
     #[must_use]
     #[inline]
     pub const fn is_square(self) -> bool {
-        self.rows == self.cols
+        self.rows() == self.cols()
     }
 
     /// The preset these rules are, if any.
@@ -270,14 +275,14 @@ impl Rules {
     #[must_use]
     #[inline]
     pub const fn stride(self) -> u32 {
-        self.rows as u32 + 1
+        self.rows() + 1
     }
 
     /// Bits a bitboard spans: `cols × (rows + 1)`, at most 380.
     #[must_use]
     #[inline]
     pub const fn bits(self) -> u32 {
-        self.cols as u32 * self.stride()
+        self.cols() * self.stride()
     }
 
     /// 64-bit words a bitboard needs: 1 for Connect Four, 4 for gomoku, 6 for 19 × 19.
@@ -291,7 +296,7 @@ impl Rules {
     #[must_use]
     #[inline]
     pub const fn square(self, row: u32, col: u32) -> Option<Square> {
-        if row < self.rows as u32 && col < self.cols as u32 {
+        if row < self.rows() && col < self.cols() {
             Some(Square::new(row as u8, col as u8))
         } else {
             None
@@ -304,8 +309,8 @@ impl Rules {
     pub const fn square_at(self, index: u32) -> Option<Square> {
         if index < self.cells() {
             Some(Square::new(
-                (index / self.cols as u32) as u8,
-                (index % self.cols as u32) as u8,
+                (index / self.cols()) as u8,
+                (index % self.cols()) as u8,
             ))
         } else {
             None
@@ -316,14 +321,14 @@ impl Rules {
     #[must_use]
     #[inline]
     pub const fn index(self, square: Square) -> u32 {
-        square.row() * self.cols as u32 + square.col()
+        square.row() * self.cols() + square.col()
     }
 
     /// The bit of `square` in a bitboard: column-major, row 0 of a column at the bottom.
     #[must_use]
     #[inline]
     pub const fn bit(self, square: Square) -> u32 {
-        square.col() * self.stride() + (self.rows as u32 - 1 - square.row())
+        square.col() * self.stride() + (self.rows() - 1 - square.row())
     }
 
     /// The square of bitboard bit `bit`, if it is a cell (not a guard bit, not past the end).
@@ -331,8 +336,8 @@ impl Rules {
     #[inline]
     pub const fn square_of_bit(self, bit: u32) -> Option<Square> {
         let (col, up) = (bit / self.stride(), bit % self.stride());
-        if col < self.cols as u32 && up < self.rows as u32 {
-            Some(Square::new((self.rows as u32 - 1 - up) as u8, col as u8))
+        if col < self.cols() && up < self.rows() {
+            Some(Square::new((self.rows() - 1 - up) as u8, col as u8))
         } else {
             None
         }
@@ -354,8 +359,8 @@ impl fmt::Display for Rules {
         match self.preset_name() {
             Some(preset) => f.write_str(preset.name()),
             None => {
-                write!(f, "{},{},{}", self.rows, self.cols, self.k)?;
-                if self.gravity {
+                write!(f, "{},{},{}", self.rows(), self.cols(), self.k())?;
+                if self.gravity() {
                     f.write_str(",gravity")?;
                 }
                 Ok(())
