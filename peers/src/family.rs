@@ -13,8 +13,10 @@
 //!
 //! Every contender draws its random move from the same `SmallRng` (xoshiro256++) with one
 //! 32-bit draw and a multiply (`pick`) among its legal moves, except our `play_random` for
-//! Connect Four (the same draw and multiply over the seven columns, drawn again while the
-//! column is full: rejection, uniform over the legal moves too) and board-game's own
+//! Connect Four (six bits of a 64-bit draw a move, 63 of their values 9 to a column, drawn
+//! again while the value is the 64th or the column is full: rejection, uniform over the
+//! legal moves too), board-game driven with those same draws (a row of its own, so that the
+//! engines compare with the generator's share equal) and board-game's own
 //! `play_random_available_move` (rand 0.8's `SmallRng`, a row of its own).
 //!
 //! `ours connect4::Position::play` is the Connect Four solver's own position
@@ -120,9 +122,9 @@ fn c4_pairs(games: usize) -> Vec<C4Pair> {
 
 /// Connect Four: play one move on a copy of a position and ask whether the game is over.
 fn c4_play_and_check() {
-    let pairs = c4_pairs(100);
+    let pairs = c4_pairs(2_000);
     let pairs = &pairs;
-    const REPEAT: usize = 400;
+    const REPEAT: usize = 20;
     let n = pairs.len() * REPEAT;
     let rules = Rules::CONNECT_FOUR;
     group(
@@ -333,6 +335,35 @@ fn c4_playouts() {
                             }
                             b.play(moves[pick(&mut rng, n as u32) as usize])
                                 .expect("legal");
+                        }
+                        sum += bg_code(b.outcome());
+                    }
+                    sum
+                },
+            ),
+            case(
+                "board-game Connect4 play + outcome, columns drawn as ours (6 bits, redrawn when full)",
+                GAMES,
+                || {
+                    // Our loop's draws for a peer: six bits of a 64-bit number a move (63 of
+                    // the 64 values name a column), drawn again from a 32-bit number while the
+                    // value is the 64th or the column is full.
+                    let mut rng = SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut b = Connect4::default();
+                        let mut bits = 0u64;
+                        let mut left = 0;
+                        while b.outcome().is_none() {
+                            if left == 0 {
+                                (bits, left) = (rng.next_u64(), 4);
+                            }
+                            let mut value = bits & 63;
+                            (bits, left) = (bits >> 6, left - 1);
+                            while value == 63 || b.is_available_move((value / 9) as u8) != Ok(true) {
+                                value = u64::from(rng.next_u32() & 63);
+                            }
+                            b.play((value / 9) as u8).expect("legal");
                         }
                         sum += bg_code(b.outcome());
                     }
