@@ -118,3 +118,58 @@ def test_the_family_command_writes_and_prints_the_layers(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tictactoe_rs.data", "family", "gomoku", str(tmp_path / "g")],
                          capture_output=True, text=True)
     assert run.returncode == 1 and "the keys of gomoku do not fit an int64" in run.stderr
+
+
+def _board(key: int, rules: str) -> str:
+    """A base-3 key (cell i is digit i in text order: 0 empty, 1 X, 2 O) as board text."""
+    r = _native.MnkRules(rules)
+    cells = []
+    for _ in range(r.cells):
+        key, digit = divmod(key, 3)
+        cells.append(".XO"[digit])
+    return "/".join("".join(cells[row * r.cols:(row + 1) * r.cols]) for row in range(r.rows))
+
+
+def test_solved_tic_tac_toe_layers_are_the_positions_tables_values():
+    positions = td.positions()
+    base3 = positions.column("base3").to_numpy()
+    value = dict(zip(base3.tolist(), positions.column("value").to_numpy().tolist()))
+    distance = dict(zip(base3.tolist(), positions.column("distance").to_numpy().tolist()))
+    solved = family.solve_layers("tic-tac-toe")
+    assert sum(len(layer.keys) for layer in solved) == 5478
+    for layer in solved:
+        assert [value[k] for k in layer.keys.tolist()] == layer.values.tolist(), layer.ply
+        assert [distance[k] for k in layer.keys.tolist()] == layer.distances.tolist(), layer.ply
+
+
+def test_solved_layers_agree_with_the_solver():
+    """4 x 3, k = 3: every position's value and distance against the family's own search
+    (``tictactoe_rs.mnk.solve``, an alpha-beta solver, not this retrograde walk)."""
+    from tictactoe_rs.mnk import solve
+
+    solved = family.solve_layers("4,3,3")
+    keys = np.concatenate([layer.keys for layer in solved])
+    values = np.concatenate([layer.values for layer in solved])
+    distances = np.concatenate([layer.distances for layer in solved])
+    pick = np.random.default_rng(3).choice(len(keys), 3000, replace=False)
+    labels = solve([_board(int(k), "4,3,3") for k in keys[pick]], "4,3,3")
+    assert (labels.value == values[pick]).all()
+    assert labels.distance is not None and (labels.distance == distances[pick]).all()
+    # Every class occurs, and the root is the game's value.
+    assert set(np.unique(values).tolist()) == {1, 2, 3}
+    root = solve([_board(0, "4,3,3")], "4,3,3")
+    assert (solved[0].values[0], solved[0].distances[0]) == (root.value[0], root.distance[0])
+
+
+def test_solved_positions_are_written_with_their_labels(tmp_path):
+    layers = family.write_positions("tic-tac-toe", tmp_path / "s", solve=True)
+    assert sum(layer.positions for layer in layers) == 5478
+    table = pq.read_table(tmp_path / "s")
+    assert table.column_names == ["ply", "key", "status", "value", "distance"]
+    positions = td.positions()
+    by_key = dict(zip(positions.column("base3").to_pylist(), positions.column("value").to_pylist()))
+    assert [by_key[k] for k in table.column("key").to_pylist()] == table.column("value").to_pylist()
+    card = (tmp_path / "s" / "_dataset_card.md").read_text()
+    assert "- `value`: perfect-play result: 1 X wins, 2 O wins, 3 draw" in card
+    with pytest.raises(ValueError, match="solve needs every layer"):
+        family.write_positions("tic-tac-toe", tmp_path / "t", max_plies=3, solve=True)

@@ -8,7 +8,7 @@
                                             [--lossy NAME]
     python -m tictactoe_rs.data verify FILE.parquet ...
     python -m tictactoe_rs.data duckdb-db FILE.duckdb
-    python -m tictactoe_rs.data family GAME OUTDIR [--plies N] [--spark MASTER]
+    python -m tictactoe_rs.data family GAME OUTDIR [--plies N] [--spark MASTER] [--solve]
 
 Every writer puts a dataset card beside its output (``_dataset_card.md`` in a directory,
 ``_NAME.card.md`` beside a file).
@@ -71,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plies", type=int, default=None, help="stop after this many plies (default: all)")
     p.add_argument("--spark", default=None, metavar="MASTER",
                    help="run on Spark with this master URL (local[2], spark://host:7077, yarn, ...)")
+    p.add_argument("--solve", action="store_true",
+                   help="add each position's perfect-play value and distance (every ply, locally)")
     p = sub.add_parser("verify", help="read every page of Parquet files, checksums verified")
     p.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
@@ -100,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "family":
             from tictactoe_rs.data import family
 
+            if args.solve and (args.spark or args.plies is not None):
+                parser.error("family --solve needs every ply, locally: no --plies, no --spark")
             if args.spark:
                 if args.plies is None:
                     parser.error("family --spark needs --plies")
@@ -108,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 spark = SparkSession.builder.master(args.spark).appName("tictactoe-family").getOrCreate()
                 layers = family.spark_write_positions(spark, args.game, args.outdir, args.plies)
             else:
-                layers = family.write_positions(args.game, args.outdir, args.plies)
+                layers = family.write_positions(args.game, args.outdir, args.plies, solve=args.solve)
             print("| ply | positions | X won | O won | draws | ongoing | seconds (cumulative) |")
             print("|---|---|---|---|---|---|---|")
             for layer in layers:
