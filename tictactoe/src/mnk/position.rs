@@ -442,9 +442,10 @@ impl<const W: usize> Position<W> {
     /// Plays uniformly random legal moves to the end of the game and returns its status: one
     /// `next_u32` a move, scaled to the number of moves by a multiply (bias below `n / 2^32`).
     ///
-    /// Connect Four on one word (`Position<1>`) has a loop of its own, which draws a column
-    /// uniformly from the seven and draws again while it is full: uniform over the legal
-    /// moves too, one draw a move until a column fills.
+    /// Connect Four on one word (`Position<1>`) has a loop of its own: six bits of a
+    /// `next_u64` a move (four moves a call), 63 of their 64 values naming a column, 9 each,
+    /// drawn again from a `next_u32` while the value is the 64th or the column is full:
+    /// exactly uniform over the legal moves.
     #[cfg(feature = "rand")]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {

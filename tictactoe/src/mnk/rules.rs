@@ -204,8 +204,8 @@ impl Rules {
         Ok(Rules::preset(rows as u8, cols as u8, k as u8, gravity))
     }
 
-    /// Whether `self` and `other` are the same rules, as one 32-bit compare (the derived `==`
-    /// compares byte by byte): the presets' fast paths ask it on every move.
+    /// Whether `self` and `other` are the same rules: one 32-bit compare, which the presets'
+    /// fast paths ask on every move.
     #[must_use]
     #[inline(always)]
     pub(crate) const fn is(self, other: Rules) -> bool {
