@@ -642,6 +642,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn new_is_the_checked_empty_board() {
+        // `new` fills the fields directly (Connect Four's cells as a constant); `from_board`
+        // computes them.
+        for rules in [Rules::CONNECT_FOUR, Rules::TIC_TAC_TOE, Rules::FOUR_BY_FOUR] {
+            let fresh = Position::<1>::new(rules).unwrap();
+            let checked = Position::from_board(Board::<1>::empty(rules).unwrap()).unwrap();
+            assert!(fresh == checked, "{rules}");
+        }
+        let fresh = Position::<4>::new(Rules::GOMOKU).unwrap();
+        assert!(fresh == Position::from_board(Board::<4>::empty(Rules::GOMOKU).unwrap()).unwrap());
+    }
+
+    #[test]
     fn column_of_divides_every_bit_by_every_stride() {
         for stride in 2..=u32::from(MAX_SIDE) + 1 {
             for bit in 0..384 {
