@@ -195,7 +195,7 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
     }
     if W == 4 && rules.is(Rules::GOMOKU) {
         let words = core::array::from_fn(|i| pieces.0.get(i).copied().unwrap_or(0));
-        return gomoku_through(words, bit);
+        return super::gomoku::wins_through(words, bit);
     }
     if W == 1 {
         let (word, dirs) = (pieces.0[0], rules.directions());
@@ -262,8 +262,9 @@ fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
 /// which the rotation brings in as bit 63 for `j = 0`) before any other bit, and a guard is
 /// never set, so no run through `bit` reaches them. Column 15 does not exist: its lane reads
 /// bits 240 to 255, never set.
+#[must_use]
 #[inline(always)]
-fn gomoku_through(p: [u64; 4], bit: u32) -> bool {
+pub fn gomoku_through(p: [u64; 4], bit: u32) -> bool {
     /// Bits `16j`, `17j`, `15j` for `j` = 0 to 3.
     const ROW: u64 = 0x0001_0001_0001_0001;
     const RISING: u64 = 1 | 1 << 17 | 1 << 34 | 1 << 51;
