@@ -536,7 +536,7 @@ fn gomoku_checks() {
                 || {
                     for _ in 0..REPEAT {
                         for &(pieces, bit) in with_move {
-                            black_box(gomoku::wins_through_portable(pieces.0, bit));
+                            black_box(gomoku::wins_through_portable(&pieces.0, bit));
                         }
                     }
                     0

@@ -205,9 +205,19 @@ fn assert_gomoku_kernels(pieces: Bits<4>, square: Square) -> bool {
     let (bit, words) = (rules.bit(square), pieces.0);
     let context = || format!("{square:?} on\n{}", grid.text().replace('/', "\n"));
     assert_eq!(wins_through(pieces, bit, rules), twin, "{}", context());
-    assert_eq!(gomoku::wins_through_portable(words, bit), twin, "{}", context());
-    assert_eq!(gomoku::wins_through_multiply(words, bit), twin, "{}", context());
-    if let Some(avx512) = gomoku::wins_through_detected(words, bit) {
+    assert_eq!(
+        gomoku::wins_through_portable(&words, bit),
+        twin,
+        "{}",
+        context()
+    );
+    assert_eq!(
+        gomoku::wins_through_multiply(words, bit),
+        twin,
+        "{}",
+        context()
+    );
+    if let Some(avx512) = gomoku::wins_through_detected(&words, bit) {
         assert_eq!(avx512, twin, "AVX-512: {}", context());
     }
     twin
@@ -247,8 +257,12 @@ fn gomoku_kernels_match_the_slow_twin_on_every_cell() {
                     for first in 0..len {
                         let mut line = bit;
                         for i in 0..len {
-                            let (r, c) = (row as i32 + (i - first) * dr, col as i32 + (i - first) * dc);
-                            if let Some(at) = rules.square(r as u32, c as u32).filter(|_| r >= 0 && c >= 0) {
+                            let (r, c) =
+                                (row as i32 + (i - first) * dr, col as i32 + (i - first) * dc);
+                            if let Some(at) = rules
+                                .square(r as u32, c as u32)
+                                .filter(|_| r >= 0 && c >= 0)
+                            {
                                 line |= Bits::single(rules.bit(at));
                             }
                         }
@@ -262,5 +276,8 @@ fn gomoku_kernels_match_the_slow_twin_on_every_cell() {
         }
     }
     // Both answers are common: a kernel answering always one way fails.
-    assert!(wins > checks / 5 && wins < checks * 4 / 5, "{wins} of {checks}");
+    assert!(
+        wins > checks / 5 && wins < checks * 4 / 5,
+        "{wins} of {checks}"
+    );
 }

@@ -193,8 +193,9 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
     if W == 1 && rules.is(Rules::CONNECT_FOUR) {
         return one_word_through::<4>(pieces.0[0], bit, C4_DIRECTIONS);
     }
-    if W == 4 && rules.is(Rules::GOMOKU) {
-        let words = core::array::from_fn(|i| pieces.0.get(i).copied().unwrap_or(0));
+    if rules.is(Rules::GOMOKU)
+        && let Ok(words) = <&[u64; 4]>::try_from(pieces.0.as_slice())
+    {
         return super::gomoku::wins_through(words, bit);
     }
     if W == 1 {
@@ -228,6 +229,23 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
         }
     }
     false
+}
+
+/// Whether playing `bit` on `before` (which does not hold it) makes a line through it:
+/// [`wins_through`] of `before` with `bit` added, which is how gomoku's kernels read it.
+///
+/// Play asks with the board as it was before its store of the new mark: the AVX-512 kernel
+/// loads the board whole (32 bytes), and a load that spans the store of one of its words
+/// just before cannot take the value from that store and waits for it (about 4 ns).
+#[must_use]
+#[inline(always)]
+pub(crate) fn wins_by_playing<const W: usize>(before: Bits<W>, bit: u32, rules: Rules) -> bool {
+    if rules.is(Rules::GOMOKU)
+        && let Ok(words) = <&[u64; 4]>::try_from(before.0.as_slice())
+    {
+        return super::gomoku::wins_through(words, bit);
+    }
+    wins_through(before | Bits::single(bit), bit, rules)
 }
 
 /// [`wins_through`] on one word for a `K` of 2 to 5: the run starts of each direction, moved

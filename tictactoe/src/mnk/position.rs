@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::bits::Bits;
 use super::board::{Board, WidthError, cell_mask};
-use super::line::{has_line, wins_through};
+use super::line::{has_line, wins_by_playing};
 use super::validate::InvalidBoard;
 use super::zobrist;
 use super::{MAX_SIDE, Rules, Square};
@@ -339,6 +339,7 @@ impl<const W: usize> Position<W> {
             Player::X => self.board.x_mut(),
             Player::O => self.board.o_mut(),
         };
+        let before = *pieces;
         pieces.insert(bit);
         let pieces = *pieces;
         self.hash ^= zobrist::key(mover, bit);
@@ -349,7 +350,7 @@ impl<const W: usize> Position<W> {
         let won = if W == 1 {
             has_line(pieces, rules)
         } else {
-            wins_through(pieces, bit, rules)
+            wins_by_playing(before, bit, rules)
         };
         self.status = if won {
             Status::Won(mover)
