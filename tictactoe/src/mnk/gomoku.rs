@@ -96,7 +96,17 @@ pub fn wins_through_portable(p: &[u64; 4], bit: u32) -> bool {
 /// lane to eight bits of a mask: the near side to bits 4 to 7 of byte `2g`, the far side to
 /// bits 0 to 3 of byte `2g + 1`, so group `g` (16 bits) holds the eight neighbours at bits
 /// 4 to 11 in order, and four in a row among them starts at bit 4 to 8.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        feature = "std",
+        all(
+            target_feature = "avx512f",
+            target_feature = "avx512vbmi2",
+            target_feature = "avx512bitalg"
+        )
+    )
+))]
 #[target_feature(enable = "avx512f,avx512vbmi2,avx512bitalg")]
 #[must_use]
 #[inline]
