@@ -4,14 +4,14 @@
 //! A line of five through the mark is the mark and four of its neighbours in one direction,
 //! consecutive in the order `-4, -3, -2, -1, +1, +2, +3, +4` (the mark sits between `-1` and
 //! `+1`). So with the eight neighbours of each direction in a group of bits, the check is
-//! "four consecutive ones in a group": two shift-and-AND steps. The kernels add the mark to
-//! the board themselves, so play can ask with the board as it was before the move (see
-//! `wins_by_playing` in `line.rs`).
+//! "four consecutive ones in a group": two shift-and-AND steps. The kernels read the
+//! neighbours only, never the mark's own cell, so they answer as if the mark were held: play
+//! asks with the board as it was before the move (see `wins_by_playing` in `line.rs`).
 //!
 //! | kernel | build | how the neighbours are gathered | instructions |
 //! |---|---|---|---|
-//! | [`wins_through_avx512`] | AVX-512F, VBMI2 and BITALG enabled (`-C target-cpu=native` on Zen 4, Ice Lake and later) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 13 vector, 9 scalar |
-//! | [`wins_through_portable`] | any | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 75 |
+//! | [`wins_through_avx512`] | AVX-512F, VBMI2 and BITALG enabled (`-C target-cpu=native` on Zen 4, Ice Lake and later) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 16 vector, 11 scalar (objdump of a native build) |
+//! | [`wins_through_portable`] | any | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 90 (objdump of a baseline build) |
 //!
 //! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
 //! `d` = 1 (vertical), 16 (horizontal), 17 (rising) and 15 (falling), so the neighbours of the
@@ -29,7 +29,8 @@
 //! clear.
 
 /// Whether `p` with the mark at `bit` added has a line of five or more through it (gomoku's
-/// rules: 15 × 15, k = 5). A `bit` past the board (240 or more) answers without panicking.
+/// rules: 15 × 15, k = 5): whether four neighbours of `bit` in a row are held. A `bit` past
+/// the board (240 or more) answers without panicking.
 ///
 /// Runs on any CPU: three 64-bit windows of the board, and for each direction and side one
 /// multiply that moves the four cells `d` apart next to each other: cell `j` at bit
@@ -122,19 +123,9 @@ pub fn wins_through_avx512(p: &[u64; 4], bit: u32) -> bool {
     }
     let [v, h, r, f] = [1, 16, 17, 15];
     let w = p.map(u64::cast_signed);
-    let at = _mm512_set1_epi64(i64::from(bit));
-    // The mark added: lane i (board word i mod 4) shifts 1 by bit - 64(i mod 4), which is
-    // 64 or more (no bit) except in the mark's word.
-    let mark = _mm512_sllv_epi64(
-        _mm512_set1_epi64(1),
-        _mm512_sub_epi64(at, _mm512_set_epi64(192, 128, 64, 0, 192, 128, 64, 0)),
-    );
-    let board = _mm512_or_si512(
-        _mm512_set_epi64(w[3], w[2], w[1], w[0], w[3], w[2], w[1], w[0]),
-        mark,
-    );
+    let board = _mm512_set_epi64(w[3], w[2], w[1], w[0], w[3], w[2], w[1], w[0]);
     let from = _mm512_add_epi64(
-        at,
+        _mm512_set1_epi64(i64::from(bit)),
         _mm512_set_epi64(f, -4 * f, r, -4 * r, h, -4 * h, v, -4 * v),
     );
     // Words from/64 and the next; vpermq reads an index modulo 8, vpshrdvq a count modulo 64.

@@ -232,7 +232,8 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
 }
 
 /// Whether playing `bit` on `before` (which does not hold it) makes a line through it:
-/// [`wins_through`] of `before` with `bit` added, which is how gomoku's kernels read it.
+/// [`wins_through`] of `before` with `bit` added. Gomoku's kernels read only the neighbours
+/// of `bit`, so they take `before` as it is.
 ///
 /// Play asks with the board as it was before its store of the new mark: the AVX-512 kernel
 /// loads the board whole (32 bytes), and a load that spans the store of one of its words
