@@ -189,8 +189,8 @@ pub(super) fn wins_through(p: &[u64; 4], bit: u32) -> bool {
 )))]
 pub(super) use wins_through_portable as wins_through;
 
-/// [`wins_through_avx512`] if this CPU has its features (detected at run time), else `None`:
-/// how the tests run the kernel of the native build from any build.
+/// The AVX-512 kernel (`wins_through_avx512`) if this CPU has its features (detected at run
+/// time), else `None`: how the tests run the kernel of the native build from any build.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[allow(unsafe_code)]
 #[must_use]
