@@ -217,6 +217,7 @@ fn assert_gomoku_kernels(pieces: Bits<4>, square: Square) -> bool {
         "{}",
         context()
     );
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if let Some(avx512) = gomoku::wins_through_detected(&words, bit) {
         assert_eq!(avx512, twin, "AVX-512: {}", context());
     }
