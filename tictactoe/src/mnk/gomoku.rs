@@ -4,8 +4,8 @@
 //! A line of five through the mark is the mark and four of its neighbours in one direction,
 //! consecutive in the order `-4, -3, -2, -1, +1, +2, +3, +4` (the mark sits between `-1` and
 //! `+1`). So with the eight neighbours of each direction in a group of bits, the check is
-//! "four consecutive ones in a group": two shift-and-AND steps. The kernels read the
-//! neighbours only, never the mark's own cell, so they answer as if the mark were held: play
+//! "four consecutive ones in a group": two shift-and-AND steps. The answer depends on the
+//! neighbours only, so the kernels count the mark as held whether `p` holds it or not: play
 //! asks with the board as it was before the move (see `wins_by_playing` in `line.rs`).
 //!
 //! | kernel | build | how the neighbours are gathered | instructions |
