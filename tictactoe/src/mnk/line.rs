@@ -180,9 +180,10 @@ fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
 ///
 /// On one word (`W = 1`) it is branch-free: the run starts of each direction, moved so that
 /// `bit` is the top bit, meet the `k` starts a run through `bit` can have. Gomoku (15 × 15,
-/// k = 5, on four words) gathers the four lines through `bit` into one word and is
-/// branch-free too. On other wider boards it walks out from the cell both ways along each
-/// direction, at most `k - 1` cells each way.
+/// k = 5, on four words) gathers the eight neighbours of `bit` in each direction into one
+/// word (with AVX-512 where the build enables AVX-512F, VBMI2 and BITALG) and is branch-free
+/// too. On other wider boards it walks out from the cell both ways along each direction, at
+/// most `k - 1` cells each way.
 #[must_use]
 #[inline]
 pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> bool {
@@ -265,8 +266,9 @@ fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
     hit != 0
 }
 
-/// [`wins_through`] for gomoku (15 × 15, k = 5, stride 16: four columns of 16 bits to a
-/// word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
+/// [`wins_through`] for gomoku as it was before the kernels of `gomoku.rs`, kept to be measured
+/// against them (`lab::gomoku::wins_through_multiply`) and tested with them (15 × 15, k = 5,
+/// stride 16: four columns of 16 bits to a word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
 /// one word (bit `c` of a lane is the line's cell in column `c`, or row `c` for the vertical),
 /// and one shift-and-AND finds a run of five that starts within four cells before the mark.
 ///
