@@ -31,6 +31,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
 use tictactoe::connect4::{Column as SolverColumn, Position as SolverPosition};
+use tictactoe::lab::gomoku;
 use tictactoe::mnk::{Bits, Position as MnkPosition, Rules, wins_through};
 use tictactoe::{Player, Status, selfplay};
 
@@ -560,6 +561,30 @@ fn gomoku_checks() {
                 }
                 0
             }),
+            case(
+                "ours lab::gomoku::wins_through_portable (the baseline build's kernel)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for &(pieces, bit) in with_move {
+                            black_box(gomoku::wins_through_portable(&pieces.0, bit));
+                        }
+                    }
+                    0
+                },
+            ),
+            case(
+                "ours lab::gomoku::wins_through_multiply (the kernel before)",
+                n,
+                || {
+                    for _ in 0..REPEAT {
+                        for &(pieces, bit) in with_move {
+                            black_box(gomoku::wins_through_multiply(pieces.0, bit));
+                        }
+                    }
+                    0
+                },
+            ),
             case(
                 "ours Position<4>::play_bit + status (copy of 136 B)",
                 n,

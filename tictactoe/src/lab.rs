@@ -27,6 +27,22 @@ pub mod mnk {
     pub use crate::mnk::slow::*;
 }
 
+/// Gomoku's last-move check: the portable kernel, the AVX-512 kernel of native builds (run
+/// where this CPU has it), and the twelve-multiply kernel they replaced.
+pub mod gomoku {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    pub use crate::mnk::gomoku::wins_through_detected;
+    pub use crate::mnk::gomoku::wins_through_portable;
+
+    /// The kernel before [`wins_through_portable`]: for each of the four words, the row and the
+    /// two diagonals through the mark gathered by a rotate, a mask and a multiply.
+    #[must_use]
+    #[inline]
+    pub fn wins_through_multiply(p: [u64; 4], bit: u32) -> bool {
+        crate::mnk::line_gomoku_multiply(p, bit)
+    }
+}
+
 /// The paper's method as printed: its patterns, the defective one, and its array conversion.
 pub mod paper {
     pub use crate::status::paper::*;

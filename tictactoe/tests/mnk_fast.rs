@@ -11,9 +11,10 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
-use tictactoe::Status;
+use tictactoe::lab::gomoku;
 use tictactoe::lab::mnk::Grid;
-use tictactoe::mnk::{Bits, Position, Rules, cell_mask, has_line, wins_through};
+use tictactoe::mnk::{Bits, Position, Rules, Square, cell_mask, has_line, wins_through};
+use tictactoe::{Player, Status};
 
 struct Rng(u64);
 
@@ -230,4 +231,97 @@ fn random_boards_match_the_generic_checks() {
     assert!((100..19_900).contains(&c4), "{c4}");
     let gomoku = check::<4, 5>(Rules::GOMOKU, 20_000, 2);
     assert!((100..19_900).contains(&gomoku), "{gomoku}");
+}
+
+/// Every gomoku last-move kernel on `pieces` with the mark at `square`, against the slow
+/// twin: the kernel of this build (`wins_through`, the AVX-512 one in a native build), the
+/// portable one, the AVX-512 one wherever this CPU has it (detected at run time, so a baseline
+/// build runs it too), and the multiply kernel they replaced. Returns the twin's answer.
+fn assert_gomoku_kernels(pieces: Bits<4>, square: Square) -> bool {
+    let rules = Rules::GOMOKU;
+    let mut grid = Grid::empty(rules);
+    for bit in pieces.iter() {
+        let at = rules.square_of_bit(bit).expect("a cell");
+        grid.cells[at.row() as usize][at.col() as usize] = Some(Player::X);
+    }
+    let twin = grid.line_through(square);
+    let (bit, words) = (rules.bit(square), pieces.0);
+    let context = || format!("{square:?} on\n{}", grid.text().replace('/', "\n"));
+    assert_eq!(wins_through(pieces, bit, rules), twin, "{}", context());
+    assert_eq!(
+        gomoku::wins_through_portable(&words, bit),
+        twin,
+        "{}",
+        context()
+    );
+    assert_eq!(
+        gomoku::wins_through_multiply(words, bit),
+        twin,
+        "{}",
+        context()
+    );
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if let Some(avx512) = gomoku::wins_through_detected(&words, bit) {
+        assert_eq!(avx512, twin, "AVX-512: {}", context());
+    }
+    twin
+}
+
+/// Gomoku's last-move kernels on every cell of the board: with random surroundings, sparse to
+/// dense, and on every line of one to nine marks through it in every direction, cut off by
+/// the board's edges (so every edge and every guard bit is met), on an empty board and among
+/// random marks. The native build's kernel is tested from any build on a CPU with AVX-512
+/// (VBMI2, BITALG); to run it as the native build's `wins_through` too:
+/// `RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native cargo test --release -p tictactoe-kit --test mnk_fast`.
+#[test]
+fn gomoku_kernels_match_the_slow_twin_on_every_cell() {
+    let rules = Rules::GOMOKU;
+    let cells = cell_mask::<4>(rules);
+    let mut rng = Rng(0x15);
+    let random = |rng: &mut Rng| {
+        let mut words: [u64; 4] = core::array::from_fn(|_| rng.next());
+        match rng.below(3) {
+            0 => words.iter_mut().for_each(|w| *w &= rng.next()),
+            1 => {}
+            _ => words.iter_mut().for_each(|w| *w |= rng.next()),
+        }
+        Bits(words) & cells
+    };
+    let (mut wins, mut checks) = (0, 0);
+    for row in 0..15 {
+        for col in 0..15 {
+            let square = rules.square(row, col).expect("on the board");
+            let bit = Bits::single(rules.bit(square));
+            for _ in 0..40 {
+                wins += usize::from(assert_gomoku_kernels(random(&mut rng) | bit, square));
+                checks += 1;
+            }
+            for (dr, dc) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                for len in 1..=9 {
+                    for first in 0..len {
+                        let mut line = bit;
+                        for i in 0..len {
+                            let (r, c) =
+                                (row as i32 + (i - first) * dr, col as i32 + (i - first) * dc);
+                            if let Some(at) = rules
+                                .square(r as u32, c as u32)
+                                .filter(|_| r >= 0 && c >= 0)
+                            {
+                                line |= Bits::single(rules.bit(at));
+                            }
+                        }
+                        wins += usize::from(assert_gomoku_kernels(line, square));
+                        let noise = random(&mut rng) & random(&mut rng);
+                        wins += usize::from(assert_gomoku_kernels(line | noise, square));
+                        checks += 2;
+                    }
+                }
+            }
+        }
+    }
+    // Both answers are common: a kernel answering always one way fails.
+    assert!(
+        wins > checks / 5 && wins < checks * 4 / 5,
+        "{wins} of {checks}"
+    );
 }

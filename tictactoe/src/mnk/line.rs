@@ -180,9 +180,10 @@ fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
 ///
 /// On one word (`W = 1`) it is branch-free: the run starts of each direction, moved so that
 /// `bit` is the top bit, meet the `k` starts a run through `bit` can have. Gomoku (15 × 15,
-/// k = 5, on four words) gathers the four lines through `bit` into one word and is
-/// branch-free too. On other wider boards it walks out from the cell both ways along each
-/// direction, at most `k - 1` cells each way.
+/// k = 5, on four words) gathers the eight neighbours of `bit` in each direction into one
+/// word (with AVX-512 where the build enables AVX-512F, VBMI2 and BITALG) and is branch-free
+/// too. On other wider boards it walks out from the cell both ways along each direction, at
+/// most `k - 1` cells each way.
 #[must_use]
 #[inline]
 pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> bool {
@@ -193,9 +194,10 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
     if W == 1 && rules.is(Rules::CONNECT_FOUR) {
         return one_word_through::<4>(pieces.0[0], bit, C4_DIRECTIONS);
     }
-    if W == 4 && rules.is(Rules::GOMOKU) {
-        let words = core::array::from_fn(|i| pieces.0.get(i).copied().unwrap_or(0));
-        return gomoku_through(words, bit);
+    if rules.is(Rules::GOMOKU)
+        && let Ok(words) = <&[u64; 4]>::try_from(pieces.0.as_slice())
+    {
+        return super::gomoku::wins_through(words, bit);
     }
     if W == 1 {
         let (word, dirs) = (pieces.0[0], rules.directions());
@@ -230,6 +232,24 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
     false
 }
 
+/// Whether playing `bit` on `before` (which does not hold it) makes a line through it:
+/// [`wins_through`] of `before` with `bit` added. Gomoku's kernels read only the neighbours
+/// of `bit`, so they take `before` as it is.
+///
+/// Play asks with the board as it was before its store of the new mark: the AVX-512 kernel
+/// loads the board whole (32 bytes), and a load that spans the store of one of its words
+/// just before cannot take the value from that store and waits for it (about 4 ns).
+#[must_use]
+#[inline(always)]
+pub(crate) fn wins_by_playing<const W: usize>(before: Bits<W>, bit: u32, rules: Rules) -> bool {
+    if rules.is(Rules::GOMOKU)
+        && let Ok(words) = <&[u64; 4]>::try_from(before.0.as_slice())
+    {
+        return super::gomoku::wins_through(words, bit);
+    }
+    wins_through(before | Bits::single(bit), bit, rules)
+}
+
 /// [`wins_through`] on one word for a `K` of 2 to 5: the run starts of each direction, moved
 /// so that `bit` is bit 63, meet the `K` starts a run through `bit` can have (63, 63 - d, ...).
 #[inline(always)]
@@ -246,8 +266,9 @@ fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
     hit != 0
 }
 
-/// [`wins_through`] for gomoku (15 × 15, k = 5, stride 16: four columns of 16 bits to a
-/// word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
+/// [`wins_through`] for gomoku as it was before the kernels of `gomoku.rs`, kept to be measured
+/// against them (`lab::gomoku::wins_through_multiply`) and tested with them (15 × 15, k = 5,
+/// stride 16: four columns of 16 bits to a word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
 /// one word (bit `c` of a lane is the line's cell in column `c`, or row `c` for the vertical),
 /// and one shift-and-AND finds a run of five that starts within four cells before the mark.
 ///
@@ -262,8 +283,9 @@ fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
 /// which the rotation brings in as bit 63 for `j = 0`) before any other bit, and a guard is
 /// never set, so no run through `bit` reaches them. Column 15 does not exist: its lane reads
 /// bits 240 to 255, never set.
+#[must_use]
 #[inline(always)]
-fn gomoku_through(p: [u64; 4], bit: u32) -> bool {
+pub fn gomoku_through(p: [u64; 4], bit: u32) -> bool {
     /// Bits `16j`, `17j`, `15j` for `j` = 0 to 3.
     const ROW: u64 = 0x0001_0001_0001_0001;
     const RISING: u64 = 1 | 1 << 17 | 1 << 34 | 1 << 51;

@@ -42,6 +42,7 @@ mod board;
 #[cfg(feature = "std")]
 pub mod count;
 pub mod encoding;
+pub(crate) mod gomoku;
 mod line;
 mod position;
 mod rules;
@@ -64,6 +65,7 @@ pub use any_solver::{
 };
 pub use bits::{BitIter, Bits};
 pub use board::{Board, ParseBoardError, WidthError, cell_mask};
+pub(crate) use line::gomoku_through as line_gomoku_multiply;
 pub use line::{Direction, Line, Lines, has_line, run_starts, wins_through};
 pub use position::{PlayError, Position, UndoError};
 pub use rules::{MAX_SIDE, Preset, Rules, RulesError, ShortText};

@@ -1,0 +1,203 @@
+//! Gomoku's last-move check ([`wins_through`](super::wins_through) for 15 × 15, k = 5, on four
+//! words): the eight neighbours of the mark in each direction, gathered into one word.
+//!
+//! A line of five through the mark is the mark and four of its neighbours in one direction,
+//! consecutive in the order `-4, -3, -2, -1, +1, +2, +3, +4` (the mark sits between `-1` and
+//! `+1`). So with the eight neighbours of each direction in a group of bits, the check is
+//! "four consecutive ones in a group": two shift-and-AND steps. The answer depends on the
+//! neighbours only, so the kernels count the mark as held whether `p` holds it or not: play
+//! asks with the board as it was before the move (see `wins_by_playing` in `line.rs`).
+//!
+//! | kernel | build | how the neighbours are gathered | instructions |
+//! |---|---|---|---|
+//! | [`wins_through_avx512`] | AVX-512F, VBMI2 and BITALG enabled (`-C target-cpu=native` on Zen 4, Ice Lake and later) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 16 vector, 11 scalar (objdump of a native build) |
+//! | [`wins_through_portable`] | any | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 90 (objdump of a baseline build) |
+//!
+//! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
+//! `d` = 1 (vertical), 16 (horizontal), 17 (rising) and 15 (falling), so the neighbours of the
+//! mark at bit `b` are bits `b ± d`, `b ± 2d`, `b ± 3d`, `b ± 4d`. Four of them on one side
+//! of the mark span `3d + 1 ≤ 52` bits: one 64-bit window from `b - 4d` (or from `b + d`)
+//! holds them at its bits `0, d, 2d, 3d`.
+//!
+//! **Edges.** Both kernels read the board cyclically (bit `x` is bit `x mod 256`) and mask
+//! nothing out: the first cell a direction reaches past an edge of the board is always an
+//! empty bit, so no run through the mark goes past it. Past the top or bottom of a column it
+//! is a guard bit (row 15 of the column, or of the column below; below column 0, bit 255);
+//! past the left or right edge it is column 15 (bits 240 to 255, never a cell) or, for a
+//! diagonal leaving a corner, a guard bit (row 15 of column 14 or of the column below). Both
+//! kernels need what every gomoku [`Bits<4>`](super::Bits) has: guard bits and column 15
+//! clear.
+
+/// Whether `p` with the mark at `bit` added has a line of five or more through it (gomoku's
+/// rules: 15 × 15, k = 5): whether four neighbours of `bit` in a row are held. A `bit` past
+/// the board (240 or more) answers without panicking.
+///
+/// Runs on any CPU: three 64-bit windows of the board, and for each direction and side one
+/// multiply that moves the four cells `d` apart next to each other: cell `j` at bit
+/// `a + dj` times `2^((d-1)i)` lands on bit `a + 3(d-1) + j` when `i = 3 - j`, and every
+/// other partial product on a bit of its own (`dj + (d-1)i` are all different), so no carry
+/// reaches the four.
+#[must_use]
+#[inline(always)]
+pub fn wins_through_portable(p: &[u64; 4], bit: u32) -> bool {
+    // 64 bits of the board from bit `from` up, read cyclically: two words, a funnel shift.
+    let window = |from: u32| -> u64 {
+        let i = (from >> 6) as usize;
+        let pair = u128::from(p[(i + 1) & 3]) << 64 | u128::from(p[i & 3]);
+        (pair >> (from & 63)) as u64
+    };
+    // The four cells of a side (at `a`, `a + d`, `a + 2d`, `a + 3d` of window `x`), moved to
+    // bits `to` to `to + 3`.
+    #[inline(always)]
+    fn side(x: u64, a: u32, d: u32, to: u32) -> u64 {
+        let cells = 1 | 1 << d | 1 << (2 * d) | 1 << (3 * d);
+        let spread = 1 | 1 << (d - 1) | 1 << (2 * (d - 1)) | 1 << (3 * (d - 1));
+        let at = a + 3 * (d - 1);
+        let product = (x & cells << a).wrapping_mul(spread);
+        (if at >= to {
+            product >> (at - to)
+        } else {
+            product << (to - at)
+        }) & 0xf << to
+    }
+    // Bits b - 68 to b - 12: the near side of the three long directions, at 0, d, 2d, 3d
+    // from 68 - 4d (rising 0, horizontal 4, falling 8).
+    let below = window(bit.wrapping_sub(68));
+    // Bits b + 15 to b + 71: the far side at d - 15, 2d - 15, ... (falling 0, horizontal
+    // 1, rising 2).
+    let above = window(bit.wrapping_add(15));
+    // Bits b - 4 to b + 4: the column, the mark at bit 4.
+    let column = window(bit.wrapping_sub(4)) & 0x1ff;
+    // Group `g` (16 bits) holds one direction's cells -4..4 at bits 16g to 16g + 8, the mark
+    // at 16g + 4: the column, then horizontal, rising, falling.
+    let groups = column
+        | side(below, 4, 16, 16)
+        | side(above, 1, 16, 21)
+        | side(below, 0, 17, 32)
+        | side(above, 2, 17, 37)
+        | side(below, 8, 15, 48)
+        | side(above, 0, 15, 53)
+        | (1 << 4 | 1 << 20 | 1 << 36 | 1 << 52);
+    let two = groups & groups >> 1;
+    let four = two & two >> 2;
+    let five = four & four >> 1;
+    // A run through the mark starts at most four cells before it.
+    five & 0x001f_001f_001f_001f != 0
+}
+
+/// [`wins_through_portable`] with AVX-512: the eight windows in the eight lanes of one zmm
+/// register, the cells picked out of them by one bit shuffle. Safe to call where the three
+/// features are enabled; elsewhere see [`wins_through_detected`].
+///
+/// Lane `2g` holds the window from `b - 4d` (the near side, cells at `0, d, 2d, 3d`), lane
+/// `2g + 1` the one from `b + d` (the far side), for the directions vertical, horizontal,
+/// rising and falling (`g` = 0 to 3). A window is two neighbouring words of the board
+/// funnel-shifted (`vpshrdvq`), the words chosen by `vpermq` from the board repeated twice in
+/// the register, so the board reads cyclically. `vpshufbitqmb` then takes eight bits of each
+/// lane to eight bits of a mask: the near side to bits 4 to 7 of byte `2g`, the far side to
+/// bits 0 to 3 of byte `2g + 1`, so group `g` (16 bits) holds the eight neighbours at bits
+/// 4 to 11 in order, and four in a row among them starts at bit 4 to 8.
+#[cfg(all(
+    target_arch = "x86_64",
+    any(
+        feature = "std",
+        all(
+            target_feature = "avx512f",
+            target_feature = "avx512vbmi2",
+            target_feature = "avx512bitalg"
+        )
+    )
+))]
+#[target_feature(enable = "avx512f,avx512vbmi2,avx512bitalg")]
+#[must_use]
+#[inline]
+pub fn wins_through_avx512(p: &[u64; 4], bit: u32) -> bool {
+    use core::arch::x86_64::{
+        _mm512_add_epi64, _mm512_bitshuffle_epi64_mask, _mm512_or_si512, _mm512_permutexvar_epi64,
+        _mm512_set_epi64, _mm512_set1_epi64, _mm512_shrdv_epi64, _mm512_sllv_epi64,
+        _mm512_srli_epi64, _mm512_sub_epi64,
+    };
+    /// Bytes `0, d, 2d, 3d` from byte `shift / 8` up.
+    const fn pick(d: i64, shift: u32) -> i64 {
+        (d << 8 | (2 * d) << 16 | (3 * d) << 24) << shift
+    }
+    let [v, h, r, f] = [1, 16, 17, 15];
+    let w = p.map(u64::cast_signed);
+    let at = _mm512_set1_epi64(i64::from(bit));
+    // The mark added: lane i (board word i mod 4) shifts 1 by bit - 64(i mod 4), which is
+    // 64 or more (no bit) except in the mark's word. The picks never read the mark, but with
+    // it the compiler builds the board from four 8-byte loads rather than one 32-byte load,
+    // and a 32-byte load of a board just copied or played waits until those stores reach
+    // the cache: play on a copy of a position takes 5.7 ns with it, 13.4 ns without (peer
+    // benchmark `gomoku`, native build, 2026-11-26).
+    let mark = _mm512_sllv_epi64(
+        _mm512_set1_epi64(1),
+        _mm512_sub_epi64(at, _mm512_set_epi64(192, 128, 64, 0, 192, 128, 64, 0)),
+    );
+    let board = _mm512_or_si512(
+        _mm512_set_epi64(w[3], w[2], w[1], w[0], w[3], w[2], w[1], w[0]),
+        mark,
+    );
+    let from = _mm512_add_epi64(
+        at,
+        _mm512_set_epi64(f, -4 * f, r, -4 * r, h, -4 * h, v, -4 * v),
+    );
+    // Words from/64 and the next; vpermq reads an index modulo 8, vpshrdvq a count modulo 64.
+    let word = _mm512_srli_epi64::<6>(from);
+    let low = _mm512_permutexvar_epi64(word, board);
+    let high = _mm512_permutexvar_epi64(_mm512_add_epi64(word, _mm512_set1_epi64(1)), board);
+    let windows = _mm512_shrdv_epi64(low, high, from);
+    let picks = _mm512_set_epi64(
+        pick(f, 0),
+        pick(f, 32),
+        pick(r, 0),
+        pick(r, 32),
+        pick(h, 0),
+        pick(h, 32),
+        pick(v, 0),
+        pick(v, 32),
+    );
+    let cells = _mm512_bitshuffle_epi64_mask(windows, picks);
+    let two = cells & cells >> 1;
+    let four = two & two >> 2;
+    // Four in a row among the neighbours: starting at bit 4 to 8 of a group.
+    four & 0x01f0_01f0_01f0_01f0 != 0
+}
+
+/// The kernel of this build: [`wins_through_avx512`] where the build enables its features,
+/// else [`wins_through_portable`].
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vbmi2",
+    target_feature = "avx512bitalg"
+))]
+#[allow(unsafe_code)]
+#[inline(always)]
+pub(super) fn wins_through(p: &[u64; 4], bit: u32) -> bool {
+    // SAFETY: the build enables the three features (the `cfg` above) for all of its code, so
+    // every CPU that runs it has them.
+    unsafe { wins_through_avx512(p, bit) }
+}
+
+/// The kernel of this build: see above.
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vbmi2",
+    target_feature = "avx512bitalg"
+)))]
+pub(super) use wins_through_portable as wins_through;
+
+/// The AVX-512 kernel (`wins_through_avx512`) if this CPU has its features (detected at run
+/// time), else `None`: how the tests run the kernel of the native build from any build.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[allow(unsafe_code)]
+#[must_use]
+pub fn wins_through_detected(p: &[u64; 4], bit: u32) -> Option<bool> {
+    let has = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        && std::arch::is_x86_feature_detected!("avx512bitalg");
+    // SAFETY: the CPU has the three features the kernel enables (detected just above).
+    has.then(|| unsafe { wins_through_avx512(p, bit) })
+}
