@@ -182,4 +182,3 @@ pub fn boards_of_grids(t: &Tables, grids: &[u32], rows: &mut [i8]) {
         row[8] = t.last[g as usize];
     }
 }
-
