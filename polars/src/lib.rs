@@ -145,7 +145,7 @@ impl Call {
     /// An error for a column of type `dtype`.
     fn not_integers(&self, dtype: &DataType) -> PolarsError {
         polars_err!(
-            InvalidOperation: "{}: the codes must be integers, got {dtype} (never truncated to codes)",
+            InvalidOperation: "{}: the codes must be integers, got {dtype:?} (never truncated to codes)",
             self.at()
         )
     }
@@ -320,7 +320,7 @@ fn answer<C: Code + Display>(
     let (t, f) = (tables(), fact_tables());
     Ok(match call.function {
         Function::IsValid => booleans(
-            &by_table(call, codes, validity, &t.is_grid, Some(&f.is_grid), same)?,
+            &by_table(call, codes, validity, &t.is_grid, Some(&*f.is_grid), same)?,
             validity,
         ),
         Function::IsPosition => {
@@ -329,7 +329,7 @@ fn answer<C: Code + Display>(
                 codes,
                 validity,
                 &t.is_position,
-                Some(&f.is_position),
+                Some(&*f.is_position),
                 same,
             )?;
             booleans(&out, validity)
@@ -340,21 +340,21 @@ fn answer<C: Code + Display>(
                 codes,
                 validity,
                 &t.violations,
-                Some(&f.violations),
+                Some(&*f.violations),
                 i16::from,
             )?;
             primitive(out, validity)
         }
         Function::Status => primitive(
-            by_table(call, codes, validity, &t.status, Some(&f.status), same)?,
+            by_table(call, codes, validity, &t.status, Some(&*f.status), same)?,
             validity,
         ),
         Function::Winner => primitive(
-            by_table(call, codes, validity, &t.winner, Some(&f.winner), same)?,
+            by_table(call, codes, validity, &t.winner, Some(&*f.winner), same)?,
             validity,
         ),
         Function::ToMove => primitive(
-            by_table(call, codes, validity, &t.to_move, Some(&f.to_move), same)?,
+            by_table(call, codes, validity, &t.to_move, Some(&*f.to_move), same)?,
             validity,
         ),
         Function::LegalMoves => primitive(
