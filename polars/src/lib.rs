@@ -157,8 +157,10 @@ impl Call {
         validity: Option<&Bitmap>,
     ) -> PolarsResult<()> {
         let limit = self.from.limit();
-        // One branch-free pass (which the compiler vectorises) for the usual answer: none is.
-        if !codes.iter().fold(false, |out, c| out | (c.to_code() >= limit)) {
+        // One branch-free pass over the bits (a negative code's have bit 63 set), which the
+        // compiler vectorises, for the usual answer: none is.
+        let limit_bits = u64::from(limit);
+        if !codes.iter().fold(false, |out, c| out | (c.to_bits() >= limit_bits)) {
             return Ok(());
         }
         let outside =
