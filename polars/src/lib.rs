@@ -160,7 +160,10 @@ impl Call {
         // One branch-free pass over the bits (a negative code's have bit 63 set), which the
         // compiler vectorises, for the usual answer: none is.
         let limit_bits = u64::from(limit);
-        if !codes.iter().fold(false, |out, c| out | (c.to_bits() >= limit_bits)) {
+        if !codes
+            .iter()
+            .fold(false, |out, c| out | (c.to_bits() >= limit_bits))
+        {
             return Ok(());
         }
         let outside =
@@ -393,7 +396,7 @@ fn answer<C: Code + Display>(
             boards_of_grids(t, &grids, &mut cells);
             let dtype = FixedSizeListArray::default_datatype(ArrowDataType::Int8, 9);
             let values = PrimitiveArray::from_vec(cells).boxed();
-            FixedSizeListArray::new(dtype, grids.len(), values, validity.cloned()).boxed()
+            FixedSizeListArray::try_new(dtype, grids.len(), values, validity.cloned())?.boxed()
         }
         Function::Board => {
             let texts = board_texts();
