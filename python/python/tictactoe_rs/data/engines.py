@@ -242,6 +242,8 @@ def register_polars(plugin: str | os.PathLike[str] | None = None) -> None:
     if path is not None and not os.path.isfile(path):
         source = "argument `plugin`" if plugin is not None else f"environment variable {POLARS_PLUGIN_ENV}"
         raise FileNotFoundError(f"{source}: no plugin library at {path!r} (scripts/polars-plugin builds it)")
+    if path is not None:
+        path = os.path.abspath(path)  # the queries may run after a change of directory
     if _polars_namespace == (path,):
         return
     import warnings
