@@ -148,63 +148,7 @@ pub enum IntSlice<'a> {
     U64(&'a [u64]),
 }
 
-/// An integer that may or may not fit a code: negative and huge values become `u32::MAX`,
-/// which no encoding accepts.
-pub trait Code: Copy + Send + Sync {
-    /// The value as a `u32`, or `u32::MAX` when it does not fit.
-    fn to_code(self) -> u32;
-
-    /// The value's bits, sign-extended to 64 (`as u64`): a negative value has bit 63 set, so
-    /// a range check on the low bits needs no separate sign test.
-    fn to_bits(self) -> u64;
-
-    /// The value as an `i8`, or `i8::MIN` (not a cell, a player or a move) when it does not fit.
-    fn to_i8(self) -> i8;
-}
-
-macro_rules! signed_code {
-    ($($t:ty),*) => {$(
-        impl Code for $t {
-            #[inline]
-            fn to_code(self) -> u32 {
-                u32::try_from(self).unwrap_or(u32::MAX)
-            }
-
-            #[inline]
-            fn to_bits(self) -> u64 {
-                self as u64
-            }
-
-            #[inline]
-            fn to_i8(self) -> i8 {
-                i8::try_from(self).unwrap_or(i8::MIN)
-            }
-        }
-    )*};
-}
-signed_code!(i8, i16, i32, i64, u64);
-
-macro_rules! unsigned_code {
-    ($($t:ty),*) => {$(
-        impl Code for $t {
-            #[inline]
-            fn to_code(self) -> u32 {
-                u32::from(self)
-            }
-
-            #[inline]
-            fn to_bits(self) -> u64 {
-                u64::from(self)
-            }
-
-            #[inline]
-            fn to_i8(self) -> i8 {
-                i8::try_from(self).unwrap_or(i8::MIN)
-            }
-        }
-    )*};
-}
-unsigned_code!(u8, u16, u32);
+pub use crate::kernels::Code;
 
 /// Runs `$body` with `$s` bound to the typed slice of an [`IntSlice`].
 macro_rules! with_int_slice {

@@ -4,7 +4,8 @@ use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
 use crate::arrays::{Ints, fill, output, typed};
-use crate::grid::{Input, Source, boards_of_grids, by_grid, by_sets, kind, run};
+use crate::grid::{Input, Source, by_grid, by_sets, kind, run};
+use crate::kernels::boards_of_grids;
 use crate::tables::{INVALID, Kind, tables};
 
 /// Codes of boards in an encoding.

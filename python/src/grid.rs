@@ -6,8 +6,9 @@ use numpy::{PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::arrays::{Code, IntSlice, Ints, typed, with_int_slice};
+use crate::arrays::{IntSlice, Ints, typed, with_int_slice};
 use crate::choice;
+use crate::kernels::{Code, answer_by_sets, map_grids, map_unrolled};
 use crate::tables::{BySets, INVALID, Kind, Tables, tables};
 
 /// Items per chunk: the grid indices of one chunk stay in the L1 cache.
@@ -133,76 +134,6 @@ fn grid_of_cells(row: &[i8]) -> u32 {
     if bad { INVALID } else { grid }
 }
 
-/// Marks a partial grid index as not a grid: any sum with it is at least [`INVALID`].
-const NOT_A_GRID: u32 = 1 << 16;
-
-/// `BASE4_PART[p][bits]`: the base-3 value of the 2-bit cells in `bits` (part `p`: cells 0-4
-/// from the low 10 bits of a base-4 code, or cells 5-8 from its high 8 bits, scaled by
-/// `3^5`), or [`NOT_A_GRID`] when a cell has pattern `11`: 5 KiB.
-static BASE4_PART: [[u32; 1024]; 2] = {
-    let mut table = [[0u32; 1024]; 2];
-    let mut part = 0;
-    while part < 2 {
-        let (cells, scale) = if part == 0 { (5, 1) } else { (4, 243) };
-        let mut bits = 0;
-        while bits < 1 << (2 * cells) {
-            let (mut value, mut place, mut i, mut bad) = (0, scale, 0, false);
-            while i < cells {
-                let cell = bits >> (2 * i) & 3;
-                bad |= cell == 3;
-                value += cell * place;
-                place *= 3;
-                i += 1;
-            }
-            table[part][bits] = if bad { NOT_A_GRID } else { value as u32 };
-            bits += 1;
-        }
-        part += 1;
-    }
-    table
-};
-
-/// The grid index of a base-4 code, from its bits (sign-extended, as [`Code::to_bits`]): two
-/// lookups in [`BASE4_PART`], no 2^18-entry table.
-#[inline]
-fn grid_of_base4(bits: u64) -> u32 {
-    let grid = BASE4_PART[0][bits as usize & 0x3ff] + BASE4_PART[1][(bits >> 10) as usize & 0xff];
-    // Past 18 bits (or negative), or a pattern 11, is not a grid.
-    std::hint::select_unpredictable(bits >> 18 != 0, INVALID, grid.min(INVALID))
-}
-
-/// `answer(grid index)` for each code of one encoding: the grid index is the code itself for
-/// `base3`; for `base4`, two lookups in 5 KiB of tables (measured faster than one in its
-/// 512 KiB code-indexed table: 1.02 against 0.90 x 10^9 statuses per second); one lookup in a
-/// code-indexed table for the others. For `bitboards` the 512 KiB table measured faster than
-/// two set lookups and an overlap test as a first pass (0.80-0.85 against 0.72 x 10^9); the
-/// answers that depend only on counts and lines (`FactTables`) and the conversions to
-/// `base3`, `base4` and `bitboards` skip the grid index altogether ([`by_sets`]). The same
-/// direct path for `base4` codes (a 2 KiB table giving each half's X and O cells, the halves
-/// ORed into a `bitboards` code: four lookups in all, where this path has three) measured
-/// slower than this one, even before [`by_grid`] fused it: 0.55 against 0.76 x 10^9 statuses
-/// per second, 0.52 against 0.84 x 10^9 conversions to `base3`.
-#[inline]
-fn map_grids<C: Code, O>(
-    t: &Tables,
-    kind: Kind,
-    codes: &[C],
-    out: &mut [O],
-    answer: impl Fn(u32) -> O,
-) {
-    if kind == Kind::Base3 {
-        map_unrolled(codes, out, |c| answer(c.to_code().min(INVALID)));
-    } else if kind == Kind::Base4 {
-        map_unrolled(codes, out, |c| answer(grid_of_base4(c.to_bits())));
-    } else {
-        let table = &*t.grid_of_code[kind as usize];
-        let limit = kind.limit();
-        map_unrolled(codes, out, |c| {
-            answer(u32::from(table[c.to_code().min(limit) as usize]))
-        });
-    }
-}
-
 /// `answer(sets.x[X's set] + sets.o[O's set])` for each `bitboards` code, `invalid` for codes
 /// that do not decode (18 bits or more, or a cell in both sets): the direct path for answers
 /// that are functions of the two sets through small tables (a status through the sets' facts,
@@ -216,45 +147,6 @@ pub fn by_sets<P: Copy + Into<u32>, O: Copy>(
     invalid: O,
 ) {
     with_int_slice!(codes, |s| answer_by_sets(s, sets, out, answer, invalid));
-}
-
-#[inline]
-fn answer_by_sets<C: Code, P: Copy + Into<u32>, O: Copy>(
-    codes: &[C],
-    sets: &BySets<P>,
-    out: &mut [O],
-    answer: impl Fn(u32) -> O,
-    invalid: O,
-) {
-    let one = |c: C| {
-        let code = c.to_bits();
-        let high = code >> 9;
-        let (x, o) = (sets.x[code as usize & 0x1ff], sets.o[high as usize & 0x1ff]);
-        let value = answer(x.into() + o.into());
-        // Not a code: a bit of `high` past O's set (18 bits or more, or negative), or one of
-        // O's cells that X holds too; one AND tests both.
-        let bad = high & (code | !0x1ff) != 0;
-        // A select, not a branch: codes mixed with non-codes cost no mispredictions.
-        std::hint::select_unpredictable(bad, invalid, value)
-    };
-    map_unrolled(codes, out, one);
-}
-
-/// `out[i] = f(src[i])`, four items per iteration: the loop's own increment and test are
-/// amortised, and a short loop body is less at the mercy of where it lands in the code (a
-/// one-item loop of lookups by grid index measured 25% slower in a build where an unrelated
-/// change had moved it across a 32-byte boundary).
-#[inline]
-fn map_unrolled<I: Copy, O>(src: &[I], out: &mut [O], f: impl Fn(I) -> O) {
-    let (mut outs, mut ins) = (out.chunks_exact_mut(4), src.chunks_exact(4));
-    for (dst, src) in (&mut outs).zip(&mut ins) {
-        for (slot, &item) in dst.iter_mut().zip(src) {
-            *slot = f(item);
-        }
-    }
-    for (slot, &item) in outs.into_remainder().iter_mut().zip(ins.remainder()) {
-        *slot = f(item);
-    }
 }
 
 /// Runs `emit(grids, out)` over the input a chunk at a time; `out` has `width` entries per
@@ -283,16 +175,6 @@ pub fn by_grid<O: Send>(src: Source<'_>, out: &mut [O], answer: impl Fn(u32) -> 
             with_int_slice!(codes, |s| map_grids(tables(), kind, s, out, answer));
         }
         Source::Boards(_) => run(src, out, 1, |grids, out| map_unrolled(grids, out, answer)),
-    }
-}
-
-/// Boards of grid indices (rows of -1 for [`INVALID`]): one `u64` and one byte per row.
-pub fn boards_of_grids(t: &Tables, grids: &[u32], rows: &mut [i8]) {
-    for (row, &g) in rows.chunks_exact_mut(9).zip(grids) {
-        for (cell, byte) in row.iter_mut().zip(t.head[g as usize].to_le_bytes()) {
-            *cell = byte as i8;
-        }
-        row[8] = t.last[g as usize];
     }
 }
 

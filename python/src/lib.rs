@@ -17,6 +17,7 @@ mod env;
 mod family;
 mod games;
 mod grid;
+mod kernels;
 mod mnk;
 mod planes;
 mod ranges;

@@ -94,9 +94,9 @@ def test_polars_types_nulls_and_any_integer_type():
 
 
 @pytest.mark.parametrize("values,message", [
-    ([1.0, 2.0], "the codes must be integers, got double"),
-    (["1", "2"], "the codes must be integers, got large_string"),
-    ([True, False], "the codes must be integers, got bool"),
+    ([1.0, 2.0], "the codes must be integers, got Float64"),
+    (["1", "2"], "the codes must be integers, got String"),
+    ([True, False], "the codes must be integers, got Boolean"),
     ([0, 19683], "ttt.status('base3'): item 1 of the batch: 19683 is not a base3 code (0 to 19,682)"),
     ([-1], "item 0 of the batch: -1 is not a base3 code"),
 ])

@@ -56,6 +56,7 @@ from tictactoe_rs.data._tables import (
     transitions,
 )
 from tictactoe_rs.data.engines import (
+    polars_backend,
     read_ttt,
     register_duckdb,
     register_polars,
@@ -87,6 +88,7 @@ __all__ = [
     "parquet_options",
     "parquet_to_ttt",
     "part_seed",
+    "polars_backend",
     "positions",
     "read_codes",
     "read_parquet",

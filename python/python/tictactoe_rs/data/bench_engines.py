@@ -1,10 +1,13 @@
 """Throughput of the functions inside the engines (docs/data.md, "Functions inside the
 engines"): ``status`` of ``n`` random base3 codes on one core, as the core's numpy function,
-the Polars namespace, DuckDB's function and Spark's Arrow UDF, and ``read_ttt`` scanned by
-DuckDB. Each figure is the median of ``--repeat`` runs; the results are materialised (Polars,
-DuckDB) or aggregated (Spark, a count per status), so nothing is skipped.
+the Polars namespace over ``map_batches`` and the compiled plugin (when
+``TICTACTOE_POLARS_PLUGIN`` names it), DuckDB's function and Spark's Arrow UDF, and
+``read_ttt`` scanned by DuckDB. Each figure is the median of ``--repeat`` runs; the results
+are materialised (Polars, DuckDB) or aggregated (Spark, a count per status), so nothing is
+skipped.
 
-    POLARS_MAX_THREADS=1 python -m tictactoe_rs.data.bench_engines --codes 100000000
+    POLARS_MAX_THREADS=1 TICTACTOE_POLARS_PLUGIN=$(scripts/polars-plugin) \\
+        python -m tictactoe_rs.data.bench_engines --codes 100000000
 
 ``--spark`` adds Spark ``local[1]`` (its start is not timed).
 """
@@ -55,12 +58,23 @@ def main(argv: list[str] | None = None) -> int:
 
     import polars as pl
 
-    td.register_polars()
+    from tictactoe_rs.data import engines
+
     df = pl.DataFrame({"code": codes})
     report(
-        "polars: pl.col('code').ttt.status('base3')",
-        median_seconds(lambda: df.select(pl.col("code").ttt.status("base3")), args.repeat),  # type: ignore[attr-defined]
+        "polars: ttt.status('base3'), map_batches",
+        median_seconds(lambda: df.select(engines._batches_expr(pl.col("code"), "status", "base3")), args.repeat),
     )
+    plugin = os.environ.get(engines.POLARS_PLUGIN_ENV, "")
+    if plugin:
+        expr = engines._plugin_expr(pl.col("code"), "status", "base3", None, plugin)
+        report("polars: ttt.status('base3'), plugin", median_seconds(lambda: df.select(expr), args.repeat))
+        report(
+            "polars: pl.col('code') % 4 (a native expression)",
+            median_seconds(lambda: df.select((pl.col("code") % 4).cast(pl.Int8)), args.repeat),
+        )
+    else:
+        print(f"({engines.POLARS_PLUGIN_ENV} not set: no figures for the Polars plugin)")
 
     import duckdb
     import pyarrow as pa

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -172,36 +172,92 @@ def compute(name: str, values: Any, encoding: str = "base3", to: str | None = No
 # ---------------------------------------------------------------------------------------------
 # Polars
 
-_polars_registered = False
+#: The environment variable ``register_polars`` reads the compiled plugin's path from when it
+#: is given none (``scripts/polars-plugin`` builds the plugin and prints the path).
+POLARS_PLUGIN_ENV = "TICTACTOE_POLARS_PLUGIN"
+
+#: The plugin the ``ttt`` namespace calls (``None``: ``map_batches``), once registered.
+_polars_namespace: tuple[str | None] | None = None
+
+_POLARS_TYPES = {"bool": "Boolean", "int8": "Int8", "int16": "Int16", "int32": "Int32", "board": "String"}
 
 
-def register_polars() -> None:
-    """Registers the expression namespace ``ttt`` (``pl.col("code").ttt.status("base3")``);
-    once per process, later calls do nothing. Each method runs ``compute`` on whole batches
-    through ``map_batches`` (elementwise, so it streams and parallelises as Polars likes)."""
-    global _polars_registered
-    if _polars_registered:
-        return
+def _polars_where(name: str, encoding: str, to: str | None) -> str:
+    return f"ttt.{name}({encoding!r}{', ' + repr(to) if to else ''})"
+
+
+def _polars_dtype(name: str) -> Any:
     import polars as pl
 
-    def batches(expr: Any, name: str, encoding: str, to: str | None, dtype: Any) -> Any:
-        _encoding(encoding)
-        if to is not None:
-            _encoding(to, "to")
+    if name == "convert":
+        return pl.Int32
+    kind = FUNCTIONS[name].dtype
+    return pl.Array(pl.Int8, 9) if kind == "cells" else getattr(pl, _POLARS_TYPES[kind])
 
-        def run(s: Any) -> Any:
-            return pl.Series(s.name, compute(name, s.to_arrow(), encoding, to))
 
-        return expr.map_batches(run, return_dtype=dtype, is_elementwise=True)
+def _batches_expr(expr: Any, name: str, encoding: str, to: str | None = None) -> Any:
+    """Function ``name`` of the codes of ``expr`` through ``map_batches``: ``compute`` on each
+    batch (elementwise, so it streams and parallelises as Polars likes)."""
+    import polars as pl
 
-    types = {"bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32,
-             "cells": pl.Array(pl.Int8, 9), "board": pl.String}
+    _encoding(encoding)
+    if to is not None:
+        _encoding(to, "to")
+    where = _polars_where(name, encoding, to)
+
+    def run(s: Any) -> Any:
+        if not s.dtype.is_integer():
+            raise TypeError(f"{where}: the codes must be integers, got {s.dtype} (never truncated to codes)")
+        return pl.Series(s.name, compute(name, s.to_arrow(), encoding, to))
+
+    return expr.map_batches(run, return_dtype=_polars_dtype(name), is_elementwise=True)
+
+
+def _plugin_expr(expr: Any, name: str, encoding: str, to: str | None, plugin: str) -> Any:
+    """Function ``name`` of the codes of ``expr`` in the compiled plugin at path ``plugin``
+    (``_polars_plugin_NAME``, the encodings as keyword arguments)."""
+    from polars.plugins import register_plugin_function
+
+    _encoding(encoding)
+    kwargs = {"encoding": encoding}
+    if to is not None:
+        kwargs["to"] = _encoding(to, "to")
+    return register_plugin_function(
+        plugin_path=plugin, function_name=name, args=expr, kwargs=kwargs, is_elementwise=True
+    )
+
+
+def register_polars(plugin: str | os.PathLike[str] | None = None) -> None:
+    """Registers the expression namespace ``ttt`` (``pl.col("code").ttt.status("base3")``).
+
+    ``plugin``: the compiled expression plugin (``polars/``, built by ``scripts/polars-plugin``,
+    which prints its path); default the path in the environment variable
+    ``TICTACTOE_POLARS_PLUGIN``, if set. With it, each method runs the plugin's Rust inside
+    Polars' engine (``polars.plugins.register_plugin_function``); without it, ``compute`` on
+    each batch through ``map_batches``. The answers, types, nulls and errors are the same.
+    ``polars_backend()`` says which is in use. Registering again with the same plugin (or none)
+    does nothing; with another, replaces the namespace."""
+    global _polars_namespace
+    path = os.fspath(plugin) if plugin is not None else os.environ.get(POLARS_PLUGIN_ENV) or None
+    if path is not None and not os.path.isfile(path):
+        source = "argument `plugin`" if plugin is not None else f"environment variable {POLARS_PLUGIN_ENV}"
+        raise FileNotFoundError(f"{source}: no plugin library at {path!r} (scripts/polars-plugin builds it)")
+    if path is not None:
+        path = os.path.abspath(path)  # the queries may run after a change of directory
+    if _polars_namespace == (path,):
+        return
+    import warnings
+
+    import polars as pl
+
+    def expression(expr: Any, name: str, encoding: str, to: str | None = None) -> Any:
+        if path is None:
+            return _batches_expr(expr, name, encoding, to)
+        return _plugin_expr(expr, name, encoding, to, path)
 
     def method(name: str) -> Any:
-        dtype = types[FUNCTIONS[name].dtype]
-
         def call(self: Any, encoding: str = "base3") -> Any:
-            return batches(self._expr, name, encoding, None, dtype)
+            return expression(self._expr, name, encoding)
 
         call.__name__ = name
         call.__doc__ = f"{FUNCTIONS[name].doc} (codes of `encoding`)"
@@ -209,7 +265,7 @@ def register_polars() -> None:
 
     def convert(self: Any, encoding: str, to: str) -> Any:
         """Codes of ``encoding`` as codes of ``to`` (-1 where ``to`` cannot hold the board)."""
-        return batches(self._expr, "convert", encoding, to, pl.Int32)
+        return expression(self._expr, "convert", encoding, to)
 
     def init(self: Any, expr: Any) -> None:
         self._expr = expr
@@ -219,8 +275,19 @@ def register_polars() -> None:
         (),
         {"__init__": init, "convert": convert, **{name: method(name) for name in FUNCTIONS}},
     )
-    pl.api.register_expr_namespace("ttt")(namespace)
-    _polars_registered = True
+    with warnings.catch_warnings():
+        # Replacing our own namespace (another backend) is what was asked for.
+        warnings.filterwarnings("ignore", "overriding existing custom namespace 'ttt'", UserWarning)
+        pl.api.register_expr_namespace("ttt")(namespace)
+    _polars_namespace = (path,)
+
+
+def polars_backend() -> Literal["plugin", "map_batches"] | None:
+    """What the ``ttt`` namespace runs: ``"plugin"`` (the compiled plugin), ``"map_batches"``
+    (``compute`` per batch), or ``None`` before ``register_polars``."""
+    if _polars_namespace is None:
+        return None
+    return "map_batches" if _polars_namespace[0] is None else "plugin"
 
 
 # ---------------------------------------------------------------------------------------------
