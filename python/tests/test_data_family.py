@@ -171,5 +171,6 @@ def test_solved_positions_are_written_with_their_labels(tmp_path):
     assert [by_key[k] for k in table.column("key").to_pylist()] == table.column("value").to_pylist()
     card = (tmp_path / "s" / "_dataset_card.md").read_text()
     assert "- `value`: perfect-play result: 1 X wins, 2 O wins, 3 draw" in card
+    assert "with its status and its perfect-play value and distance." in card
     with pytest.raises(ValueError, match="solve needs every layer"):
         family.write_positions("tic-tac-toe", tmp_path / "t", max_plies=3, solve=True)

@@ -194,8 +194,9 @@ def _write_card(out: Path, rules: Any, result: list[Layer], command: str, solved
             "distance": "plies to the end under perfect play (the winner the fewest, the loser the most; "
                         "a draw's is the empty cells)",
         }
+    labels = "its status and its perfect-play value and distance" if solved else "its status"
     _card.ABOUT["family_positions"] = (
-        f"Every position of {name} reachable from the empty board, once per ply, with its status."
+        f"Every position of {name} reachable from the empty board, once per ply, with {labels}."
     )
     totals = ", ".join(f"{layer.ply}: {layer.positions:,}" for layer in result)
     _card.write_card(
