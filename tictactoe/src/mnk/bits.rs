@@ -224,6 +224,7 @@ impl<const W: usize> Bits<W> {
     /// no count at all.
     #[must_use]
     #[inline]
+    #[cfg_attr(not(feature = "rand"), allow(dead_code))] // random playouts use it
     pub(crate) fn nth_in_range(&self, n: u32) -> u32 {
         debug_assert!(n < self.count());
         if W == 1 {

@@ -52,6 +52,7 @@ pub fn key(player: Player, bit: u32) -> u64 {
 /// content of each column, so that a board hashes by 7 loads instead of one per mark. A
 /// column of height `h` holds one of 2^h sequences of marks: with `x` its X marks (below
 /// bit `h`) it is entry `2^h + x`, and the 127 contents of a column take entries 1 to 127.
+#[cfg(feature = "rand")] // random playouts use it
 static CONNECT_FOUR_COLUMNS: [[u64; 128]; 7] = {
     let mut table = [[0u64; 128]; 7];
     let mut col = 0;
@@ -77,6 +78,7 @@ static CONNECT_FOUR_COLUMNS: [[u64; 128]; 7] = {
 
 /// The hash of a Connect Four board in one word (7 columns of 7 bits, the guards clear),
 /// from X's marks and the occupied cells: [`hash`], branch-free (7 KiB of table).
+#[cfg(feature = "rand")]
 #[must_use]
 #[inline]
 pub(crate) fn connect_four_hash(x: u64, occupied: u64) -> u64 {

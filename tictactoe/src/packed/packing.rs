@@ -180,6 +180,7 @@ impl Packing {
     }
 
     /// Appends the packed bytes of `codes`, each one [`is_code`](Self::is_code) accepts.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // the `.ttt` writer uses it
     pub(crate) fn encode_codes(self, codes: &[u32], out: &mut Vec<u8>) {
         debug_assert!(codes.iter().all(|&code| self.is_code(code)));
         // `Some` refuses no code.
