@@ -36,6 +36,22 @@ from tictactoe_rs.data import _tables as tb
 from tictactoe_rs.data import recipes
 
 
+def _local_spark() -> Any:
+    """The benchmarks' Spark session: local[2], no UI, 4 shuffle partitions, 2 GB driver."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     out = fn()
@@ -194,17 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(2)
             )
     if "spark" in engines:
-        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-        from pyspark.sql import SparkSession
-
-        spark = (
-            SparkSession.builder.master("local[2]")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "4")
-            .config("spark.driver.memory", "2g")
-            .getOrCreate()
-        )
-        spark.sparkContext.setLogLevel("ERROR")
+        spark = _local_spark()
         df = spark.read.parquet(str(rpath))
         for r in recipes.RECIPES:
             q = recipes.spark_recipe(df, r, check=False)
@@ -413,17 +419,7 @@ def scale(argv: list[str] | None = None) -> int:
                     rec.setdefault("outcomes", {})["polars"] = _cpu_timed(
                         functools.partial(outcomes_polars, pl.scan_parquet(glob("codes", subset))))
             elif engine == "spark":
-                os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-                from pyspark.sql import SparkSession
-
-                spark = (
-                    SparkSession.builder.master("local[2]")
-                    .config("spark.ui.enabled", "false")
-                    .config("spark.sql.shuffle.partitions", "4")
-                    .config("spark.driver.memory", "2g")
-                    .getOrCreate()
-                )
-                spark.sparkContext.setLogLevel("ERROR")
+                spark = _local_spark()
                 jvm = cast(Any, spark.sparkContext._gateway).proc.pid  # the JVM (spark-submit execs it)
                 jobs: list[tuple[str, Any]] = []
                 if per_state:
