@@ -337,7 +337,7 @@ fn gomoku_full_board_check_matches_the_slow_twin() {
     let rules = Rules::GOMOKU;
     let cells = cell_mask::<4>(rules);
     let mut rng = Rng(0x5a);
-    let (mut lines, boards) = (0, 6_000);
+    let (mut lines, boards) = (0, 30_000);
     for i in 0..boards {
         let mut words: [u64; 4] = core::array::from_fn(|_| rng.next());
         match i % 3 {
