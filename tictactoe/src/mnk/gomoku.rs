@@ -1,5 +1,6 @@
 //! Gomoku's last-move check ([`wins_through`](super::wins_through) for 15 × 15, k = 5, on four
-//! words): the eight neighbours of the mark in each direction, gathered into one word.
+//! words): the eight neighbours of the mark in each direction, gathered into one word; and
+//! which kernel of it, and of the full-board check ([`has_line`](super::has_line)), a build runs.
 //!
 //! A line of five through the mark is the mark and four of its neighbours in one direction,
 //! consecutive in the order `-4, -3, -2, -1, +1, +2, +3, +4` (the mark sits between `-1` and
@@ -8,12 +9,24 @@
 //! neighbours only, so the kernels count the mark as held whether `p` holds it or not: play
 //! asks with the board as it was before the move (see `wins_by_playing` in `line.rs`).
 //!
-//! | kernel | build | how the neighbours are gathered | instructions |
-//! |---|---|---|---|
-//! | [`wins_through_avx512`] | AVX-512F, VBMI2 and BITALG enabled (`-C target-cpu=native` on Zen 4, Ice Lake and later) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 16 vector, 11 scalar (objdump of a native build) |
-//! | [`wins_through_portable`] | any | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 90 (objdump of a baseline build) |
+//! | kernel | how the neighbours are gathered | instructions |
+//! |---|---|---|
+//! | [`wins_through_avx512`] (AVX-512F, VBMI2, BITALG) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 16 vector, 11 scalar (objdump of a native build) |
+//! | [`wins_through_portable`] (any CPU) | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 90 (objdump of a baseline build) |
 //!
-//! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
+//! **Which kernel runs.** The full-board check is the shift-and-AND steps of `line.rs` in two
+//! copies of the same Rust code: [`has_line_portable`], and [`has_line_avx512`] compiled with
+//! AVX-512F, VL and VBMI2 for that function (LLVM keeps the four words of a step in one
+//! register and funnel-shifts them with `vpshldvq`, as in a native build).
+//!
+//! | build | last-move check | in play (`wins_by_playing`) | full-board check |
+//! |---|---|---|---|
+//! | enables AVX-512F, VBMI2 and BITALG (`-C target-cpu=native` on Zen 4, Ice Lake and later) | AVX-512, inlined | the same | portable, compiled with AVX-512: vectorised |
+//! | baseline, `std`, x86-64, on a CPU with AVX-512F, VL, VBMI2 and BITALG (detected once at run time) | AVX-512, a call | portable, inlined (a call costs more there than it saves) | [`has_line_avx512`], a call |
+//! | baseline, `std`, x86-64, on other CPUs | portable | portable | portable |
+//! | without `std`, or off x86-64 | portable | portable | portable |
+//!
+//! //! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
 //! `d` = 1 (vertical), 16 (horizontal), 17 (rising) and 15 (falling), so the neighbours of the
 //! mark at bit `b` are bits `b ± d`, `b ± 2d`, `b ± 3d`, `b ± 4d`. Four of them on one side
 //! of the mark span `3d + 1 ≤ 52` bits: one 64-bit window from `b - 4d` (or from `b + d`)
@@ -253,16 +266,17 @@ mod kernels {
 
     /// The last-move check play asks (`wins_by_playing` in `line.rs`): the portable kernel,
     /// inlined, even on a CPU with AVX-512. In play a call of the AVX-512 kernel costs more
-    /// than it saves: play + status 20.0 against 18.5 ns, a random playout 30.0 against
-    /// 28.7 ns a move (peer benchmark `gomoku`, baseline build, three runs each, 2026-11-26).
+    /// than it saves: play + status 20.2 against 18.9 ns, a random playout 30.0 against
+    /// 28.8 ns a move (peer benchmark `gomoku`, baseline build, medians of 9 interleaved runs,
+    /// 2026-11-26).
     pub(in super::super) use super::wins_through_portable as wins_through_inlined;
 
     /// [`wins_through_avx512`] out of line, the board passed in four registers: a caller that
     /// has just stored the board (a copy, a move) loads it word by word, each load taking its
     /// word from the store. Given the board in memory the kernel loads it in one 32-byte load,
     /// which cannot take its bytes from several smaller stores and waits until they reach the
-    /// cache: 13.0 ns a check against 4.1 (peer benchmark, whose loop copies each board
-    /// before the call in two 16-byte stores).
+    /// cache: 13.1 ns a check against 4.5 (peer benchmark `gomoku`, whose loop copies each
+    /// board before the call in two 16-byte stores; medians of 9 interleaved runs, 2026-11-26).
     #[target_feature(enable = "avx512f,avx512vbmi2,avx512bitalg")]
     #[inline(never)]
     fn wins_through_avx512_words(w0: u64, w1: u64, w2: u64, w3: u64, bit: u32) -> bool {
@@ -270,7 +284,7 @@ mod kernels {
     }
 
     /// [`has_line_avx512`] out of line, the board in four registers: see
-    /// [`wins_through_avx512_words`] (57.5 ns a board against 28.4, X then O).
+    /// [`wins_through_avx512_words`] (57.3 ns a board against 29.3, X then O, in the same runs).
     #[target_feature(enable = "avx512f,avx512vl,avx512vbmi2")]
     #[inline(never)]
     fn has_line_avx512_words(w0: u64, w1: u64, w2: u64, w3: u64) -> bool {

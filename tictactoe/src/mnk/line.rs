@@ -181,8 +181,8 @@ fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
 /// On one word (`W = 1`) it is branch-free: the run starts of each direction, moved so that
 /// `bit` is the top bit, meet the `k` starts a run through `bit` can have. Gomoku (15 × 15,
 /// k = 5, on four words) gathers the eight neighbours of `bit` in each direction into one
-/// word (with AVX-512 where the build enables AVX-512F, VBMI2 and BITALG) and is branch-free
-/// too. On other wider boards it walks out from the cell both ways along each direction, at
+/// word (with AVX-512 where the build enables AVX-512F, VBMI2 and BITALG, or where a baseline
+/// build with `std` finds them on the CPU at run time) and is branch-free too. On other wider boards it walks out from the cell both ways along each direction, at
 /// most `k - 1` cells each way.
 #[must_use]
 #[inline]
