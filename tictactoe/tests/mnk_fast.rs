@@ -234,9 +234,10 @@ fn random_boards_match_the_generic_checks() {
 }
 
 /// Every gomoku last-move kernel on `pieces` with the mark at `square`, against the slow
-/// twin: the kernel of this build (`wins_through`, the AVX-512 one in a native build), the
-/// portable one, the AVX-512 one wherever this CPU has it (detected at run time, so a baseline
-/// build runs it too), and the multiply kernel they replaced. Returns the twin's answer.
+/// twin: the kernel of this build (`wins_through`: the AVX-512 one in a native build, and in a
+/// baseline build on a CPU with AVX-512, chosen at run time), the portable one, the AVX-512
+/// one called directly wherever this CPU has it (detected at run time, so every build runs
+/// it), and the multiply kernel they replaced. Returns the twin's answer.
 fn assert_gomoku_kernels(pieces: Bits<4>, square: Square) -> bool {
     let rules = Rules::GOMOKU;
     let mut grid = Grid::empty(rules);

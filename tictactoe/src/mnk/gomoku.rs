@@ -315,6 +315,7 @@ pub(super) use kernels::{has_line, wins_through, wins_through_inlined};
 /// BITALG): asked of `std` once and kept in one byte (0 not asked yet, 1 no, 2 yes), so each
 /// call is one load and one compare. (`is_x86_feature_detected!` is a load and two tests a
 /// feature, with a call to initialise on each path: 12 instructions for three features.)
+/// Threads that ask first at the same time all detect, and store the same answer.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[inline(always)]
 fn has_avx512() -> bool {
