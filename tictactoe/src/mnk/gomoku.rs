@@ -26,7 +26,7 @@
 //! | baseline, `std`, x86-64, on other CPUs | portable | portable | portable |
 //! | without `std`, or off x86-64 | portable | portable | portable |
 //!
-//! //! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
+//! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
 //! `d` = 1 (vertical), 16 (horizontal), 17 (rising) and 15 (falling), so the neighbours of the
 //! mark at bit `b` are bits `b ± d`, `b ± 2d`, `b ± 3d`, `b ± 4d`. Four of them on one side
 //! of the mark span `3d + 1 ≤ 52` bits: one 64-bit window from `b - 4d` (or from `b + d`)
