@@ -27,12 +27,13 @@ pub mod mnk {
     pub use crate::mnk::slow::*;
 }
 
-/// Gomoku's last-move check: the portable kernel, the AVX-512 kernel of native builds (run
-/// where this CPU has it), and the twelve-multiply kernel they replaced.
+/// Gomoku's kernels: the last-move check's portable kernel, its AVX-512 kernel (run where this
+/// CPU has it) and the twelve-multiply kernel they replaced; the full-board check compiled
+/// for any CPU, and with AVX-512 (run where this CPU has it).
 pub mod gomoku {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    pub use crate::mnk::gomoku::wins_through_detected;
-    pub use crate::mnk::gomoku::wins_through_portable;
+    pub use crate::mnk::gomoku::{has_line_detected, wins_through_detected};
+    pub use crate::mnk::gomoku::{has_line_portable, wins_through_portable};
 
     /// The kernel before [`wins_through_portable`]: for each of the four words, the row and the
     /// two diagonals through the mark gathered by a rotate, a mask and a multiply.

@@ -4,7 +4,7 @@
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 // Three modules opt out, each for calls of a `#[target_feature]` function with their safety
 // argument: `status::masks` (SSE2), `status::batch` (AVX2, AVX-512BW) and `mnk::gomoku`
-// (AVX-512F, VBMI2, BITALG).
+// (AVX-512F, VL, VBMI2, BITALG).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // On docs.rs (nightly, `--cfg docsrs`), every item behind a feature is labelled with it.

@@ -234,9 +234,10 @@ fn random_boards_match_the_generic_checks() {
 }
 
 /// Every gomoku last-move kernel on `pieces` with the mark at `square`, against the slow
-/// twin: the kernel of this build (`wins_through`, the AVX-512 one in a native build), the
-/// portable one, the AVX-512 one wherever this CPU has it (detected at run time, so a baseline
-/// build runs it too), and the multiply kernel they replaced. Returns the twin's answer.
+/// twin: the kernel of this build (`wins_through`: the AVX-512 one in a native build, and in a
+/// baseline build on a CPU with AVX-512, chosen at run time), the portable one, the AVX-512
+/// one called directly wherever this CPU has it (detected at run time, so every build runs
+/// it), and the multiply kernel they replaced. Returns the twin's answer.
 fn assert_gomoku_kernels(pieces: Bits<4>, square: Square) -> bool {
     let rules = Rules::GOMOKU;
     let mut grid = Grid::empty(rules);
@@ -323,5 +324,58 @@ fn gomoku_kernels_match_the_slow_twin_on_every_cell() {
     assert!(
         wins > checks / 5 && wins < checks * 4 / 5,
         "{wins} of {checks}"
+    );
+}
+
+/// Gomoku's full-board check (`has_line` on four words) against the slow twin's, on random
+/// boards of one player: dense ones (where lines are common), sparse ones, and sparse ones
+/// with a run of four to six marks placed anywhere in any direction (cut off by the edges).
+/// The build's `has_line` (in a baseline build on a CPU with AVX-512 VL and VBMI2, the copy
+/// compiled with them, detected at run time), the portable copy and the AVX-512 copy where
+/// this CPU has it.
+#[test]
+fn gomoku_full_board_check_matches_the_slow_twin() {
+    let rules = Rules::GOMOKU;
+    let cells = cell_mask::<4>(rules);
+    let mut rng = Rng(0x5a);
+    let (mut lines, boards) = (0, 30_000);
+    for i in 0..boards {
+        let mut words: [u64; 4] = core::array::from_fn(|_| rng.next());
+        match i % 3 {
+            0 => {}
+            1 => words.iter_mut().for_each(|w| *w &= rng.next() & rng.next()),
+            _ => {
+                words.iter_mut().for_each(|w| *w &= rng.next() & rng.next());
+                let (dr, dc) = [(1, 0), (0, 1), (1, 1), (1, -1)][rng.below(4) as usize];
+                let (row, col) = (rng.below(15) as i32, rng.below(15) as i32);
+                for j in 0..4 + rng.below(3) as i32 {
+                    let (r, c) = (row + j * dr, col + j * dc);
+                    if (0..15).contains(&r) && (0..15).contains(&c) {
+                        let bit = rules.bit(rules.square(r as u32, c as u32).expect("a cell"));
+                        words[bit as usize / 64] |= 1 << (bit % 64);
+                    }
+                }
+            }
+        }
+        let pieces = Bits(words) & cells;
+        let mut grid = Grid::empty(rules);
+        for bit in pieces.iter() {
+            let at = rules.square_of_bit(bit).expect("a cell");
+            grid.cells[at.row() as usize][at.col() as usize] = Some(Player::X);
+        }
+        let twin = grid.has_line(Player::X);
+        let context = || grid.text().replace('/', "\n");
+        assert_eq!(has_line(pieces, rules), twin, "{}", context());
+        assert_eq!(gomoku::has_line_portable(pieces.0), twin, "{}", context());
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if let Some(avx512) = gomoku::has_line_detected(pieces.0) {
+            assert_eq!(avx512, twin, "AVX-512: {}", context());
+        }
+        lines += usize::from(twin);
+    }
+    // Both answers are common: a check answering always one way fails.
+    assert!(
+        lines > boards / 5 && lines < boards * 4 / 5,
+        "{lines} of {boards}"
     );
 }

@@ -1,5 +1,6 @@
 //! Gomoku's last-move check ([`wins_through`](super::wins_through) for 15 × 15, k = 5, on four
-//! words): the eight neighbours of the mark in each direction, gathered into one word.
+//! words): the eight neighbours of the mark in each direction, gathered into one word; and
+//! which kernel of it, and of the full-board check ([`has_line`](super::has_line)), a build runs.
 //!
 //! A line of five through the mark is the mark and four of its neighbours in one direction,
 //! consecutive in the order `-4, -3, -2, -1, +1, +2, +3, +4` (the mark sits between `-1` and
@@ -8,10 +9,22 @@
 //! neighbours only, so the kernels count the mark as held whether `p` holds it or not: play
 //! asks with the board as it was before the move (see `wins_by_playing` in `line.rs`).
 //!
-//! | kernel | build | how the neighbours are gathered | instructions |
+//! | kernel | how the neighbours are gathered | instructions |
+//! |---|---|---|
+//! | [`wins_through_avx512`] (AVX-512F, VBMI2, BITALG) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 16 vector, 11 scalar (objdump of a native build) |
+//! | [`wins_through_portable`] (any CPU) | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 90 (objdump of a baseline build) |
+//!
+//! **Which kernel runs.** The full-board check is the shift-and-AND steps of `line.rs` in two
+//! copies of the same Rust code: [`has_line_portable`], and [`has_line_avx512`] compiled with
+//! AVX-512F, VL and VBMI2 for that function (LLVM keeps the four words of a step in one
+//! register and funnel-shifts them with `vpshldvq`, as in a native build).
+//!
+//! | build | last-move check | in play (`wins_by_playing`) | full-board check |
 //! |---|---|---|---|
-//! | [`wins_through_avx512`] | AVX-512F, VBMI2 and BITALG enabled (`-C target-cpu=native` on Zen 4, Ice Lake and later) | eight 64-bit windows of the board, one per side of each direction, in the eight lanes of one zmm register (two `vpermq`, one `vpshrdvq`); one `vpshufbitqmb` picks four cells out of each | 16 vector, 11 scalar (objdump of a native build) |
-//! | [`wins_through_portable`] | any | three 64-bit windows of the board (two words and a funnel shift each); six multiplies gather four cells each | about 90 (objdump of a baseline build) |
+//! | enables AVX-512F, VBMI2 and BITALG (`-C target-cpu=native` on Zen 4, Ice Lake and later) | AVX-512, inlined | the same | portable, compiled with AVX-512: vectorised |
+//! | baseline, `std`, x86-64, on a CPU with AVX-512F, VL, VBMI2 and BITALG (detected once at run time) | AVX-512, a call | portable, inlined (a call costs more there than it saves) | [`has_line_avx512`], a call |
+//! | baseline, `std`, x86-64, on other CPUs | portable | portable | portable |
+//! | without `std`, or off x86-64 | portable | portable | portable |
 //!
 //! **Windows.** Bit `16c + r` is row `r` (from the bottom) of column `c`; the directions are
 //! `d` = 1 (vertical), 16 (horizontal), 17 (rising) and 15 (falling), so the neighbours of the
@@ -164,40 +177,183 @@ pub fn wins_through_avx512(p: &[u64; 4], bit: u32) -> bool {
     four & 0x01f0_01f0_01f0_01f0 != 0
 }
 
-/// The kernel of this build: [`wins_through_avx512`] where the build enables its features,
-/// else [`wins_through_portable`].
+/// Gomoku's full-board check ([`has_line`](super::has_line) for 15 × 15, k = 5, on four
+/// words): the shift-and-AND steps of `gomoku_has_line` in `line.rs`, inlined and compiled
+/// for any CPU of the target (with AVX-512 in a native build on Zen 4, where LLVM vectorises
+/// them).
+#[must_use]
+#[inline]
+pub fn has_line_portable(p: [u64; 4]) -> bool {
+    super::line::gomoku_has_line(p)
+}
+
+/// [`has_line_portable`] compiled with AVX-512F, VL and VBMI2 enabled for this function: the
+/// same Rust code, which LLVM vectorises as in a native build (the four words of a step in
+/// one 256-bit register, the funnel shifts one `vpshldvq` each). Safe to call where the
+/// features are enabled; elsewhere see [`has_line_detected`].
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f,avx512vl,avx512vbmi2")]
+#[must_use]
+#[inline]
+pub fn has_line_avx512(p: [u64; 4]) -> bool {
+    super::line::gomoku_has_line(p)
+}
+
+/// The kernels of a build that enables the AVX-512 kernel's features for all of its code
+/// (`-C target-cpu=native` on Zen 4): inlined wherever they are asked.
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx512f",
     target_feature = "avx512vbmi2",
     target_feature = "avx512bitalg"
 ))]
-#[allow(unsafe_code)]
-#[inline(always)]
-pub(super) fn wins_through(p: &[u64; 4], bit: u32) -> bool {
-    // SAFETY: the build enables the three features (the `cfg` above) for all of its code, so
-    // every CPU that runs it has them.
-    unsafe { wins_through_avx512(p, bit) }
+mod kernels {
+    pub(in super::super) use super::has_line_portable as has_line;
+
+    /// The last-move check: [`wins_through_avx512`](super::wins_through_avx512).
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    pub(in super::super) fn wins_through(p: &[u64; 4], bit: u32) -> bool {
+        // SAFETY: the build enables the three features (the `cfg` of the module) for all of
+        // its code, so every CPU that runs it has them.
+        unsafe { super::wins_through_avx512(p, bit) }
+    }
+
+    /// The last-move check play asks (`wins_by_playing` in `line.rs`): the same.
+    pub(in super::super) use wins_through as wins_through_inlined;
 }
 
-/// The kernel of this build: see above.
-#[cfg(not(all(
+/// The kernels of a baseline build with `std` on x86-64: the AVX-512 ones where this CPU has
+/// their features, detected once at run time ([`has_avx512`]), else the portable ones. The
+/// AVX-512 ones are calls (they cannot be inlined into code compiled without their features):
+/// one compare, the call, and the board passed in registers.
+#[cfg(all(
+    feature = "std",
     target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512vbmi2",
-    target_feature = "avx512bitalg"
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512vbmi2",
+        target_feature = "avx512bitalg"
+    ))
+))]
+mod kernels {
+    #![allow(unsafe_code)]
+    use super::{has_avx512, has_line_avx512, wins_through_avx512};
+
+    /// The last-move check.
+    #[inline(always)]
+    pub(in super::super) fn wins_through(p: &[u64; 4], bit: u32) -> bool {
+        if has_avx512() {
+            let [w0, w1, w2, w3] = *p;
+            // SAFETY: this CPU has the kernel's features (`has_avx512`).
+            unsafe { wins_through_avx512_words(w0, w1, w2, w3, bit) }
+        } else {
+            super::wins_through_portable(p, bit)
+        }
+    }
+
+    /// The full-board check.
+    #[inline(always)]
+    pub(in super::super) fn has_line(p: [u64; 4]) -> bool {
+        if has_avx512() {
+            let [w0, w1, w2, w3] = p;
+            // SAFETY: this CPU has the features (`has_avx512`).
+            unsafe { has_line_avx512_words(w0, w1, w2, w3) }
+        } else {
+            super::has_line_portable(p)
+        }
+    }
+
+    /// The last-move check play asks (`wins_by_playing` in `line.rs`): the portable kernel,
+    /// inlined, even on a CPU with AVX-512. In play a call of the AVX-512 kernel costs more
+    /// than it saves: play + status 20.2 against 18.9 ns, a random playout 30.0 against
+    /// 28.8 ns a move (peer benchmark `gomoku`, baseline build, medians of 9 interleaved runs,
+    /// 2026-11-26).
+    pub(in super::super) use super::wins_through_portable as wins_through_inlined;
+
+    /// [`wins_through_avx512`] out of line, the board passed in four registers: a caller that
+    /// has just stored the board (a copy, a move) loads it word by word, each load taking its
+    /// word from the store. Given the board in memory the kernel loads it in one 32-byte load,
+    /// which cannot take its bytes from several smaller stores and waits until they reach the
+    /// cache: 13.1 ns a check against 4.5 (peer benchmark `gomoku`, whose loop copies each
+    /// board before the call in two 16-byte stores; medians of 9 interleaved runs, 2026-11-26).
+    #[target_feature(enable = "avx512f,avx512vbmi2,avx512bitalg")]
+    #[inline(never)]
+    fn wins_through_avx512_words(w0: u64, w1: u64, w2: u64, w3: u64, bit: u32) -> bool {
+        wins_through_avx512(&[w0, w1, w2, w3], bit)
+    }
+
+    /// [`has_line_avx512`] out of line, the board in four registers: see
+    /// [`wins_through_avx512_words`] (57.3 ns a board against 29.3, X then O, in the same runs).
+    #[target_feature(enable = "avx512f,avx512vl,avx512vbmi2")]
+    #[inline(never)]
+    fn has_line_avx512_words(w0: u64, w1: u64, w2: u64, w3: u64) -> bool {
+        has_line_avx512([w0, w1, w2, w3])
+    }
+}
+
+/// The kernels without `std` or off x86-64: the portable ones.
+#[cfg(not(any(
+    all(feature = "std", target_arch = "x86_64"),
+    all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vbmi2",
+        target_feature = "avx512bitalg"
+    )
 )))]
-pub(super) use wins_through_portable as wins_through;
+mod kernels {
+    pub(in super::super) use super::{
+        has_line_portable as has_line, wins_through_portable as wins_through,
+        wins_through_portable as wins_through_inlined,
+    };
+}
+
+pub(super) use kernels::{has_line, wins_through, wins_through_inlined};
+
+/// Whether this CPU has the features the AVX-512 kernels enable (AVX-512F, VL, VBMI2 and
+/// BITALG): asked of `std` once and kept in one byte (0 not asked yet, 1 no, 2 yes), so each
+/// call is one load and one compare. (`is_x86_feature_detected!` is a load and two tests a
+/// feature, with a call to initialise on each path: 12 instructions for three features.)
+/// Threads that ask first at the same time all detect, and store the same answer.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[inline(always)]
+fn has_avx512() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    static HAS: AtomicU8 = AtomicU8::new(0);
+    #[cold]
+    #[inline(never)]
+    fn detect() -> bool {
+        let has = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("avx512bitalg");
+        HAS.store(1 + u8::from(has), Ordering::Relaxed);
+        has
+    }
+    match HAS.load(Ordering::Relaxed) {
+        0 => detect(),
+        known => known == 2,
+    }
+}
 
 /// The AVX-512 kernel (`wins_through_avx512`) if this CPU has its features (detected at run
-/// time), else `None`: how the tests run the kernel of the native build from any build.
+/// time), else `None`: how the tests run it in every build, whichever kernel the build's
+/// `wins_through` takes.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[allow(unsafe_code)]
 #[must_use]
 pub fn wins_through_detected(p: &[u64; 4], bit: u32) -> Option<bool> {
-    let has = std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vbmi2")
-        && std::arch::is_x86_feature_detected!("avx512bitalg");
-    // SAFETY: the CPU has the three features the kernel enables (detected just above).
-    has.then(|| unsafe { wins_through_avx512(p, bit) })
+    // SAFETY: the CPU has the kernel's features (`has_avx512`, just before).
+    has_avx512().then(|| unsafe { wins_through_avx512(p, bit) })
+}
+
+/// The AVX-512 copy of the full-board check (`has_line_avx512`) if this CPU has its features
+/// (detected at run time), else `None`: how the tests run it in every build.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[allow(unsafe_code)]
+#[must_use]
+pub fn has_line_detected(p: [u64; 4]) -> Option<bool> {
+    // SAFETY: the CPU has the copy's features (`has_avx512`, just before).
+    has_avx512().then(|| unsafe { has_line_avx512(p) })
 }

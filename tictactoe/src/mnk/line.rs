@@ -108,7 +108,7 @@ pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
         return !short_runs_any::<W, 4>(pieces, C4_DIRECTIONS).is_empty();
     }
     if W == 4 && rules.is(Rules::GOMOKU) {
-        return gomoku_has_line(core::array::from_fn(|i| {
+        return super::gomoku::has_line(core::array::from_fn(|i| {
             pieces.0.get(i).copied().unwrap_or(0)
         }));
     }
@@ -131,7 +131,7 @@ const C4_DIRECTIONS: [u32; 4] = Rules::CONNECT_FOUR.directions();
 /// along a column (d = 1) never needs the word above (a run that would cross into it meets
 /// the guard bit first), and the other three directions are funnel shifts by constants.
 #[inline(always)]
-fn gomoku_has_line(p: [u64; 4]) -> bool {
+pub(super) fn gomoku_has_line(p: [u64; 4]) -> bool {
     // Every bit moved down by `s < 64`, the word above feeding the top `s` bits.
     #[inline(always)]
     fn down(x: [u64; 4], s: u32) -> [u64; 4] {
@@ -181,8 +181,8 @@ fn has_long_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
 /// On one word (`W = 1`) it is branch-free: the run starts of each direction, moved so that
 /// `bit` is the top bit, meet the `k` starts a run through `bit` can have. Gomoku (15 × 15,
 /// k = 5, on four words) gathers the eight neighbours of `bit` in each direction into one
-/// word (with AVX-512 where the build enables AVX-512F, VBMI2 and BITALG) and is branch-free
-/// too. On other wider boards it walks out from the cell both ways along each direction, at
+/// word (with AVX-512 where the build enables AVX-512F, VBMI2 and BITALG, or where a baseline
+/// build with `std` finds them on the CPU at run time) and is branch-free too. On other wider boards it walks out from the cell both ways along each direction, at
 /// most `k - 1` cells each way.
 #[must_use]
 #[inline]
@@ -245,7 +245,7 @@ pub(crate) fn wins_by_playing<const W: usize>(before: Bits<W>, bit: u32, rules: 
     if rules.is(Rules::GOMOKU)
         && let Ok(words) = <&[u64; 4]>::try_from(before.0.as_slice())
     {
-        return super::gomoku::wins_through(words, bit);
+        return super::gomoku::wins_through_inlined(words, bit);
     }
     wins_through(before | Bits::single(bit), bit, rules)
 }
