@@ -44,6 +44,28 @@ pub mod gomoku {
     }
 }
 
+/// Connect Four's random playout compiled for the build's CPU level, whichever one
+/// `Position::play_random` runs (on x86-64 without AVX2 in the build, the x86-64-v3 copy where
+/// the CPU has it): how the tests run both in one build.
+#[cfg(feature = "rand")]
+pub mod connect_four {
+    use crate::Status;
+    use crate::mnk::Position;
+
+    /// [`Position::play_random`] on Connect Four, the loop compiled for any CPU of the build's
+    /// target.
+    ///
+    /// # Panics
+    ///
+    /// If `position`'s rules are not Connect Four's.
+    pub fn play_random_portable<R: rand::Rng + ?Sized>(
+        position: &mut Position<1>,
+        rng: &mut R,
+    ) -> Status {
+        position.play_random_connect_four_portable(rng)
+    }
+}
+
 /// The paper's method as printed: its patterns, the defective one, and its array conversion.
 pub mod paper {
     pub use crate::status::paper::*;

@@ -11,8 +11,8 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
-use tictactoe::lab::gomoku;
 use tictactoe::lab::mnk::Grid;
+use tictactoe::lab::{connect_four, gomoku};
 use tictactoe::mnk::{Bits, Position, Rules, Square, cell_mask, has_line, wins_through};
 use tictactoe::{Player, Status};
 
@@ -178,11 +178,18 @@ fn connect_four_random_playouts_match_a_replay_on_the_generic_engine() {
             fast.play(action).unwrap();
             generic.play(action).unwrap();
         }
+        // The loop the library runs here, and the one compiled for any CPU of the build's
+        // target (the same one unless a baseline x86-64 build runs the x86-64-v3 copy).
+        let mut portable = fast;
         let status = fast.play_random(&mut SmallRng::seed_from_u64(seed));
         let replayed = replay_connect_four(&mut generic, &mut SmallRng::seed_from_u64(seed));
         assert_eq!(status, replayed);
         assert_eq!(status, fast.status());
         assert_same(&fast, &generic);
+        let status =
+            connect_four::play_random_portable(&mut portable, &mut SmallRng::seed_from_u64(seed));
+        assert_eq!(status, replayed);
+        assert_same(&portable, &generic);
         outcomes[match status {
             Status::Won(tictactoe::Player::X) => 0,
             Status::Won(tictactoe::Player::O) => 1,

@@ -224,7 +224,7 @@ mod kernels {
 }
 
 /// The kernels of a baseline build with `std` on x86-64: the AVX-512 ones where this CPU has
-/// their features, detected once at run time ([`has_avx512`]), else the portable ones. The
+/// their features, detected once at run time (`cpu::has_avx512`), else the portable ones. The
 /// AVX-512 ones are calls (they cannot be inlined into code compiled without their features):
 /// one compare, the call, and the board passed in registers.
 #[cfg(all(
@@ -238,7 +238,8 @@ mod kernels {
 ))]
 mod kernels {
     #![allow(unsafe_code)]
-    use super::{has_avx512, has_line_avx512, wins_through_avx512};
+    use super::super::cpu::has_avx512;
+    use super::{has_line_avx512, wins_through_avx512};
 
     /// The last-move check.
     #[inline(always)]
@@ -311,32 +312,6 @@ mod kernels {
 
 pub(super) use kernels::{has_line, wins_through, wins_through_inlined};
 
-/// Whether this CPU has the features the AVX-512 kernels enable (AVX-512F, VL, VBMI2 and
-/// BITALG): asked of `std` once and kept in one byte (0 not asked yet, 1 no, 2 yes), so each
-/// call is one load and one compare. (`is_x86_feature_detected!` is a load and two tests a
-/// feature, with a call to initialise on each path: 12 instructions for three features.)
-/// Threads that ask first at the same time all detect, and store the same answer.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[inline(always)]
-fn has_avx512() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    static HAS: AtomicU8 = AtomicU8::new(0);
-    #[cold]
-    #[inline(never)]
-    fn detect() -> bool {
-        let has = std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-            && std::arch::is_x86_feature_detected!("avx512vbmi2")
-            && std::arch::is_x86_feature_detected!("avx512bitalg");
-        HAS.store(1 + u8::from(has), Ordering::Relaxed);
-        has
-    }
-    match HAS.load(Ordering::Relaxed) {
-        0 => detect(),
-        known => known == 2,
-    }
-}
-
 /// The AVX-512 kernel (`wins_through_avx512`) if this CPU has its features (detected at run
 /// time), else `None`: how the tests run it in every build, whichever kernel the build's
 /// `wins_through` takes.
@@ -345,7 +320,7 @@ fn has_avx512() -> bool {
 #[must_use]
 pub fn wins_through_detected(p: &[u64; 4], bit: u32) -> Option<bool> {
     // SAFETY: the CPU has the kernel's features (`has_avx512`, just before).
-    has_avx512().then(|| unsafe { wins_through_avx512(p, bit) })
+    super::cpu::has_avx512().then(|| unsafe { wins_through_avx512(p, bit) })
 }
 
 /// The AVX-512 copy of the full-board check (`has_line_avx512`) if this CPU has its features
@@ -355,5 +330,5 @@ pub fn wins_through_detected(p: &[u64; 4], bit: u32) -> Option<bool> {
 #[must_use]
 pub fn has_line_detected(p: [u64; 4]) -> Option<bool> {
     // SAFETY: the CPU has the copy's features (`has_avx512`, just before).
-    has_avx512().then(|| unsafe { has_line_avx512(p) })
+    super::cpu::has_avx512().then(|| unsafe { has_line_avx512(p) })
 }

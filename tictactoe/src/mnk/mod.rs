@@ -41,6 +41,8 @@ mod bits;
 mod board;
 #[cfg(feature = "std")]
 pub mod count;
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod cpu;
 pub mod encoding;
 pub(crate) mod gomoku;
 mod line;

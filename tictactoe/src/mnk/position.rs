@@ -483,15 +483,10 @@ impl<const W: usize> Position<W> {
     /// every move wait on the last one through two table loads and a multiply.
     fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         // A build for any x86-64 CPU runs the loop compiled for x86-64-v3 where this CPU has
-        // it (detected at run time, cached by `std`; one test of a flag a game): the check
-        // of four directions is then three AVX2 vector steps instead of sixteen scalar ones.
+        // it (detected at run time, once: a load and a compare a game): the check of four
+        // directions is then three AVX2 vector steps instead of sixteen scalar ones.
         #[cfg(all(feature = "std", target_arch = "x86_64", not(target_feature = "avx2")))]
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("popcnt")
-        {
+        if super::cpu::has_x86_64_v3() {
             // SAFETY: the function enables exactly the five features detected just above.
             #[allow(unsafe_code)]
             return unsafe { self.play_random_connect_four_v3(rng) };
@@ -507,21 +502,37 @@ impl<const W: usize> Position<W> {
         self.play_random_connect_four_loop(rng)
     }
 
+    /// The loop of [`play_random_connect_four`](Self::play_random_connect_four), compiled for
+    /// the build's CPU level (see `lab::connect_four`).
+    ///
+    /// # Panics
+    ///
+    /// If the rules are not Connect Four's.
+    pub(crate) fn play_random_connect_four_portable<R: rand::Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+    ) -> Status {
+        assert!(
+            W == 1 && self.rules().is(Rules::CONNECT_FOUR),
+            "Connect Four's loop runs on Connect Four"
+        );
+        self.play_random_connect_four_loop(rng)
+    }
+
     /// The loop of [`play_random_connect_four`](Self::play_random_connect_four).
     #[inline(always)]
     fn play_random_connect_four_loop<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         const RULES: Rules = Rules::CONNECT_FOUR;
         /// Each 6-bit draw's column: 63 of the 64 values name a column, 9 each, as its
-        /// bottom bit, its top cell and its cells (loaded, not computed: the index comes from
-        /// the generator, so the loads wait on nothing the board does). The 64th value draws
-        /// again: its top, bit 63, is no cell but is set in the loop's occupied word, so it
-        /// reads as a full column.
-        const DRAW: [[u64; 3]; 64] = {
-            let mut draw = [[0, 1 << 63, 0]; 64];
+        /// bottom bit and its cells (loaded, not computed: the index comes from the
+        /// generator, so the loads wait on nothing the board does). The 64th value has no
+        /// cells: it reads as a full column, and draws again.
+        const DRAW: [[u64; 2]; 64] = {
+            let mut draw = [[0, 0]; 64];
             let mut i = 0;
             while i < 63 {
                 let bottom = 1 << (7 * (i / 9));
-                draw[i] = [bottom, bottom << 5, bottom * 0x3f];
+                draw[i] = [bottom, bottom * 0x3f];
                 i += 1;
             }
             draw
@@ -536,16 +547,15 @@ impl<const W: usize> Position<W> {
             self.board.pieces(first).0[0],
             self.board.pieces(second).0[0],
         );
-        // Bit 63 is no cell: set, it makes the 64th draw value a full column.
-        let mut occupied = a | b | 1 << 63;
+        let mut occupied = a | b;
         let mut plies = u32::from(self.plies);
         // Six bits of a 64-bit draw a column, the low bits first: exactly uniform over the
         // seven, and independent, since 63 = 9 × 7 of their values name a column and the
         // 64th draws again. One generator call serves four moves.
         let mut bits;
-        // Every cell, and bit 63: the occupied word of a full board.
+        // Every cell: the occupied word of a full board.
         const FULL: u64 = {
-            let (mut full, mut col) = (1 << 63, 0);
+            let (mut full, mut col) = (0, 0);
             while col < 7 {
                 full |= 0x3f << (7 * col);
                 col += 1;
@@ -557,19 +567,20 @@ impl<const W: usize> Position<W> {
         macro_rules! play {
             ($game:lifetime, $word:ident, $player:ident, $check:expr, $slice:expr) => {
                 // A column uniform among the seven, drawn again while it is full: uniform
-                // among the open ones, and the draw does not wait on the board (a full
-                // column is the rare, predicted branch). A full board ends the game there,
-                // on that rare path: the moves need no count and no test of it.
-                let mut draw = &DRAW[(bits >> (6 * $slice) & 63) as usize];
-                while occupied & draw[1] != 0 {
+                // among the open ones. Its lowest empty cell is the carry of its bottom bit
+                // through its marks; the carry of a full column leaves its cells (to the bit
+                // between columns, always clear), so no cell is the test of a full column
+                // (the rare, predicted branch). A full board ends the game there, on that
+                // rare path: the moves need no count and no test of it.
+                let draw = &DRAW[(bits >> (6 * $slice) & 63) as usize];
+                let mut new = (occupied + draw[0]) & draw[1];
+                while new == 0 {
                     if occupied == FULL {
                         break $game Status::Draw;
                     }
-                    draw = &DRAW[(rng.next_u32() & 63) as usize];
+                    let draw = &DRAW[(rng.next_u32() & 63) as usize];
+                    new = (occupied + draw[0]) & draw[1];
                 }
-                // The column's lowest empty cell: the carry of its bottom bit through its
-                // marks.
-                let new = (occupied + draw[0]) & draw[2];
                 occupied |= new;
                 $word |= new;
                 if $check && has_line(Bits::<1>([$word]), RULES) {
@@ -597,8 +608,7 @@ impl<const W: usize> Position<W> {
             play!('game, a, first, true, 2);
             play!('game, b, second, true, 3);
         };
-        // The marks, without bit 63.
-        let plies = occupied.count_ones() - 1;
+        let plies = occupied.count_ones();
         let (x, o) = match first {
             Player::X => (a, b),
             Player::O => (b, a),
