@@ -31,7 +31,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
 use tictactoe::connect4::{Column as SolverColumn, Position as SolverPosition};
-use tictactoe::lab::gomoku;
+use tictactoe::lab::{connect_four, gomoku};
 use tictactoe::mnk::{Bits, Position as MnkPosition, Rules, wins_through};
 use tictactoe::{Player, Status, selfplay};
 
@@ -251,6 +251,19 @@ fn c4_playouts() {
                 sum
             }),
             case(
+                "ours, the loop compiled for the build's CPU level (lab::connect_four::play_random_portable)",
+                GAMES,
+                || {
+                    let mut rng = SmallRng::seed_from_u64(5);
+                    let mut sum = 0;
+                    for _ in 0..GAMES {
+                        let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
+                        sum += status_code(connect_four::play_random_portable(&mut p, &mut rng));
+                    }
+                    sum
+                },
+            ),
+            case(
                 "ours mnk::Position<1> playable().nth(pick) + play_bit",
                 GAMES,
                 || {
@@ -361,7 +374,8 @@ fn c4_playouts() {
                             }
                             let mut value = bits & 63;
                             (bits, left) = (bits >> 6, left - 1);
-                            while value == 63 || b.is_available_move((value / 9) as u8) != Ok(true) {
+                            while value == 63 || b.is_available_move((value / 9) as u8) != Ok(true)
+                            {
                                 value = u64::from(rng.next_u32() & 63);
                             }
                             b.play((value / 9) as u8).expect("legal");

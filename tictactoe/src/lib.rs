@@ -2,9 +2,9 @@
 // `no_std` unless the `std` feature is on; the unit tests always link `std` (for their
 // collections and `vec!`), so they run with any set of features.
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
-// Three modules opt out, each for calls of a `#[target_feature]` function with their safety
-// argument: `status::masks` (SSE2), `status::batch` (AVX2, AVX-512BW) and `mnk::gomoku`
-// (AVX-512F, VL, VBMI2, BITALG).
+// Four modules opt out, each for calls of a `#[target_feature]` function with their safety
+// argument: `status::masks` (SSE2), `status::batch` (AVX2, AVX-512BW), `mnk::gomoku`
+// (AVX-512F, VL, VBMI2, BITALG) and `mnk::position` (x86-64-v3, Connect Four's playouts).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // On docs.rs (nightly, `--cfg docsrs`), every item behind a feature is labelled with it.
