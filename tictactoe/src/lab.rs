@@ -52,12 +52,8 @@ pub mod connect_four {
     use crate::Status;
     use crate::mnk::Position;
 
-    /// [`Position::play_random`] on Connect Four, the loop compiled for any CPU of the build's
-    /// target.
-    ///
-    /// # Panics
-    ///
-    /// If `position`'s rules are not Connect Four's.
+    /// [`Position::play_random`] with Connect Four's loop compiled for any CPU of the build's
+    /// target; under other rules, `play_random` itself (which chooses nothing at run time).
     pub fn play_random_portable<R: rand::Rng + ?Sized>(
         position: &mut Position<1>,
         rng: &mut R,

@@ -200,6 +200,29 @@ fn connect_four_random_playouts_match_a_replay_on_the_generic_engine() {
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
 }
 
+/// Under rules other than Connect Four's, the lab's portable playout is `play_random` itself.
+#[test]
+fn the_portable_playout_of_other_rules_is_play_random() {
+    for rules in [
+        Rules::TIC_TAC_TOE,
+        "4,4,4".parse::<Rules>().unwrap(),
+        "5,6,4,gravity".parse::<Rules>().unwrap(),
+    ] {
+        for seed in 0..200 {
+            let (mut a, mut b) = (
+                Position::<1>::new(rules).unwrap(),
+                Position::<1>::new(rules).unwrap(),
+            );
+            let status = a.play_random(&mut SmallRng::seed_from_u64(seed));
+            assert_eq!(
+                connect_four::play_random_portable(&mut b, &mut SmallRng::seed_from_u64(seed)),
+                status
+            );
+            assert_eq!(a, b, "{rules:?} seed {seed}");
+        }
+    }
+}
+
 /// Random boards, sparse to dense, with lines anywhere (not only through a last move): the
 /// whole-board check and the check through every marked cell, fast against generic.
 #[test]

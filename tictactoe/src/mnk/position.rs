@@ -503,20 +503,16 @@ impl<const W: usize> Position<W> {
     }
 
     /// The loop of [`play_random_connect_four`](Self::play_random_connect_four), compiled for
-    /// the build's CPU level (see `lab::connect_four`).
-    ///
-    /// # Panics
-    ///
-    /// If the rules are not Connect Four's.
+    /// the build's CPU level (see `lab::connect_four`); other rules play as `play_random`.
     pub(crate) fn play_random_connect_four_portable<R: rand::Rng + ?Sized>(
         &mut self,
         rng: &mut R,
     ) -> Status {
-        assert!(
-            W == 1 && self.rules().is(Rules::CONNECT_FOUR),
-            "Connect Four's loop runs on Connect Four"
-        );
-        self.play_random_connect_four_loop(rng)
+        if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
+            self.play_random_connect_four_loop(rng)
+        } else {
+            self.play_random(rng)
+        }
     }
 
     /// The loop of [`play_random_connect_four`](Self::play_random_connect_four).
