@@ -44,6 +44,47 @@ fn assert_same<const F: usize, const G: usize>(fast: &Position<F>, generic: &Pos
     }
 }
 
+/// A column's height and the number of moves, counted from the board: a position keeps
+/// neither, so each is computed (a run of ones with gravity on one word, a count otherwise).
+fn assert_counts_from_board<const W: usize>(rules: Rules, games: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    for _ in 0..games {
+        let mut p = Position::<W>::new(rules).unwrap();
+        loop {
+            for col in 0..rules.cols() + 2 {
+                let marks = (0..rules.rows())
+                    .filter(|&row| {
+                        col < rules.cols()
+                            && p.board().at(Square::new(row as u8, col as u8)).is_some()
+                    })
+                    .count() as u32;
+                assert_eq!(p.height(col), marks, "{rules} column {col}: {p:?}");
+            }
+            let legal: Vec<usize> = p.legal_actions().collect();
+            assert_eq!(p.legal_count() as usize, legal.len(), "{rules}: {p:?}");
+            if legal.is_empty() {
+                break;
+            }
+            let action = legal[rng.below(legal.len() as u64) as usize];
+            p.play(action).unwrap();
+        }
+    }
+}
+
+#[test]
+fn heights_and_move_counts_are_the_boards() {
+    let rules = |spec: &str| spec.parse::<Rules>().unwrap();
+    assert_counts_from_board::<1>(Rules::CONNECT_FOUR, 300, 1);
+    assert_counts_from_board::<1>(Rules::TIC_TAC_TOE, 300, 2);
+    assert_counts_from_board::<1>(Rules::FOUR_BY_FOUR, 300, 3);
+    assert_counts_from_board::<1>(rules("6,7,4"), 200, 4);
+    assert_counts_from_board::<1>(rules("3,5,3,gravity"), 200, 5);
+    assert_counts_from_board::<2>(Rules::CONNECT_FOUR, 200, 6);
+    assert_counts_from_board::<2>(rules("10,10,5,gravity"), 100, 7);
+    assert_counts_from_board::<6>(rules("19,19,6,gravity"), 20, 8);
+    assert_counts_from_board::<4>(Rules::GOMOKU, 20, 9);
+}
+
 /// Random games played move by move on both board types; the slow twin checks every
 /// `twin_every`-th game. Returns how many games ended in a win.
 fn lockstep_games<const F: usize, const G: usize>(

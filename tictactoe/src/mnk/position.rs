@@ -7,7 +7,7 @@ use super::board::{Board, WidthError, cell_mask};
 use super::line::{has_line, wins_by_playing};
 use super::validate::InvalidBoard;
 use super::zobrist;
-use super::{MAX_SIDE, Rules, Square};
+use super::{Rules, Square};
 use crate::{Player, Status};
 
 /// A position a legal game of `rules` reaches: a [`Board`] checked by
@@ -35,7 +35,6 @@ use crate::{Player, Status};
 pub struct Position<const W: usize> {
     board: Board<W>,
     cells: Bits<W>,
-    heights: [u8; MAX_SIDE as usize],
     plies: u16,
     status: Status,
     hash: u64,
@@ -113,7 +112,6 @@ impl<const W: usize> Position<W> {
         Ok(Position {
             board,
             cells,
-            heights: [0; MAX_SIDE as usize],
             plies: 0,
             status: Status::Ongoing,
             hash: 0,
@@ -135,12 +133,6 @@ impl<const W: usize> Position<W> {
 
     fn unchecked(board: Board<W>) -> Position<W> {
         let rules = board.rules();
-        let mut heights = [0u8; MAX_SIDE as usize];
-        let occupied = board.occupied();
-        for (col, height) in heights.iter_mut().enumerate().take(rules.cols() as usize) {
-            let column = occupied.shr(col as u32 * rules.stride()) & Bits::low(rules.rows());
-            *height = column.count() as u8;
-        }
         let status = if board.has_line(Player::X) {
             Status::Won(Player::X)
         } else if board.has_line(Player::O) {
@@ -153,7 +145,6 @@ impl<const W: usize> Position<W> {
         Position {
             board,
             cells: cell_mask(rules),
-            heights,
             plies: board.marks() as u16,
             status,
             hash: zobrist::hash(&board),
@@ -230,7 +221,20 @@ impl<const W: usize> Position<W> {
     #[must_use]
     #[inline]
     pub fn height(&self, col: u32) -> u32 {
-        self.heights.get(col as usize).map_or(0, |&h| u32::from(h))
+        // Counted from the board: a position keeps no heights, so a move writes only the
+        // board, the plies, the hash and the status.
+        let rules = self.rules();
+        if col >= rules.cols() {
+            return 0;
+        }
+        let column = self.board.occupied().shr(col * rules.stride()) & Bits::low(rules.rows());
+        if W == 1 && rules.gravity() {
+            // With gravity the marks are the column's lowest cells: the run of ones (a
+            // `tzcnt`, where a population count is a dozen instructions without POPCNT).
+            (!column.0[0]).trailing_zeros()
+        } else {
+            column.count()
+        }
     }
 
     /// The number of moves: 0 when the game is over.
@@ -242,11 +246,8 @@ impl<const W: usize> Position<W> {
         }
         let rules = self.rules();
         if rules.gravity() {
-            let rows = rules.rows() as u8;
-            self.heights[..rules.cols() as usize]
-                .iter()
-                .filter(|&&h| h < rows)
-                .count() as u32
+            // One playable cell in each column with room.
+            self.playable().count()
         } else {
             rules.cells() - self.plies()
         }
@@ -300,7 +301,7 @@ impl<const W: usize> Position<W> {
         }
         let action32 = action as u32;
         if rules.gravity() {
-            let h = u32::from(self.heights[action]);
+            let h = self.height(action32);
             if h >= rules.rows() {
                 return Err(PlayError::ColumnFull { action });
             }
@@ -378,8 +379,6 @@ impl<const W: usize> Position<W> {
             (before, *pieces)
         };
         self.hash ^= zobrist::key(mover, bit);
-        // `min` (a conditional move) rather than a bounds check: the column is below 19.
-        self.heights[column_of(bit, rules.stride()).min(MAX_SIDE as usize - 1)] += 1;
         self.plies += 1;
         // A position in play has no line, so a line now goes through `bit`: on one word the
         // whole-board check is the cheaper (branch-free) way to ask.
@@ -430,7 +429,6 @@ impl<const W: usize> Position<W> {
     /// [`play_bit`](Position::play_bit) for the last move played.
     #[inline]
     pub fn undo_bit(&mut self, bit: u32) {
-        let rules = self.rules();
         self.plies -= 1;
         let mover = self.side_to_move();
         match mover {
@@ -438,7 +436,6 @@ impl<const W: usize> Position<W> {
             Player::O => self.board.o_mut().remove(bit),
         }
         self.hash ^= zobrist::key(mover, bit);
-        self.heights[column_of(bit, rules.stride())] -= 1;
         self.status = Status::Ongoing;
     }
 
@@ -478,7 +475,7 @@ impl<const W: usize> Position<W> {
 impl<const W: usize> Position<W> {
     /// The loop of [`play_random`](Position::play_random) for Connect Four on one word: the
     /// mover's word and the occupied word in registers, no line check before the seventh ply,
-    /// and the board, heights, plies, hash and status written back at the end. Rejection
+    /// and the board, plies, hash and status written back at the end. Rejection
     /// keeps the board out of the draw: picking among the open columns by their count made
     /// every move wait on the last one through two table loads and a multiply.
     fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
@@ -611,10 +608,6 @@ impl<const W: usize> Position<W> {
         };
         self.board.x_mut().0[0] = x;
         self.board.o_mut().0[0] = o;
-        for (col, height) in self.heights.iter_mut().take(7).enumerate() {
-            // A column's marks are its low bits: one more carries to the height.
-            *height = ((occupied >> (7 * col) & 0x3f) + 1).trailing_zeros() as u8;
-        }
         self.plies = plies as u16;
         // Hashed at the end by columns (7 loads, no branch; a key a move costs more, and a
         // loop over the marks ends with a mispredicted branch).
@@ -622,27 +615,6 @@ impl<const W: usize> Position<W> {
         self.status = status;
         status
     }
-}
-
-/// `⌊65536 / stride⌋ + 1` for every stride (2 to 20; 32 entries so an index `& 31` needs
-/// no bounds check): see [`column_of`].
-const RECIPROCALS: [u32; 32] = {
-    let mut table = [0; 32];
-    let mut stride = 1;
-    while stride <= MAX_SIDE as usize + 1 {
-        table[stride] = 65536 / stride as u32 + 1;
-        stride += 1;
-    }
-    table
-};
-
-/// `bit / stride` by a multiply: the reciprocal's excess over `65536 / stride` is below 1, so
-/// the product errs by less than `bit / 65536 < 1 / 172` for bits below 384, which never
-/// carries a quotient past the next integer while `stride ≤ 20` (tested on every pair). A
-/// division by a stride known only at run time costs a `div`, ten or more cycles.
-#[inline]
-fn column_of(bit: u32, stride: u32) -> usize {
-    ((bit * RECIPROCALS[stride as usize & 31]) >> 16) as usize
 }
 
 impl<const W: usize> TryFrom<Board<W>> for Position<W> {
@@ -698,18 +670,5 @@ mod tests {
         }
         let fresh = Position::<4>::new(Rules::GOMOKU).unwrap();
         assert!(fresh == Position::from_board(Board::<4>::empty(Rules::GOMOKU).unwrap()).unwrap());
-    }
-
-    #[test]
-    fn column_of_divides_every_bit_by_every_stride() {
-        for stride in 2..=u32::from(MAX_SIDE) + 1 {
-            for bit in 0..384 {
-                assert_eq!(
-                    column_of(bit, stride),
-                    (bit / stride) as usize,
-                    "{bit} / {stride}"
-                );
-            }
-        }
     }
 }

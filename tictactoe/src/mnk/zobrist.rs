@@ -82,11 +82,15 @@ static CONNECT_FOUR_COLUMNS: [[u64; 128]; 7] = {
 #[must_use]
 #[inline]
 pub(crate) fn connect_four_hash(x: u64, occupied: u64) -> u64 {
+    /// The bottom cell of each column.
+    const BOTTOMS: u64 = 0x0408_1020_4081;
+    // Every column's entry at once, in its own 7 bits: its occupied cells plus one make
+    // `2^h`, and with its X marks (a subset of them) the sum stays below 128, so no column
+    // carries into the next. Then a shift and a mask a column.
+    let entries = occupied + BOTTOMS + x;
     let mut h = 0;
     for (col, column) in CONNECT_FOUR_COLUMNS.iter().enumerate() {
-        let shift = 7 * col;
-        let index = (occupied >> shift & 63) + 1 + (x >> shift & 63);
-        h ^= column[index as usize & 127];
+        h ^= column[(entries >> (7 * col)) as usize & 127];
     }
     h
 }
