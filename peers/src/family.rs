@@ -121,10 +121,90 @@ fn c4_pairs(games: usize) -> Vec<C4Pair> {
     pairs
 }
 
+/// The least a play + check can do on one word, without a position: the two players'
+/// words, the plies and the move's bit loaded, the mover's word chosen and the bit set, the
+/// four directions checked, and the status as a byte (`status_code`'s). `check` is the four
+/// directions' shift-and-AND.
+#[inline(always)]
+fn c4_floor(words: &[(u64, u64, u16, u8)], check: impl Fn(u64) -> bool) -> u64 {
+    let mut sum = 0;
+    for &(x, o, plies, bit) in words {
+        let o_moves = plies & 1 == 1;
+        let mine = if o_moves { o } else { x } | 1 << bit;
+        let code: u8 = if check(mine) {
+            1 + u8::from(o_moves)
+        } else if plies + 1 == 42 {
+            3
+        } else {
+            0
+        };
+        sum += u64::from(black_box(code));
+    }
+    sum
+}
+
+/// The four directions of Connect Four's one word (1, 6, 7, 8), scalar.
+#[inline(always)]
+fn c4_check_scalar(p: u64) -> bool {
+    let mut runs = 0;
+    for d in [1, 6, 7, 8] {
+        let two = p & (p >> d);
+        runs |= two & (two >> (2 * d));
+    }
+    runs != 0
+}
+
+/// The same check with two directions to an SSE2 register (x86-64's baseline vector set):
+/// its shifts move both lanes by one amount, so each lane's amount is a shift of its own and
+/// a `movsd` joins the two.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn c4_check_sse2(p: u64) -> bool {
+    use std::arch::x86_64::*;
+    #[inline(always)]
+    fn lanes(x: __m128i, low: i32, high: i32) -> __m128i {
+        // SAFETY: SSE2 is part of every x86-64 CPU (the target's baseline).
+        unsafe {
+            let low = _mm_srl_epi64(x, _mm_cvtsi32_si128(low));
+            let high = _mm_srl_epi64(x, _mm_cvtsi32_si128(high));
+            _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(high), _mm_castsi128_pd(low)))
+        }
+    }
+    // SAFETY: as above.
+    unsafe {
+        let x = _mm_set1_epi64x(p as i64);
+        let two = _mm_and_si128(x, lanes(x, 7, 8));
+        let runs = _mm_and_si128(two, lanes(two, 14, 16));
+        let two = _mm_and_si128(x, lanes(x, 1, 6));
+        let runs = _mm_or_si128(runs, _mm_and_si128(two, lanes(two, 2, 12)));
+        _mm_cvtsi128_si64(_mm_or_si128(runs, _mm_unpackhi_epi64(runs, runs))) != 0
+    }
+}
+
 /// Connect Four: play one move on a copy of a position and ask whether the game is over.
 fn c4_play_and_check() {
     let pairs = c4_pairs(2_000);
     let pairs = &pairs;
+    // The same pairs as words, for the floor rows.
+    let words: Vec<(u64, u64, u16, u8)> = pairs
+        .iter()
+        .map(|pair| {
+            let board = pair.ours.board();
+            let (x, o) = (board.pieces(Player::X).0[0], board.pieces(Player::O).0[0]);
+            (x, o, pair.ours.plies() as u16, pair.bit as u8)
+        })
+        .collect();
+    let words = &words;
+    // The floor rows agree with ours on every pair.
+    for (pair, word) in pairs.iter().zip(words) {
+        let mut p = pair.ours;
+        p.play_bit(pair.bit);
+        let ours = status_code(p.status());
+        let floor = c4_floor(std::slice::from_ref(word), c4_check_scalar);
+        assert_eq!(floor, ours, "{:?}", pair.ours);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(c4_floor(std::slice::from_ref(word), c4_check_sse2), floor);
+    }
     const REPEAT: usize = 20;
     let n = pairs.len() * REPEAT;
     let rules = Rules::CONNECT_FOUR;
@@ -218,6 +298,17 @@ fn c4_play_and_check() {
                 }
                 0
             }),
+            case(
+                "floor: no position, the words, select, scalar check, status",
+                n,
+                || (0..REPEAT).map(|_| c4_floor(words, c4_check_scalar)).sum(),
+            ),
+            #[cfg(target_arch = "x86_64")]
+            case(
+                "floor, the check two directions to an SSE2 register",
+                n,
+                || (0..REPEAT).map(|_| c4_floor(words, c4_check_sse2)).sum(),
+            ),
         ],
     );
 }

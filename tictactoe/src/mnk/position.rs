@@ -286,7 +286,12 @@ impl<const W: usize> Position<W> {
         }
     }
 
-    fn check(&self, action: usize) -> Result<Square, PlayError> {
+    /// The square `action` fills and its bit, or why it cannot be played. Inlined into
+    /// [`play`](Position::play), so that the bit goes to `play_bit` in a register (a call
+    /// returned the result through memory and `play` computed the bit again from the square:
+    /// 10.6 ns a Connect Four move against 3 for `play_bit`).
+    #[inline(always)]
+    fn check(&self, action: usize) -> Result<(Square, u32), PlayError> {
         if self.status != Status::Ongoing {
             return Err(PlayError::GameOver {
                 status: self.status,
@@ -305,16 +310,18 @@ impl<const W: usize> Position<W> {
             if h >= rules.rows() {
                 return Err(PlayError::ColumnFull { action });
             }
-            Ok(Square::new((rules.rows() - 1 - h) as u8, action as u8))
+            let square = Square::new((rules.rows() - 1 - h) as u8, action as u8);
+            Ok((square, action32 * rules.stride() + h))
         } else {
             let square = Square::new(
                 (action32 / rules.cols()) as u8,
                 (action32 % rules.cols()) as u8,
             );
-            if self.board.at(square).is_some() {
+            let bit = rules.bit(square);
+            if self.board.occupied().contains(bit) {
                 return Err(PlayError::Occupied { action });
             }
-            Ok(square)
+            Ok((square, bit))
         }
     }
 
@@ -325,8 +332,8 @@ impl<const W: usize> Position<W> {
     /// column is full; the position is then unchanged.
     #[inline]
     pub fn play(&mut self, action: usize) -> Result<Square, PlayError> {
-        let square = self.check(action)?;
-        self.play_bit(self.rules().bit(square));
+        let (square, bit) = self.check(action)?;
+        self.play_bit(bit);
         Ok(square)
     }
 
