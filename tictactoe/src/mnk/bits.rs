@@ -150,6 +150,21 @@ impl<const W: usize> Bits<W> {
         }))
     }
 
+    /// The 64 bits from `start` up as one word (bits past the capacity read as clear): a
+    /// column of any board is its low `rows` bits. One shift on one word, a funnel of two
+    /// words on wider sets, where [`shr`](Bits::shr) would move all of them.
+    #[must_use]
+    #[inline]
+    pub(crate) fn word_at(&self, start: u32) -> u64 {
+        if W == 1 {
+            return self.0[0].checked_shr(start).unwrap_or(0);
+        }
+        let (q, r) = ((start / 64) as usize, start % 64);
+        let lo = self.0.get(q).copied().unwrap_or(0);
+        let hi = self.0.get(q + 1).copied().unwrap_or(0);
+        ((u128::from(hi) << 64 | u128::from(lo)) >> r) as u64
+    }
+
     /// [`shr`](Bits::shr) for `s < 64`, the shifts of the line checks: no test of the amount.
     #[must_use]
     #[inline]
@@ -399,6 +414,35 @@ mod tests {
         check::<2>(2);
         check::<4>(3);
         check::<6>(4);
+    }
+
+    /// `word_at(start)` is the low word of `shr(start)`, on every width and start.
+    fn word_at_is_the_low_word_of_shr<const W: usize>(words: [u64; W]) {
+        let bits = Bits(words);
+        for start in 0..64 * W as u32 + 70 {
+            assert_eq!(
+                bits.word_at(start),
+                bits.shr(start).0[0],
+                "{bits:?} from {start}"
+            );
+        }
+    }
+
+    #[test]
+    fn word_at_reads_any_64_bits() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20 {
+            word_at_is_the_low_word_of_shr([next()]);
+            word_at_is_the_low_word_of_shr([next(), next()]);
+            word_at_is_the_low_word_of_shr([next(), next(), next(), next()]);
+            word_at_is_the_low_word_of_shr(core::array::from_fn::<u64, 6, _>(|_| next()));
+        }
     }
 
     #[test]

@@ -227,13 +227,14 @@ impl<const W: usize> Position<W> {
         if col >= rules.cols() {
             return 0;
         }
-        let column = self.board.occupied().shr(col * rules.stride()) & Bits::low(rules.rows());
-        if W == 1 && rules.gravity() {
+        let column =
+            self.board.occupied().word_at(col * rules.stride()) & ((1 << rules.rows()) - 1);
+        if rules.gravity() {
             // With gravity the marks are the column's lowest cells: the run of ones (a
             // `tzcnt`, where a population count is a dozen instructions without POPCNT).
-            (!column.0[0]).trailing_zeros()
+            (!column).trailing_zeros()
         } else {
-            column.count()
+            column.count_ones()
         }
     }
 
