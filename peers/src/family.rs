@@ -631,6 +631,8 @@ fn gomoku_pairs(games: usize) -> Vec<(Gomoku, u32)> {
 }
 
 fn gomoku_checks() {
+    // The size the play + check row's name gives.
+    assert_eq!(std::mem::size_of::<Gomoku>(), 120);
     let pairs = gomoku_pairs(200);
     let rules = Rules::GOMOKU;
     let with_move: Vec<(Bits<4>, u32)> = pairs
@@ -691,7 +693,7 @@ fn gomoku_checks() {
                 },
             ),
             case(
-                "ours Position<4>::play_bit + status (copy of 136 B)",
+                "ours Position<4>::play_bit + status (copy of 120 B)",
                 n,
                 || {
                     for _ in 0..REPEAT {
