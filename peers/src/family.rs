@@ -195,6 +195,15 @@ fn c4_play_and_check() {
         })
         .collect();
     let words = &words;
+    // Each contender reads an array of its own, densely: read through the pairs, which hold
+    // every engine's position, each move would also bring the others' bytes from memory.
+    let ours: Vec<(C4, u32, usize)> = pairs.iter().map(|p| (p.ours, p.bit, p.col)).collect();
+    let pons: Vec<(SolverPosition, SolverColumn)> =
+        pairs.iter().map(|p| (p.pons, p.column)).collect();
+    let ai: Vec<(AiPosition, usize)> = pairs.iter().map(|p| (p.ai, p.col)).collect();
+    let solver: Vec<(ConnectFour, u8)> = pairs.iter().map(|p| (p.solver, p.col as u8)).collect();
+    let bg: Vec<(Connect4, u8)> = pairs.iter().map(|p| (p.bg.clone(), p.col as u8)).collect();
+    let (ours, pons, ai, solver, bg) = (&ours, &pons, &ai, &solver, &bg);
     // The floor rows agree with ours on every pair.
     for (pair, word) in pairs.iter().zip(words) {
         let mut p = pair.ours;
@@ -217,9 +226,8 @@ fn c4_play_and_check() {
         vec![
             case("ours mnk::Position<1>::play_bit + status", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mut p = pair.ours;
-                        p.play_bit(pair.bit);
+                    for &(mut p, bit, _) in ours {
+                        p.play_bit(bit);
                         black_box(p.status());
                     }
                 }
@@ -227,9 +235,8 @@ fn c4_play_and_check() {
             }),
             case("ours mnk::Position<1>::play(column) + status", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mut p = pair.ours;
-                        let _ = p.play(pair.col);
+                    for &(mut p, _, col) in ours {
+                        let _ = p.play(col);
                         black_box(p.status());
                     }
                 }
@@ -237,10 +244,9 @@ fn c4_play_and_check() {
             }),
             case("ours mnk::wins_through (the check alone)", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mover = pair.ours.side_to_move();
-                        let pieces = pair.ours.board().pieces(mover) | Bits::single(pair.bit);
-                        black_box(wins_through(pieces, pair.bit, rules));
+                    for (p, bit, _) in ours {
+                        let pieces = p.board().pieces(p.side_to_move()) | Bits::single(*bit);
+                        black_box(wins_through(pieces, *bit, rules));
                     }
                 }
                 0
@@ -250,8 +256,8 @@ fn c4_play_and_check() {
                 n,
                 || {
                     for _ in 0..REPEAT {
-                        for pair in pairs {
-                            let _ = black_box(pair.pons.play(pair.column));
+                        for &(p, column) in pons {
+                            let _ = black_box(p.play(column));
                         }
                     }
                     0
@@ -259,10 +265,9 @@ fn c4_play_and_check() {
             ),
             case("connect-four-ai is_winning_move + play", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mut p = pair.ai;
-                        let win = p.is_winning_move(pair.col);
-                        p.play(pair.col);
+                    for &(mut p, col) in ai {
+                        let win = p.is_winning_move(col);
+                        p.play(col);
                         black_box((win, p.mask));
                     }
                 }
@@ -270,9 +275,8 @@ fn c4_play_and_check() {
             }),
             case("connect-four-ai play + is_won_position", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mut p = pair.ai;
-                        p.play(pair.col);
+                    for &(mut p, col) in ai {
+                        p.play(col);
                         black_box(p.is_won_position());
                     }
                 }
@@ -280,9 +284,8 @@ fn c4_play_and_check() {
             }),
             case("connect-four-solver play + is_victory", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mut p = pair.solver;
-                        p.play(Column::from_index(pair.col as u8));
+                    for &(mut p, col) in solver {
+                        p.play(Column::from_index(col));
                         black_box(p.is_victory());
                     }
                 }
@@ -290,9 +293,9 @@ fn c4_play_and_check() {
             }),
             case("board-game Connect4 clone + play + outcome", n, || {
                 for _ in 0..REPEAT {
-                    for pair in pairs {
-                        let mut b = pair.bg.clone();
-                        b.play(pair.col as u8).expect("legal");
+                    for (b, col) in bg {
+                        let mut b = b.clone();
+                        b.play(*col).expect("legal");
                         black_box(b.outcome());
                     }
                 }
