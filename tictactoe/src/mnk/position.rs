@@ -290,7 +290,7 @@ impl<const W: usize> Position<W> {
     /// The square `action` fills and its bit, or why it cannot be played. Inlined into
     /// [`play`](Position::play), so that the bit goes to `play_bit` in a register (a call
     /// returned the result through memory and `play` computed the bit again from the square:
-    /// 10.6 ns a Connect Four move against 3 for `play_bit`).
+    /// a Connect Four move took 9.3 ns at baseline in `peers/`, 4.4 inlined).
     #[inline(always)]
     fn check(&self, action: usize) -> Result<(Square, u32), PlayError> {
         if self.status != Status::Ongoing {
