@@ -79,7 +79,7 @@ fn c4_pairs(games: usize) -> Vec<C4Pair> {
     let mut rng = SmallRng::seed_from_u64(21);
     let mut pairs = Vec::new();
     for _ in 0..games {
-        let mut ours = C4::new(Rules::CONNECT_FOUR).expect("one word");
+        let mut ours = new_c4();
         let mut pons = SolverPosition::EMPTY;
         let mut ai = AiPosition::new();
         let mut solver = ConnectFour::new();
@@ -316,17 +316,29 @@ fn c4_play_and_check() {
     );
 }
 
+/// An empty Connect Four position on one word.
+#[inline]
+fn new_c4() -> C4 {
+    C4::new(Rules::CONNECT_FOUR).expect("one word")
+}
+
+/// `games` games played by `game` from one generator seeded 5 (so the same games every run),
+/// the sum of the codes it returns for them.
+#[inline(always)]
+fn c4_games(games: usize, mut game: impl FnMut(&mut SmallRng) -> u64) -> u64 {
+    let mut rng = SmallRng::seed_from_u64(5);
+    (0..games).map(|_| game(&mut rng)).sum()
+}
+
 /// Connect Four random playouts: whole games from the empty board, moves uniform.
 fn c4_playouts() {
     const GAMES: usize = 20_000;
     // Moves per game, for ns per move (the same seeds every run, so the same games).
-    let mut moves = 0;
-    let mut rng = SmallRng::seed_from_u64(5);
-    for _ in 0..GAMES {
-        let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
-        p.play_random(&mut rng);
-        moves += p.plies() as usize;
-    }
+    let moves = c4_games(GAMES, |rng| {
+        let mut p = new_c4();
+        p.play_random(rng);
+        u64::from(p.plies())
+    });
     println!(
         "\nConnect Four random games: {:.2} moves per game on average",
         moves as f64 / GAMES as f64
@@ -336,80 +348,60 @@ fn c4_playouts() {
         "game",
         vec![
             case("ours mnk::Position<1>::play_random", GAMES, || {
-                let mut rng = SmallRng::seed_from_u64(5);
-                let mut sum = 0;
-                for _ in 0..GAMES {
-                    let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
-                    sum += status_code(p.play_random(&mut rng));
-                }
-                sum
+                c4_games(GAMES, |rng| status_code(new_c4().play_random(rng)))
             }),
             case(
                 "ours, the loop compiled for the build's CPU level (lab::connect_four::play_random_portable)",
                 GAMES,
                 || {
-                    let mut rng = SmallRng::seed_from_u64(5);
-                    let mut sum = 0;
-                    for _ in 0..GAMES {
-                        let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
-                        sum += status_code(connect_four::play_random_portable(&mut p, &mut rng));
-                    }
-                    sum
+                    c4_games(GAMES, |rng| {
+                        status_code(connect_four::play_random_portable(&mut new_c4(), rng))
+                    })
                 },
             ),
             case(
                 "ours mnk::Position<1> playable().nth(pick) + play_bit",
                 GAMES,
                 || {
-                    let mut rng = SmallRng::seed_from_u64(5);
-                    let mut sum = 0;
-                    for _ in 0..GAMES {
-                        let mut p = C4::new(Rules::CONNECT_FOUR).expect("one word");
+                    c4_games(GAMES, |rng| {
+                        let mut p = new_c4();
                         while p.status() == Status::Ongoing {
                             let playable = p.playable();
-                            let bit = playable.nth(pick(&mut rng, playable.count()));
+                            let bit = playable.nth(pick(rng, playable.count()));
                             p.play_bit(bit.unwrap_or(0));
                         }
-                        sum += status_code(p.status());
-                    }
-                    sum
+                        status_code(p.status())
+                    })
                 },
             ),
             case(
                 "connect-four-ai possible() bit + is_winning_move + play",
                 GAMES,
                 || {
-                    let mut rng = SmallRng::seed_from_u64(5);
-                    let mut sum = 0;
-                    for _ in 0..GAMES {
+                    c4_games(GAMES, |rng| {
                         let mut p = AiPosition::new();
                         loop {
                             let mut possible = p.possible();
-                            for _ in 0..pick(&mut rng, possible.count_ones()) {
+                            for _ in 0..pick(rng, possible.count_ones()) {
                                 possible &= possible - 1;
                             }
                             let col = possible.trailing_zeros() as usize / 7;
                             if p.is_winning_move(col) {
-                                sum += 1;
-                                break;
+                                return 1;
                             }
                             p.play(col);
                             if p.get_moves() == AiPosition::BOARD_SIZE {
-                                sum += 3;
-                                break;
+                                return 3;
                             }
                         }
-                    }
-                    sum
+                    })
                 },
             ),
             case(
                 "connect-four-solver is_legal_move list + play + is_over",
                 GAMES,
                 || {
-                    let mut rng = SmallRng::seed_from_u64(5);
-                    let mut sum = 0;
-                    for _ in 0..GAMES {
+                    c4_games(GAMES, |rng| {
                         let mut p = ConnectFour::new();
                         while !p.is_over() {
                             let mut moves = [Column::from_index(0); 7];
@@ -419,20 +411,17 @@ fn c4_playouts() {
                                 moves[n] = column;
                                 n += usize::from(p.is_legal_move(column));
                             }
-                            p.play(moves[pick(&mut rng, n as u32) as usize]);
+                            p.play(moves[pick(rng, n as u32) as usize]);
                         }
-                        sum += u64::from(p.is_victory());
-                    }
-                    sum
+                        u64::from(p.is_victory())
+                    })
                 },
             ),
             case(
                 "board-game Connect4 is_available_move list + play + outcome",
                 GAMES,
                 || {
-                    let mut rng = SmallRng::seed_from_u64(5);
-                    let mut sum = 0;
-                    for _ in 0..GAMES {
+                    c4_games(GAMES, |rng| {
                         let mut b = Connect4::default();
                         while b.outcome().is_none() {
                             let mut moves = [0u8; 7];
@@ -441,12 +430,10 @@ fn c4_playouts() {
                                 moves[n] = c;
                                 n += usize::from(b.is_available_move(c) == Ok(true));
                             }
-                            b.play(moves[pick(&mut rng, n as u32) as usize])
-                                .expect("legal");
+                            b.play(moves[pick(rng, n as u32) as usize]).expect("legal");
                         }
-                        sum += bg_code(b.outcome());
-                    }
-                    sum
+                        bg_code(b.outcome())
+                    })
                 },
             ),
             case(
@@ -456,9 +443,7 @@ fn c4_playouts() {
                     // Our loop's draws for a peer: six bits of a 64-bit number a move (63 of
                     // the 64 values name a column), drawn again from a 32-bit number while the
                     // value is the 64th or the column is full.
-                    let mut rng = SmallRng::seed_from_u64(5);
-                    let mut sum = 0;
-                    for _ in 0..GAMES {
+                    c4_games(GAMES, |rng| {
                         let mut b = Connect4::default();
                         let mut bits = 0u64;
                         let mut left = 0;
@@ -474,9 +459,8 @@ fn c4_playouts() {
                             }
                             b.play((value / 9) as u8).expect("legal");
                         }
-                        sum += bg_code(b.outcome());
-                    }
-                    sum
+                        bg_code(b.outcome())
+                    })
                 },
             ),
             case(
@@ -536,7 +520,7 @@ fn c4_key(p: &C4) -> u64 {
 /// (sequences to a position) × (its legal moves). Returns the sequences at `depth` and the
 /// positions expanded (the sum of the layers' sizes below `depth`).
 pub fn c4_perft(depth: u32) -> (u64, u64) {
-    let start = C4::new(Rules::CONNECT_FOUR).expect("one word");
+    let start = new_c4();
     if depth == 0 {
         return (1, 0);
     }
