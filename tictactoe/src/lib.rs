@@ -40,6 +40,8 @@ pub mod selfplay;
 pub mod solver;
 pub mod status;
 mod symmetry;
+#[cfg(test)]
+mod testing;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};

@@ -119,13 +119,7 @@ mod tests {
 
     #[test]
     fn solves_the_number_of_any_message() {
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1u64);
         for rest in [0, 1, 4, 12, 13, 100, 4_104, 65_528 + 4] {
             let solver = NumberSolver::new(rest);
             assert_eq!(solver.rest(), rest);

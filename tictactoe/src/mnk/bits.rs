@@ -384,13 +384,7 @@ mod tests {
     }
 
     fn check<const W: usize>(seed: u64) {
-        let mut x = seed;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::testing::xorshift(seed);
         for _ in 0..200 {
             let b = Bits::<W>(core::array::from_fn(|_| next() & next()));
             for s in 0..Bits::<W>::CAPACITY + 3 {
@@ -430,13 +424,7 @@ mod tests {
 
     #[test]
     fn word_at_reads_any_64_bits() {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         for _ in 0..20 {
             word_at_is_the_low_word_of_shr([next()]);
             word_at_is_the_low_word_of_shr([next(), next()]);

@@ -463,13 +463,7 @@ mod tests {
     }
 
     fn check<const W: usize>(rules: Rules, seed: u64) {
-        let mut x = seed;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::testing::xorshift(seed);
         let cells = super::super::cell_mask::<W>(rules);
         for _ in 0..300 {
             // Dense and sparse boards: the AND of one to three random words.

@@ -803,13 +803,7 @@ mod tests {
 
     #[test]
     fn threats_match_a_cell_by_cell_twin() {
-        let mut x = 0x1234_5678_9abc_def1_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1_u64);
         for spec in [
             "3,3,3",
             "4,4,4",
