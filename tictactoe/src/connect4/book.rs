@@ -21,8 +21,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use super::position::{ParseMovesError, Position};
-use super::solver::{MAX_SCORE, MIN_SCORE};
+use super::position::{MAX_SCORE, MIN_SCORE, ParseMovesError, Position};
 
 /// Why a book's text cannot be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -37,6 +37,9 @@ mod solver;
 mod table;
 
 pub use book::{Book, BookError};
-pub use position::{CELLS, Column, Columns, HEIGHT, ParseMovesError, PlayError, Position, WIDTH};
-pub use solver::{MAX_SCORE, MIN_SCORE, Solution, Solver, distance_of, outcome_of};
+pub use position::{
+    CELLS, Column, Columns, HEIGHT, MAX_SCORE, MIN_SCORE, ParseMovesError, PlayError, Position,
+    WIDTH,
+};
+pub use solver::{Solution, Solver, distance_of, outcome_of};
 pub use table::TABLE_BYTES;

@@ -9,6 +9,12 @@ pub const WIDTH: usize = 7;
 pub const HEIGHT: usize = 6;
 /// Cells of the board.
 pub const CELLS: usize = WIDTH * HEIGHT;
+/// The highest score of any position: a win with the player to move's 4th stone. Scores follow
+/// the benchmark sets: `22 - k` when the player to move wins with its `k`-th stone, `-(22 - k)`
+/// when the opponent wins with its `k`-th stone, 0 for a draw.
+pub const MAX_SCORE: i32 = (CELLS as i32 + 1) / 2 - 3;
+/// The lowest score of any position: a loss to the opponent's 4th stone.
+pub const MIN_SCORE: i32 = -(CELLS as i32) / 2 + 3;
 
 // Bit `7 * column + row` is the cell of that column and row (row 0 at the bottom); bit
 // `7 * column + 6` is a sentinel that is always empty, so shifts by 1 (vertical), 6, 7 and 8

@@ -1,16 +1,11 @@
 //! The search: negamax with alpha-beta on null windows, the two-bound table, the book.
 
 use super::book::Book;
-use super::position::{CELLS, Column, Columns, Position, column_mask, mirror_bits};
+use super::position::{
+    CELLS, Column, Columns, MAX_SCORE, MIN_SCORE, Position, column_mask, mirror_bits,
+};
 use super::table::Table;
 use crate::solver::{Outcome, Value};
-
-/// The lowest score of any position: a loss to the opponent's 21st stone... and the highest.
-/// Scores follow the benchmark sets: `22 - k` when the player to move wins with its `k`-th
-/// stone, `-(22 - k)` when the opponent wins with its `k`-th stone, 0 for a draw.
-pub const MAX_SCORE: i32 = (CELLS as i32 + 1) / 2 - 3;
-/// The lowest score: a loss to the opponent's 4th stone.
-pub const MIN_SCORE: i32 = -(CELLS as i32) / 2 + 3;
 
 const HISTORY: bool = false;
 const ETC: bool = true;

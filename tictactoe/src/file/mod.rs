@@ -28,15 +28,18 @@
 //! ```
 
 mod atomic;
+mod lost;
 mod read;
 mod salvage;
 mod solve;
 mod write;
 
 use std::fmt;
+use std::io::{ErrorKind, Read};
 
 pub use atomic::AtomicFile;
-pub use read::{Lost, Reader, check_layout, trailer_count};
+pub use lost::Lost;
+pub use read::{Reader, check_layout, trailer_count};
 pub use write::Writer;
 
 use crate::packed::{PackError, Packing};
@@ -68,6 +71,20 @@ const COUNT_UNKNOWN: u64 = u64::MAX;
 /// CRC-32C (Castagnoli, the iSCSI polynomial), slice-by-16.
 const CRC32C: crc::Crc<u32, crc::Table<16>> =
     crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISCSI);
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match inner.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
 
 /// CRC-32C of the parts, in order.
 fn crc32c(parts: &[&[u8]]) -> u32 {

@@ -1,54 +1,14 @@
 //! [`Reader`]: streams the boards of a `.ttt` file, one checked block at a time.
 
-use std::fmt;
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 
+use super::lost::Lost;
 use super::salvage::Salvage;
 use super::{
     BLOCK_HEAD_BYTES, Damage, FileError, FormatError, HEADER_BYTES, Header, MAGIC, Part,
-    TRAILER_BYTES, crc32c,
+    TRAILER_BYTES, crc32c, read_full,
 };
 use crate::Board;
-
-/// Records lost to damage, found by a salvaging [`Reader`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lost {
-    /// The first lost record.
-    pub first: u64,
-    /// One past the last lost record, if the count is known.
-    pub end: Option<u64>,
-    /// What was wrong.
-    pub cause: FormatError,
-}
-
-impl Lost {
-    /// Records lost, if the count is known.
-    #[must_use]
-    pub fn records(&self) -> Option<u64> {
-        self.end.map(|end| end.saturating_sub(self.first))
-    }
-}
-
-impl fmt::Display for Lost {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.end {
-            Some(end) if end <= self.first => write!(f, "no records lost: {}", self.cause),
-            Some(end) => write!(
-                f,
-                "records {} to {} lost ({}): {}",
-                self.first,
-                end - 1,
-                end - self.first,
-                self.cause
-            ),
-            None => write!(
-                f,
-                "records from {} on lost (count unknown): {}",
-                self.first, self.cause
-            ),
-        }
-    }
-}
 
 /// Reads a `.ttt` file block by block; memory is one block whatever the file size.
 ///
@@ -92,20 +52,6 @@ pub struct Reader<R: Read> {
     input_len: Option<u64>,
     /// The first record of the block last read.
     last_first: u64,
-}
-
-/// Reads until `buf` is full or the input ends; returns the bytes read.
-pub(super) fn read_full(inner: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match inner.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(error) if error.kind() == ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(filled)
 }
 
 impl<R: Read> Reader<R> {

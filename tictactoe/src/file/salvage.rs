@@ -10,11 +10,11 @@
 
 use std::io::Read;
 
-use super::read::{Lost, read_full};
+use super::lost::Lost;
 use super::solve::NumberSolver;
 use super::{
     BLOCK_HEAD_BYTES, Damage, FormatError, HEADER_BYTES, Header, MAX_BLOCK_BYTES, Part,
-    TRAILER_BYTES, crc32c,
+    TRAILER_BYTES, crc32c, read_full,
 };
 use crate::Board;
 

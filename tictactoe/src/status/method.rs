@@ -1,18 +1,12 @@
-//! [`Method`]: every status method named at run time.
+//! [`Method`]: every status method named at run time (what each one runs is in `dispatch.rs`).
 
 use crate::choice::choice_enum;
-
-use super::batch::{self, Kernel};
-use super::{
-    Base3Table, BoardWord, Check, Masks, Paper, Shift, Table, TableBits, Traditional, Verdict,
-};
-use crate::{Board, Player, Status};
 
 choice_enum! {
 /// One of the status methods, chosen at run time (`ttt bench --method`).
 ///
 /// The first seven check one board at a time; the three `batch` methods check slices (see
-/// [`batch`]) and, asked about one board, check a slice of copies of it.
+/// [`batch`](super::batch)) and, asked about one board, check a slice of copies of it.
 ///
 /// ```
 /// use tictactoe::{Board, Player, status::Method};
@@ -42,11 +36,12 @@ pub enum Method {
     Shift = "shift",
     /// The status of every base-3 code, 2 bits each.
     Base3 = "base3",
-    /// [`batch::verdicts_split`] on the widest kernel the CPU has.
+    /// [`batch::verdicts_split`](super::batch::verdicts_split) on the widest kernel the CPU has.
     Batch = "batch",
-    /// [`batch::verdicts_split_with`] on [`Kernel::Portable`].
+    /// [`batch::verdicts_split_with`](super::batch::verdicts_split_with) on
+    /// [`Kernel::Portable`](super::batch::Kernel::Portable).
     BatchPortable = "batch-portable",
-    /// [`batch::verdicts`]: one [`BoardWord`] per board.
+    /// [`batch::verdicts`](super::batch::verdicts): one [`BoardWord`](super::BoardWord) per board.
     BatchPacked = "batch-packed",
 }
 parse_error: |_text| -> ParseMethodError { ParseMethodError }
@@ -58,45 +53,6 @@ parse_error: |_text| -> ParseMethodError { ParseMethodError }
     "unknown status method: expected traditional, paper, masks, table, table-bits, shift, base3, batch, batch-portable or batch-packed"
 )]
 pub struct ParseMethodError;
-
-/// `$single` with the type alias `$C` naming the method's [`Check`] type, for the seven
-/// single-board methods, and `$batch` for the three batch ones: the one place that maps a
-/// method to its type.
-macro_rules! by_method {
-    ($method:expr, $C:ident => $single:expr, batch => $batch:expr) => {
-        match $method {
-            Method::Traditional => {
-                type $C = Traditional;
-                $single
-            }
-            Method::Paper => {
-                type $C = Paper;
-                $single
-            }
-            Method::Masks => {
-                type $C = Masks;
-                $single
-            }
-            Method::Table => {
-                type $C = Table;
-                $single
-            }
-            Method::TableBits => {
-                type $C = TableBits;
-                $single
-            }
-            Method::Shift => {
-                type $C = Shift;
-                $single
-            }
-            Method::Base3 => {
-                type $C = Base3Table;
-                $single
-            }
-            Method::Batch | Method::BatchPortable | Method::BatchPacked => $batch,
-        }
-    };
-}
 
 impl Method {
     /// The methods that check one board at a time.
@@ -118,66 +74,12 @@ impl Method {
             Method::Batch | Method::BatchPortable | Method::BatchPacked
         )
     }
-
-    /// Bytes per board of the representation the method reads.
-    #[must_use]
-    pub const fn state_bytes(self) -> usize {
-        by_method!(self, C => C::STATE_BYTES, batch => batch::STATE_BYTES)
-    }
-
-    /// Bytes of static tables the method reads.
-    #[must_use]
-    pub const fn table_bytes(self) -> usize {
-        by_method!(self, C => C::TABLE_BYTES, batch => batch::TABLE_BYTES)
-    }
-
-    /// The player holding a line on `board` by this method (conversion included).
-    #[must_use]
-    #[inline]
-    pub fn winner(self, board: Board) -> Option<Player> {
-        by_method!(
-            self,
-            C => C::winner(C::prepare(board)),
-            batch => self.batch_verdict(board).winner()
-        )
-    }
-
-    /// Ongoing, won or drawn by this method, or `None` for a method that (as published) only
-    /// finds winners.
-    #[must_use]
-    #[inline]
-    pub fn status(self, board: Board) -> Option<Status> {
-        by_method!(
-            self,
-            C => C::status(C::prepare(board)),
-            batch => Some(self.batch_verdict(board).status())
-        )
-    }
-
-    /// A batch method's verdict on enough copies of `board` that the wide kernels' vector
-    /// loops run, not only their tails.
-    fn batch_verdict(self, board: Board) -> Verdict {
-        const COPIES: usize = 64;
-        let mut out = [Verdict::default(); COPIES];
-        if self == Method::BatchPacked {
-            batch::verdicts(&[BoardWord::from_board(board); COPIES], &mut out);
-        } else {
-            let kernel = if self == Method::BatchPortable {
-                Kernel::Portable
-            } else {
-                Kernel::best()
-            };
-            let (xs, os) = ([board.x().bits(); COPIES], [board.o().bits(); COPIES]);
-            batch::verdicts_split_with(kernel, &xs, &os, &mut out);
-        }
-        out[COPIES - 1]
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Position;
+    use crate::{Board, Position};
 
     #[test]
     fn every_method_but_the_paper_is_right_on_every_position() {

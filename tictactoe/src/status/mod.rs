@@ -37,6 +37,7 @@
 pub(crate) mod base3_table;
 pub mod batch;
 pub(crate) mod check;
+mod dispatch;
 pub(crate) mod masks;
 mod method;
 pub(crate) mod paper;

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tictactoe_rs.data._atomic import _Atomic
+
 #: What the command line was, set by ``python -m tictactoe_rs.data`` (else the Python call).
 COMMAND: list[str | None] = [None]
 
@@ -202,7 +204,6 @@ def write_card(
     notes: Iterable[str] = (),
 ) -> Path:
     """Writes the card of ``output`` atomically (``card_path``); returns its path."""
-    from tictactoe_rs.data._io import _Atomic
 
     path = card_path(output)
     atomic = _Atomic(path)

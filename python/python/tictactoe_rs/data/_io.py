@@ -20,6 +20,7 @@ from tictactoe_rs import _native
 from tictactoe_rs._types import Encoding, Packing
 from tictactoe_rs.data import _card
 from tictactoe_rs.data import _tables as tb
+from tictactoe_rs.data._atomic import _Atomic
 
 PathLike = str | os.PathLike[str]
 
@@ -61,33 +62,6 @@ def _pq() -> Any:
 
 # ---------------------------------------------------------------------------------------------
 # Atomic writes
-
-
-class _Atomic:
-    """A temporary path next to ``path``, renamed onto it (after an fsync) by ``commit``."""
-
-    def __init__(self, path: PathLike) -> None:
-        self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}-{id(self)}.tmp")
-
-    def commit(self) -> None:
-        fd = os.open(self.tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(self.tmp, self.path)
-        dfd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-
-    def discard(self) -> None:
-        try:
-            os.unlink(self.tmp)
-        except FileNotFoundError:
-            pass
 
 
 def parquet_options(compression: str = "zstd") -> dict[str, Any]:
