@@ -11,6 +11,7 @@
 
 pub mod analyze;
 pub mod enumerate;
+pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod solve;
