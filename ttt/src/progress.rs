@@ -90,11 +90,9 @@ impl Progress {
         self.bar.inc(n);
     }
 
-    /// Sets the length (the bar's end) and the position together, for work done in stages
-    /// of known size (a ply of `perft`).
-    pub fn set_stage(&self, position: u64, length: u64, message: String) {
+    /// Sets the position and the length (the bar's end) together.
+    pub fn set_of(&self, position: u64, length: u64) {
         self.bar.set_length(length);
-        self.bar.set_message(message);
         self.set(position);
     }
 

@@ -14,6 +14,7 @@ pub mod enumerate;
 pub mod memory;
 pub mod perft;
 pub mod play;
+pub mod position;
 pub mod solve;
 
 use std::fmt::Write as _;

@@ -35,30 +35,25 @@ pub fn check_depth(rules: Rules, depth: u32) -> anyhow::Result<()> {
 /// The up-front refusal (a usage error).
 pub fn count(rules: Rules, plies: u32, limit: Limit, json: bool) -> anyhow::Result<Counted> {
     memory::check(rules, plies, limit)?;
-    let progress = Progress::new(Some(1), "").unless(json);
+    let progress = Progress::spinner("").unless(json);
     let counted = count::layers_within(rules, plies, limit.bytes, &mut |tick| match tick {
         Tick::Parents {
             plies: ply,
             done,
             of,
             positions,
-        } => progress.set_stage(
-            done,
-            of,
-            format!(
-                "positions of ply {ply} of {plies} expanded, {} found",
-                grouped(positions)
-            ),
-        ),
-        Tick::Finished(layer) => progress.set_stage(
-            1,
-            1,
-            format!(
-                "ply {} of {plies} done: {} positions",
-                layer.plies,
-                grouped(layer.positions)
-            ),
-        ),
+        } => progress.message(format!(
+            "ply {ply} of {plies}: {} of {} positions of ply {} expanded, {} found",
+            grouped(done),
+            grouped(of),
+            ply - 1,
+            grouped(positions)
+        )),
+        Tick::Finished(layer) => progress.message(format!(
+            "ply {} of {plies} done: {} positions",
+            layer.plies,
+            grouped(layer.positions)
+        )),
     });
     progress.finish();
     Ok(counted)

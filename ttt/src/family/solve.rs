@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use tictactoe::Player;
-use tictactoe::mnk::{self, AnyPosition, AnySolver, ParsePositionError, Rules};
+use tictactoe::mnk::{AnyPosition, AnySolver, Rules};
 
 use crate::input::{self, InputError, Outcome};
 use crate::output::Out;
@@ -48,22 +48,14 @@ struct Report<'a> {
     unsolved: Option<String>,
 }
 
-/// The position a line names: column digits with gravity, else a board.
+/// The position a line names, in the one vocabulary of [`super::position`].
 ///
 /// # Errors
-/// Which move is wrong, or what is wrong with the board.
+/// What is wrong with the input, or why its board is no reachable position.
 pub fn parse_position(rules: Rules, text: &str) -> Result<AnyPosition, String> {
-    mnk::parse_position(rules, text).map_err(|error| match error {
-        ParsePositionError::Board(error) => {
-            let digits = if rules.gravity() {
-                ", or column digits 1-9"
-            } else {
-                ""
-            };
-            format!("not a board of {rules}{digits}: {error}")
-        }
-        other => other.to_string(),
-    })
+    super::position::parse(rules, text)
+        .map_err(|error| error.to_string())
+        .and_then(|input| input.position())
 }
 
 /// What the solver said of one position.
@@ -164,7 +156,9 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
             ) => value.to_string(),
             (Answer { value: None, .. }, None) => unreachable!("no value is unsolved"),
         };
-        writeln!(out, "{}: {line}", item.text)?;
+        // An empty argument (the empty position) is shown as written in a shell.
+        let shown = if item.text.is_empty() { "\"\"" } else { item.text };
+        writeln!(out, "{shown}: {line}")?;
         Ok(Outcome::Answered)
     })
 }
@@ -188,22 +182,14 @@ mod tests {
     fn positions_name_their_mistake() {
         let c4 = Rules::CONNECT_FOUR;
         assert_eq!(
-            parse_position(c4, "40").err().as_deref(),
-            Some("move 2 is column 0: the game has columns 1 to 7")
+            parse_position(c4, "4x53").err().as_deref(),
+            Some("bad character 'x' at index 1: expected column digits 1 to 7")
         );
-        assert_eq!(
-            parse_position(c4, "12121211").err().as_deref(),
-            Some("move 8 comes after the end of the game (move 7 ended it)")
-        );
-        let error = parse_position(c4, "4x").err().unwrap_or_default();
-        assert!(
-            error.starts_with("not a board of connect-four, or column digits 1-9: "),
-            "{error}"
-        );
-        let error = parse_position(Rules::TIC_TAC_TOE, "12")
+        let error = parse_position(Rules::TIC_TAC_TOE, "OOO/.../...")
             .err()
             .unwrap_or_default();
-        assert!(error.starts_with("not a board of tic-tac-toe: "), "{error}");
+        assert!(error.starts_with("not a reachable position (o-started"), "{error}");
+        assert_eq!(parse_position(c4, "").map(|p| p.plies()), Ok(0));
         assert!(parse_position(c4, "4453").is_ok());
     }
 }
