@@ -4,7 +4,7 @@
 
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -19,7 +19,6 @@ pub struct Progress {
     /// Whether the bar may ever be drawn (false with `--json`).
     allowed: bool,
     shown: AtomicBool,
-    start: Instant,
 }
 
 impl Progress {
@@ -39,7 +38,6 @@ impl Progress {
             bar,
             allowed: true,
             shown: AtomicBool::new(false),
-            start: Instant::now(),
         }
     }
 
@@ -70,7 +68,7 @@ impl Progress {
     /// Starts drawing once the run has lasted [`DELAY`].
     fn show_when_due(&self) {
         if !self.shown.load(Ordering::Relaxed)
-            && self.start.elapsed() > DELAY
+            && self.bar.elapsed() > DELAY
             && self.may_draw()
             && !self.shown.swap(true, Ordering::Relaxed)
         {
@@ -109,6 +107,16 @@ impl Progress {
         let position = self.bar.position() + 1;
         self.bar.set_message(message);
         self.set(position);
+    }
+
+    /// Clears the bar and starts again from nothing, hidden until the next run has lasted
+    /// [`DELAY`] (between the inputs of a stream: a bar never waits on a terminal for input).
+    pub fn restart(&self) {
+        if self.shown.swap(false, Ordering::Relaxed) {
+            self.bar.finish_and_clear();
+            self.bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        self.bar.reset();
     }
 
     /// Clears the bar.

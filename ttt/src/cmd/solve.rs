@@ -39,9 +39,10 @@ pub struct Args {
     #[arg(long)]
     weak: bool,
     /// Nodes the search may spend on one position before it gives up and reports it
-    /// unsolved (Connect Four's solver has no budget: it always finishes).
-    #[arg(long, value_name = "N", default_value_t = crate::family::solve::DEFAULT_MAX_NODES)]
-    max_nodes: u64,
+    /// unsolved [default: 100000000, about a minute; on Connect Four none: its solver always
+    /// finishes, within minutes on the hardest positions]
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

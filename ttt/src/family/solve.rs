@@ -4,15 +4,18 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use serde::Serialize;
 use tictactoe::Player;
 use tictactoe::mnk::{AnyPosition, AnySolver, Rules};
 
+use super::memory::grouped;
 use crate::input::{self, InputError, Outcome};
 use crate::output::Out;
+use crate::progress::Progress;
 
-/// The default of `--max-nodes`: about a minute of search.
+/// The default of `--max-nodes` but on Connect Four: about a minute of search.
 pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 
 /// How to answer.
@@ -20,7 +23,21 @@ pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 pub struct Options {
     pub json: bool,
     pub weak: bool,
-    pub max_nodes: u64,
+    /// `--max-nodes`: when `None`, [`DEFAULT_MAX_NODES`], and no budget on Connect Four
+    /// (whose solver always finishes, in minutes at worst).
+    pub max_nodes: Option<u64>,
+}
+
+impl Options {
+    /// The node budget of one position of `rules`.
+    #[must_use]
+    pub fn budget(self, rules: Rules) -> u64 {
+        match self.max_nodes {
+            Some(nodes) => nodes,
+            None if rules == Rules::CONNECT_FOUR => u64::MAX,
+            None => DEFAULT_MAX_NODES,
+        }
+    }
 }
 
 /// One line of `solve --game SPEC --json`; keys in this order.
@@ -67,10 +84,11 @@ struct Answer {
 
 fn answer(solver: &mut AnySolver, position: &AnyPosition, options: Options) -> Answer {
     let start = solver.nodes();
+    let budget = options.budget(position.rules());
     let (value, solution) = if options.weak {
-        (solver.value(position, options.max_nodes), None)
+        (solver.value(position, budget), None)
     } else {
-        let solution = solver.solve(position, options.max_nodes);
+        let solution = solver.solve(position, budget);
         (solution.as_ref().map(|s| s.value), solution)
     };
     Answer {
@@ -86,7 +104,16 @@ fn answer(solver: &mut AnySolver, position: &AnyPosition, options: Options) -> A
 /// A failed read or write.
 pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Result<ExitCode> {
     let mut solver = AnySolver::new();
-    input::answer_each(positions, |item, out: &mut Out| {
+    // The nodes of a long search on a progress line (every `WATCH_NODES` nodes).
+    let progress = Arc::new(Progress::spinner("").unless(options.json));
+    if progress.may_draw() {
+        let bar = Arc::clone(&progress);
+        solver.set_watch(Some(Box::new(move |nodes| {
+            bar.message(format!("searching: {} nodes", grouped(nodes)));
+            true
+        })));
+    }
+    let code = input::answer_each(positions, |item, out: &mut Out| {
         let parsed = item
             .checked_text()
             .map_err(|error| error.to_string())
@@ -101,10 +128,11 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
             }
         };
         let answer = answer(&mut solver, &position, options);
+        progress.restart();
         let unsolved = answer.value.is_none().then(|| {
             format!(
                 "not solved within {} nodes (--max-nodes)",
-                options.max_nodes
+                options.budget(rules)
             )
         });
         if options.json {
@@ -160,7 +188,12 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
         let shown = if item.text.is_empty() { "\"\"" } else { item.text };
         writeln!(out, "{shown}: {line}")?;
         Ok(Outcome::Answered)
-    })
+    });
+    drop(solver.set_watch(None));
+    if let Ok(progress) = Arc::try_unwrap(progress) {
+        progress.finish();
+    }
+    code
 }
 
 /// A move as people name it: the column from 1 with gravity, else the cell as drawn (`b2`).
