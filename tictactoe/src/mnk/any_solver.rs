@@ -154,9 +154,8 @@ impl AnySolver {
     pub fn solve(&mut self, position: &AnyPosition, budget: u64) -> Option<AnySolution> {
         if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
-            let (solution, nodes) = within_connect4(solver, &mut self.watch, |s| {
-                s.solve_within(c4, budget)
-            });
+            let (solution, nodes) =
+                within_connect4(solver, &mut self.watch, |s| s.solve_within(c4, budget));
             self.nodes += nodes;
             let solution = solution?;
             return Some(AnySolution {

@@ -299,8 +299,9 @@ pub fn peak_bytes(rules: Rules, previous: u64, positions: u64) -> u64 {
 /// ```
 /// use tictactoe::mnk::{Rules, count};
 /// assert_eq!(count::max_positions(Rules::GOMOKU, 3), 225 * 224 / 2 * 223);
-/// // 1,120 Connect Four positions of 4 stones: the bound is exact there.
-/// assert_eq!(count::max_positions(Rules::CONNECT_FOUR, 4), 1120);
+/// // Connect Four has 1,120 positions of 4 stones: the bound is 12% above (a stone on
+/// // another in one column is never O under X's first stone, which it counts too).
+/// assert_eq!(count::max_positions(Rules::CONNECT_FOUR, 4), 1260);
 /// ```
 #[must_use]
 pub fn max_positions(rules: Rules, plies: u32) -> u64 {
@@ -627,7 +628,11 @@ mod tests {
             })
         );
         // The model says the ply that stopped needed more than the limit.
-        let needed = peak_bytes(Rules::CONNECT_FOUR, full[kept - 1].positions, full[kept].positions);
+        let needed = peak_bytes(
+            Rules::CONNECT_FOUR,
+            full[kept - 1].positions,
+            full[kept].positions,
+        );
         assert!(needed > 4 << 20, "{needed}");
         let finished: Vec<Layer> = ticks
             .iter()
@@ -641,7 +646,13 @@ mod tests {
         // than `TICK_PARENTS` parents.
         let mut parents = 0;
         let all = layers_within(Rules::CONNECT_FOUR, 9, 1 << 30, &mut |t| {
-            if let Tick::Parents { plies: 9, done, of: 184_275, .. } = t {
+            if let Tick::Parents {
+                plies: 9,
+                done,
+                of: 184_275,
+                ..
+            } = t
+            {
                 assert_eq!(done % TICK_PARENTS, 0);
                 parents += 1;
             }
@@ -657,7 +668,11 @@ mod tests {
             map.reserve(n as usize);
             let expected = buckets(n);
             // The standard library gives capacity 7/8 of the buckets (3 of 4, 7 of 8).
-            let capacity = if expected < 8 { expected - 1 } else { expected / 8 * 7 };
+            let capacity = if expected < 8 {
+                expected - 1
+            } else {
+                expected / 8 * 7
+            };
             assert_eq!(map.capacity() as u64, capacity, "{n}");
         }
     }

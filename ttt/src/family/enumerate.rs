@@ -120,7 +120,7 @@ pub fn run(
         None => {
             let progress = Progress::new(Some(1), "sets of X's cells walked").unless(json);
             let grids = count::grids_each(rules, &mut |done, of| progress.set_of(done, of))
-            .or_else(super::perft::refuse)?;
+                .or_else(super::perft::refuse)?;
             progress.finish();
             Counts {
                 grids: Some(grids.grids),

@@ -87,7 +87,12 @@ pub fn stopped(error: CountError, limit: Limit, finished: &[Layer]) -> String {
 ///
 /// # Errors
 /// A depth past the end of the game, a count refused up front, or a failed write.
-pub fn run(rules: Rules, depth: u32, max_memory: Option<u64>, json: bool) -> anyhow::Result<ExitCode> {
+pub fn run(
+    rules: Rules,
+    depth: u32,
+    max_memory: Option<u64>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
     check_depth(rules, depth)?;
     let limit = Limit::of(max_memory);
     let counted = count(rules, depth, limit, json)?;

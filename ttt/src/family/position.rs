@@ -99,7 +99,10 @@ impl fmt::Display for InputError {
                 ch,
                 index,
                 expected,
-            } => write!(f, "bad character {ch:?} at index {index}: expected {expected}"),
+            } => write!(
+                f,
+                "bad character {ch:?} at index {index}: expected {expected}"
+            ),
             InputError::EmptyMove { number, index } => write!(
                 f,
                 "move {number} is empty (index {index}): expected a move between commas"
@@ -123,7 +126,10 @@ impl fmt::Display for InputError {
                 Ok(())
             }
             InputError::NoCell { number, name } => {
-                write!(f, "move {number} is {name:?}, which is not a cell of the board")
+                write!(
+                    f,
+                    "move {number} is {name:?}, which is not a cell of the board"
+                )
             }
             InputError::Illegal { number, name, why } => {
                 write!(f, "move {number} plays {name}, which is {why}")
@@ -265,12 +271,9 @@ fn cells(rules: Rules, text: &str) -> Result<AnyPosition, InputError> {
                 name: name.to_owned(),
             });
         };
-        play(
-            &mut position,
-            number,
-            rules.index(square) as usize,
-            || super::square_name(rules, square),
-        )?;
+        play(&mut position, number, rules.index(square) as usize, || {
+            super::square_name(rules, square)
+        })?;
         start += name.len() + 1;
     }
     Ok(position)
@@ -281,11 +284,16 @@ mod tests {
     use super::*;
 
     fn error(rules: Rules, text: &str) -> String {
-        parse(rules, text).err().map(|e| e.to_string()).unwrap_or_default()
+        parse(rules, text)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
     }
 
     fn board(rules: Rules, text: &str) -> String {
-        parse(rules, text).map(|i| i.board().to_string()).unwrap_or_default()
+        parse(rules, text)
+            .map(|i| i.board().to_string())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -300,10 +308,7 @@ mod tests {
         assert_eq!(board(c4, EMPTY), empty);
         let wide: Rules = "6,12,4,gravity".parse().unwrap();
         let empty_row = "............/";
-        assert_eq!(
-            board(wide, "10,3,12"),
-            empty_row.repeat(5) + "..O......X.X"
-        );
+        assert_eq!(board(wide, "10,3,12"), empty_row.repeat(5) + "..O......X.X");
         let gomoku = Rules::GOMOKU;
         let moves = parse(gomoku, "h8,h9,i8").unwrap().position().unwrap();
         assert_eq!(moves.plies(), 3);
@@ -352,15 +357,14 @@ mod tests {
         );
         let wide: Rules = "6,12,4,gravity".parse().unwrap();
         assert!(
-            error(wide, "130").ends_with("(digits are one column each: separate columns by commas, e.g. 10,3,12)"),
+            error(wide, "130").ends_with(
+                "(digits are one column each: separate columns by commas, e.g. 10,3,12)"
+            ),
             "{}",
             error(wide, "130")
         );
         let gomoku = Rules::GOMOKU;
-        assert_eq!(
-            error(gomoku, "h8,h8"),
-            "move 2 plays h8, which is taken"
-        );
+        assert_eq!(error(gomoku, "h8,h8"), "move 2 plays h8, which is taken");
         assert_eq!(
             error(gomoku, "h8,z9"),
             "move 2 is \"z9\", which is not a cell of the board"
@@ -381,6 +385,9 @@ separated by commas"
         let input = parse(Rules::TIC_TAC_TOE, "OOO/.../...").unwrap();
         assert_eq!(input.board().to_string(), "OOO/.../...");
         let why = input.position().unwrap_err();
-        assert!(why.starts_with("not a reachable position (o-started"), "{why}");
+        assert!(
+            why.starts_with("not a reachable position (o-started"),
+            "{why}"
+        );
     }
 }

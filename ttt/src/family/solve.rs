@@ -185,7 +185,11 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
             (Answer { value: None, .. }, None) => unreachable!("no value is unsolved"),
         };
         // An empty argument (the empty position) is shown as written in a shell.
-        let shown = if item.text.is_empty() { "\"\"" } else { item.text };
+        let shown = if item.text.is_empty() {
+            "\"\""
+        } else {
+            item.text
+        };
         writeln!(out, "{shown}: {line}")?;
         Ok(Outcome::Answered)
     });
@@ -221,7 +225,10 @@ mod tests {
         let error = parse_position(Rules::TIC_TAC_TOE, "OOO/.../...")
             .err()
             .unwrap_or_default();
-        assert!(error.starts_with("not a reachable position (o-started"), "{error}");
+        assert!(
+            error.starts_with("not a reachable position (o-started"),
+            "{error}"
+        );
         assert_eq!(parse_position(c4, "").map(|p| p.plies()), Ok(0));
         assert!(parse_position(c4, "4453").is_ok());
     }
