@@ -143,12 +143,31 @@ impl Totals {
 /// ```
 #[must_use]
 pub fn run(games: u64, seed: u64) -> Totals {
+    run_chunked(games, seed, u64::MAX, &mut |_| {})
+}
+
+/// [`run`] that calls `done(n)` after every `chunk` games (and after the last), `n` the games
+/// played since the previous call: the same games, for a caller that shows progress.
+///
+/// ```
+/// use tictactoe::selfplay::{run, run_chunked};
+/// let mut calls = Vec::new();
+/// assert_eq!(run_chunked(1000, 42, 300, &mut |n| calls.push(n)), run(1000, 42));
+/// assert_eq!(calls, [300, 300, 300, 100]);
+/// ```
+pub fn run_chunked(games: u64, seed: u64, chunk: u64, done: &mut dyn FnMut(u64)) -> Totals {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut totals = Totals::default();
-    for _ in 0..games {
-        let ending = random_game(&mut rng);
-        totals.moves += u64::from(ending.moves);
-        totals.tally.add(ending.status);
+    let mut left = games;
+    while left > 0 {
+        let n = left.min(chunk.max(1));
+        for _ in 0..n {
+            let ending = random_game(&mut rng);
+            totals.moves += u64::from(ending.moves);
+            totals.tally.add(ending.status);
+        }
+        left -= n;
+        done(n);
     }
     totals.games = games;
     totals

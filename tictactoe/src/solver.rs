@@ -26,6 +26,98 @@
 
 use core::fmt;
 
+/// A caller's eye on a long search ([`crate::mnk::AnySolver::set_watch`]): called every
+/// [`WATCH_NODES`] nodes with the nodes the current search has taken so far; returning `false`
+/// stops the search, which then answers as if its node budget had run out. A progress bar, a
+/// clock or a check for Ctrl-C.
+#[cfg(feature = "alloc")]
+pub type Watch = alloc::boxed::Box<dyn FnMut(u64) -> bool + Send>;
+
+/// How many nodes a search takes between two calls of its [`Watch`]: about a tenth of a
+/// second.
+pub const WATCH_NODES: u64 = 1 << 20;
+
+/// The watch a search holds (none when cloned: a watch belongs to one caller).
+#[cfg(feature = "alloc")]
+#[derive(Default)]
+pub(crate) struct WatchSlot(pub(crate) Option<Watch>);
+
+#[cfg(feature = "alloc")]
+impl Clone for WatchSlot {
+    fn clone(&self) -> WatchSlot {
+        WatchSlot(None)
+    }
+}
+
+/// The node limits of one search: a budget and a watch, checked at one node count
+/// (`check_at`) so that the search loop pays one comparison per node for both.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Default)]
+pub(crate) struct Limits {
+    /// The node count at which the search stops.
+    pub(crate) limit: u64,
+    /// The node count at which [`Limits::check`] runs next.
+    pub(crate) check_at: u64,
+    /// The node count when the search started.
+    pub(crate) start: u64,
+    /// The search was stopped: its answer is no answer.
+    pub(crate) aborted: bool,
+    pub(crate) watch: WatchSlot,
+}
+
+#[cfg(feature = "alloc")]
+impl Limits {
+    /// No limit and no search under way.
+    pub(crate) const fn none() -> Limits {
+        Limits {
+            limit: u64::MAX,
+            check_at: u64::MAX,
+            start: 0,
+            aborted: false,
+            watch: WatchSlot(None),
+        }
+    }
+
+    /// Starts a search at node count `nodes` with `budget` nodes.
+    pub(crate) fn start(&mut self, nodes: u64, budget: u64) {
+        self.start = nodes;
+        self.limit = nodes.saturating_add(budget);
+        self.aborted = false;
+        self.schedule(nodes);
+    }
+
+    fn schedule(&mut self, nodes: u64) {
+        self.check_at = if self.watch.0.is_some() {
+            self.limit.min(nodes.saturating_add(WATCH_NODES))
+        } else {
+            self.limit
+        };
+    }
+
+    /// Ends a search: whether it was stopped. The next search without a budget must not see
+    /// this one's stop.
+    pub(crate) fn finish(&mut self) -> bool {
+        self.limit = u64::MAX;
+        self.check_at = u64::MAX;
+        core::mem::replace(&mut self.aborted, false)
+    }
+
+    /// At `check_at`: stops the search past its budget or when the watch says so, else
+    /// schedules the next check. Out of line: it runs once per [`WATCH_NODES`] nodes.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn check(&mut self, nodes: u64) {
+        if nodes > self.limit {
+            self.aborted = true;
+        } else if let Some(watch) = self.watch.0.as_mut()
+            && !watch(nodes - self.start)
+        {
+            self.aborted = true;
+        }
+        self.schedule(nodes);
+    }
+}
+
 use crate::encoding::Rank;
 use crate::encoding::rank::RankIndex;
 use crate::{Bitboard, Player, Position, Status};

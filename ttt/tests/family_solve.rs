@@ -298,12 +298,9 @@ fn bad_positions_get_error_objects_naming_line_and_move() {
             "move 8 comes after the end of the game (move 7 ended it)"
         )
     );
-    assert!(
-        errors[4]
-            .1
-            .starts_with("not a board of connect-four, or column digits 1-9:"),
-        "{:?}",
-        errors[4]
+    assert_eq!(
+        errors[4],
+        (6, "7 cells, expected 42 for a connect-four board")
     );
     assert!(
         errors[5]
@@ -312,10 +309,13 @@ fn bad_positions_get_error_objects_naming_line_and_move() {
         "{:?}",
         errors[6]
     );
-    assert!(
-        errors[6].1.starts_with("not a board of connect-four"),
-        "{:?}",
-        errors[6]
+    // Meant as moves (it starts with a digit): the `x` is named, not the `4`.
+    assert_eq!(
+        errors[6],
+        (
+            8,
+            "bad character 'x' at index 1: expected column digits 1 to 7"
+        )
     );
     // For people: one line on standard error per bad input, naming its line.
     let output = ttt(&["solve", "--game", "connect-four"], "448\n");
@@ -328,11 +328,9 @@ fn bad_positions_get_error_objects_naming_line_and_move() {
     );
     // Without gravity digits are no position; without --game solve is a usage error.
     let output = ttt(&["solve", "--game", "4x4", "--json", "44"], "");
-    assert!(
-        json_lines(&output)[0]["error"]
-            .as_str()
-            .expect("an error")
-            .starts_with("not a board of 4x4:")
+    assert_eq!(
+        json_lines(&output)[0]["error"],
+        "bad character '4' at index 0: expected X, O, . or / between rows"
     );
     let output = ttt(&["solve", "X.O..O.X."], "");
     assert_eq!(output.status.code(), Some(2));

@@ -5,7 +5,7 @@ use super::position::{
     CELLS, Column, Columns, MAX_SCORE, MIN_SCORE, Position, column_mask, mirror_bits,
 };
 use super::table::Table;
-use crate::solver::{Outcome, Value};
+use crate::solver::{Limits, Outcome, Value, Watch};
 
 const HISTORY: bool = false;
 const ETC: bool = true;
@@ -82,6 +82,7 @@ pub struct Solver {
     history: [u32; 64],
     book: Option<Book>,
     nodes: u64,
+    limits: Limits,
 }
 
 impl Default for Solver {
@@ -99,6 +100,7 @@ impl Solver {
             history: [0; 64],
             book: None,
             nodes: 0,
+            limits: Limits::none(),
         }
     }
 
@@ -150,6 +152,9 @@ impl Solver {
         let score = self.score(position);
         let mut best_moves = Columns::EMPTY;
         for column in Column::ALL {
+            if self.limits.aborted {
+                break;
+            }
             if position.can_play(column) && self.move_keeps(position, column, score) {
                 best_moves = best_moves.with(column);
             }
@@ -169,6 +174,28 @@ impl Solver {
             distance: distance_of(score, position.moves()),
             best_moves,
         }
+    }
+
+    /// [`Solver::solve`] within `budget` nodes: `None` when the search needs more, or when
+    /// the [`Watch`] stops it. What the table holds after a stop stays true.
+    pub fn solve_within(&mut self, position: Position, budget: u64) -> Option<Solution> {
+        self.limits.start(self.nodes, budget);
+        let solution = self.solve(position);
+        (!self.limits.finish()).then_some(solution)
+    }
+
+    /// [`Solver::solve_weak`] within `budget` nodes: `None` when the search needs more, or
+    /// when the [`Watch`] stops it.
+    pub fn solve_weak_within(&mut self, position: Position, budget: u64) -> Option<Outcome> {
+        self.limits.start(self.nodes, budget);
+        let outcome = self.solve_weak(position);
+        (!self.limits.finish()).then_some(outcome)
+    }
+
+    /// Gives the searches of [`Solver::solve_within`] and [`Solver::solve_weak_within`] a
+    /// [`Watch`] (or takes it away with `None`), and returns the one it had.
+    pub fn set_watch(&mut self, watch: Option<Watch>) -> Option<Watch> {
+        core::mem::replace(&mut self.limits.watch.0, watch)
     }
 
     /// The score of `position` alone (see [`Solution::score`]): what the benchmark times.
@@ -211,7 +238,7 @@ impl Solver {
         } else {
             (-(CELLS as i32 - moves) / 2, (CELLS as i32 + 1 - moves) / 2)
         };
-        while min < max {
+        while min < max && !self.limits.aborted {
             // Halve the window, but probe near 0 first: most scores are small, and a probe at
             // half the bound proves a win or a loss with a smaller tree.
             let mut med = min + (max - min) / 2;
@@ -236,6 +263,12 @@ impl Solver {
         debug_assert!(alpha < beta);
         debug_assert!(!position.can_win_next());
         self.nodes += 1;
+        if self.nodes > self.limits.check_at {
+            self.limits.check(self.nodes);
+            if self.limits.aborted {
+                return 0;
+            }
+        }
         let moves = position.moves() as i32;
         let possible = position.non_losing_moves();
         if possible == 0 {
@@ -318,6 +351,10 @@ impl Solver {
         let mut best = None;
         for i in 0..n {
             let score = -self.negamax(position.play_cell(cells[i]), -beta, -alpha);
+            // A stopped search's scores mean nothing: none of them reaches the table.
+            if self.limits.aborted {
+                return 0;
+            }
             if score >= beta {
                 if HISTORY {
                     let h = &mut self.history[cells[i].trailing_zeros() as usize];

@@ -432,14 +432,32 @@ pub fn play_match(rules: Rules, x: &mut impl Chooser, o: &mut impl Chooser, game
 /// ```
 #[must_use]
 pub fn random_games(rules: Rules, games: u64, seed: u64) -> crate::selfplay::Totals {
+    random_games_chunked(rules, games, seed, u64::MAX, &mut |_| {})
+}
+
+/// [`random_games`] that calls `done(n)` after every `chunk` games (and after the last), `n`
+/// the games played since the previous call, as [`crate::selfplay::run_chunked`] does.
+pub fn random_games_chunked(
+    rules: Rules,
+    games: u64,
+    seed: u64,
+    chunk: u64,
+    done: &mut dyn FnMut(u64),
+) -> crate::selfplay::Totals {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut totals = crate::selfplay::Totals::default();
     let empty = AnyPosition::new(rules);
-    for _ in 0..games {
-        let mut position = empty;
-        totals.tally.add(position.play_random(&mut rng));
-        totals.moves += u64::from(position.plies());
-        totals.games += 1;
+    let mut left = games;
+    while left > 0 {
+        let n = left.min(chunk.max(1));
+        for _ in 0..n {
+            let mut position = empty;
+            totals.tally.add(position.play_random(&mut rng));
+            totals.moves += u64::from(position.plies());
+            totals.games += 1;
+        }
+        left -= n;
+        done(n);
     }
     totals
 }

@@ -4,8 +4,11 @@
 //!
 //! | game | searched by | budget |
 //! |---|---|---|
-//! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | not applied: it always finishes |
+//! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | [`AnySolver::solve`]'s `budget` nodes |
 //! | any other, or a finished Connect Four game | [`solve::Solver`] of the position's width | [`AnySolver::solve`]'s `budget` nodes |
+//!
+//! A [`Watch`] ([`AnySolver::set_watch`]) sees every search's node count as it goes, and may
+//! stop it.
 //!
 //! The **score** generalises the Connect Four benchmark sets' convention to every game:
 //! positive when the side to move wins, `(cells + 1) / 2 + 1` minus the winner's marks at the
@@ -29,7 +32,7 @@ use alloc::vec::Vec;
 use super::solve::{self, DEFAULT_TABLE_BITS, Solver};
 use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, PlayError, Rules, Square};
 use crate::connect4;
-use crate::solver::{Outcome, Value};
+use crate::solver::{Outcome, Value, Watch};
 use crate::{Player, Status};
 
 /// What perfect play makes of a position: [`solve::Solution`] with the score.
@@ -60,6 +63,7 @@ pub struct AnySolver {
     w6: Option<Box<Solver<6>>>,
     connect4: Option<Box<connect4::Solver>>,
     nodes: u64,
+    watch: Option<Watch>,
 }
 
 impl Default for AnySolver {
@@ -82,13 +86,31 @@ fn family<const W: usize>(
     slot.as_deref_mut()
 }
 
-/// `search`'s answer on `solver` and the nodes it took.
+/// `search`'s answer on `solver` and the nodes it took, with `watch` lent to the solver for
+/// the search.
 fn within<const W: usize, T>(
     solver: &mut Solver<W>,
+    watch: &mut Option<Watch>,
     search: impl FnOnce(&mut Solver<W>) -> Option<T>,
 ) -> (Option<T>, u64) {
     let start = solver.nodes();
+    solver.set_watch(watch.take());
     let answer = search(solver);
+    *watch = solver.set_watch(None);
+    (answer, solver.nodes() - start)
+}
+
+/// `search`'s answer on Connect Four's `solver` and the nodes it took, with `watch` lent to
+/// the solver for the search.
+fn within_connect4<T>(
+    solver: &mut connect4::Solver,
+    watch: &mut Option<Watch>,
+    search: impl FnOnce(&mut connect4::Solver) -> Option<T>,
+) -> (Option<T>, u64) {
+    let start = solver.nodes();
+    solver.set_watch(watch.take());
+    let answer = search(solver);
+    *watch = solver.set_watch(None);
     (answer, solver.nodes() - start)
 }
 
@@ -111,6 +133,7 @@ impl AnySolver {
             w6: None,
             connect4: None,
             nodes: 0,
+            watch: None,
         }
     }
 
@@ -120,14 +143,21 @@ impl AnySolver {
         self.nodes
     }
 
-    /// Value, distance, score and best moves of `position`; `None` when the family solver
-    /// needs more than `budget` nodes (Connect Four's solver has no budget: it always
-    /// answers).
+    /// Gives every later search a [`Watch`] (or takes it away with `None`), and returns the
+    /// one it had.
+    pub fn set_watch(&mut self, watch: Option<Watch>) -> Option<Watch> {
+        core::mem::replace(&mut self.watch, watch)
+    }
+
+    /// Value, distance, score and best moves of `position`; `None` when the search needs
+    /// more than `budget` nodes, or the [`Watch`] stops it.
     pub fn solve(&mut self, position: &AnyPosition, budget: u64) -> Option<AnySolution> {
         if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
-            let start = solver.nodes();
-            let solution = solver.solve(c4);
+            let (solution, nodes) =
+                within_connect4(solver, &mut self.watch, |s| s.solve_within(c4, budget));
+            self.nodes += nodes;
+            let solution = solution?;
             return Some(AnySolution {
                 value: solution.value,
                 outcome: solution.outcome,
@@ -138,25 +168,22 @@ impl AnySolver {
                     .iter()
                     .map(connect4::Column::index)
                     .collect(),
-                nodes: {
-                    let nodes = solver.nodes() - start;
-                    self.nodes += nodes;
-                    nodes
-                },
+                nodes,
             });
         }
         let (rules, bits) = (position.rules(), self.table_bits);
+        let watch = &mut self.watch;
         let (solution, nodes) = match position {
-            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, |s| {
+            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, |s| {
+            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, |s| {
+            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, |s| {
+            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
         };
@@ -172,27 +199,26 @@ impl AnySolver {
         })
     }
 
-    /// Only who wins under perfect play (the weak mode, faster); `None` when the family solver
-    /// needs more than `budget` nodes.
+    /// Only who wins under perfect play (the weak mode, faster); `None` when the search needs
+    /// more than `budget` nodes, or the [`Watch`] stops it.
     pub fn value(&mut self, position: &AnyPosition, budget: u64) -> Option<Value> {
         let (outcome, nodes) = if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
-            let start = solver.nodes();
-            let outcome = solver.solve_weak(c4);
-            (Some(outcome), solver.nodes() - start)
+            within_connect4(solver, &mut self.watch, |s| s.solve_weak_within(c4, budget))
         } else {
             let (rules, bits) = (position.rules(), self.table_bits);
+            let watch = &mut self.watch;
             match position {
-                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, |s| {
+                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, |s| {
+                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, |s| {
+                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, |s| {
+                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
             }

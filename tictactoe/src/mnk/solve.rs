@@ -61,7 +61,7 @@ use alloc::vec::Vec;
 use super::bits::Bits;
 use super::board::{WidthError, cell_mask};
 use super::{Position, Rules, zobrist};
-use crate::solver::{Outcome, Value};
+use crate::solver::{Limits, Outcome, Value, Watch};
 use crate::{Player, Status};
 
 /// Bytes of one table entry: the 64-bit hash, two 16-bit bounds, a 16-bit move and a 16-bit
@@ -223,8 +223,7 @@ pub struct Solver<const W: usize> {
     /// Candidate moves of every node on the path, as (order key, bit).
     stack: Vec<(u64, u16)>,
     nodes: u64,
-    limit: u64,
-    aborted: bool,
+    limits: Limits,
 }
 
 impl<const W: usize> Solver<W> {
@@ -258,8 +257,7 @@ impl<const W: usize> Solver<W> {
             hashes: [0; 8],
             stack: Vec::new(),
             nodes: 0,
-            limit: u64::MAX,
-            aborted: false,
+            limits: Limits::none(),
         };
         solver.set_rules(rules);
         Ok(solver)
@@ -339,12 +337,9 @@ impl<const W: usize> Solver<W> {
     #[must_use]
     pub fn solve_within(&mut self, position: &Position<W>, budget: u64) -> Option<Solution> {
         let start = self.nodes;
-        self.limit = start.saturating_add(budget);
-        self.aborted = false;
+        self.limits.start(start, budget);
         let result = self.solve_inner(position);
-        self.limit = u64::MAX;
-        // A later search without a budget must not see this one's abort.
-        let aborted = core::mem::replace(&mut self.aborted, false);
+        let aborted = self.limits.finish();
         let mut solution = result.filter(|_| !aborted)?;
         solution.nodes = self.nodes - start;
         Some(solution)
@@ -396,12 +391,16 @@ impl<const W: usize> Solver<W> {
     /// more. What it stored before stopping stays in the table and is correct.
     #[must_use]
     pub fn outcome_within(&mut self, position: &Position<W>, budget: u64) -> Option<Outcome> {
-        self.limit = self.nodes.saturating_add(budget);
-        self.aborted = false;
+        self.limits.start(self.nodes, budget);
         let outcome = self.outcome(position);
-        self.limit = u64::MAX;
-        let aborted = core::mem::replace(&mut self.aborted, false);
+        let aborted = self.limits.finish();
         (!aborted).then_some(outcome)
+    }
+
+    /// Gives the searches of this solver a [`Watch`] (or takes it away with `None`), and
+    /// returns the one it had.
+    pub fn set_watch(&mut self, watch: Option<Watch>) -> Option<Watch> {
+        core::mem::replace(&mut self.limits.watch.0, watch)
     }
 
     /// The value and distance after each legal move of `position`, in the order of the
@@ -445,11 +444,11 @@ impl<const W: usize> Solver<W> {
             if r < 0 {
                 hi = r;
             } else {
-                return (!self.aborted).then_some(0);
+                return (!self.limits.aborted).then_some(0);
             }
         }
         // Then the distance, by null windows.
-        while lo < hi && !self.aborted {
+        while lo < hi && !self.limits.aborted {
             let mid = lo + (hi - lo).div_euclid(2);
             let r = self.search(mid, mid + 1);
             if r <= mid {
@@ -458,7 +457,7 @@ impl<const W: usize> Solver<W> {
                 lo = r.max(lo);
             }
         }
-        (!self.aborted).then_some(lo)
+        (!self.limits.aborted).then_some(lo)
     }
 
     /// Whether the score of `child` (for its side to move) is at most `bound`.
@@ -468,7 +467,7 @@ impl<const W: usize> Solver<W> {
         }
         self.load(child);
         let r = self.search(bound, bound + 1);
-        (!self.aborted).then_some(r <= bound)
+        (!self.limits.aborted).then_some(r <= bound)
     }
 
     /// The score of a finished game, for the side to move.
@@ -549,10 +548,10 @@ impl<const W: usize> Solver<W> {
     /// `r >= beta`. The position is ongoing.
     fn search(&mut self, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.limit {
-            self.aborted = true;
+        if self.nodes > self.limits.check_at {
+            self.limits.check(self.nodes);
         }
-        if self.aborted {
+        if self.limits.aborted {
             return 0;
         }
         let rules = self.rules;
@@ -676,7 +675,7 @@ impl<const W: usize> Solver<W> {
             }
         }
         self.stack.truncate(base);
-        if self.aborted {
+        if self.limits.aborted {
             return 0;
         }
         let mv = self.map[sym * span + best_bit as usize];

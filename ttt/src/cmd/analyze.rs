@@ -19,25 +19,30 @@ use crate::output::{self, Out};
 ///
 /// With no BOARD, reads one board per line from standard input and streams the answers, so it
 /// runs over millions of lines in bounded memory. A line that is not a board is reported and
-/// the run goes on; the exit status is then non-zero.
+/// the run goes on; the exit status is then non-zero. With --game, each input is a position of
+/// that game in any form `ttt solve` takes: a board, moves, or `-` for the empty board (no
+/// perfect play and no codes there: `ttt solve --game` solves them).
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
   ttt analyze X.O..O.X.
   ttt analyze XXX/OO./... XXX...OOO --json
   ttt analyze --json < boards.txt > reports.jsonl
-  ttt analyze --game connect-four ......./......./......./......./...O.../...X...")]
+  ttt analyze --game connect-four ......./......./......./......./...O.../...X...
+  ttt analyze --game connect-four 4455 10,3
+  ttt analyze --game gomoku h8,h9,i8")]
 pub struct Args {
     /// Boards: nine cells X, O or `.` in row-major order, `/` allowed between rows
-    /// (`X.O/..O/.X.`). With none, one board per line is read from standard input.
+    /// (`X.O/..O/.X.`); with --game, positions of that game (boards or moves). With none, one
+    /// per line is read from standard input.
     #[arg(value_name = "BOARD")]
     boards: Vec<std::ffi::OsString>,
     /// Print one JSON object per board, one per line.
     #[arg(long)]
     json: bool,
     /// A game of the k-in-a-row family instead of the 3x3 core (boards as rows top to bottom
-    /// separated by `/`): tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
+    /// separated by `/`, or moves): tic-tac-toe, 4x4, connect-four, gomoku, or ROWS,COLS,K
+    /// with an optional ,gravity (e.g. 6,7,4,gravity).
     #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
     game: Option<tictactoe::mnk::Rules>,
 }

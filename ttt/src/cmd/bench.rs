@@ -194,7 +194,8 @@ fn measure_all(
     methods: &[Method],
     with_split: bool,
 ) -> (Vec<ScenarioRun>, Vec<Split>) {
-    let mut progress = Progress::new(Some(scenarios.len() as u64 * u64::from(args.trials)), "");
+    let progress =
+        Progress::new(Some(scenarios.len() as u64 * u64::from(args.trials)), "").unless(args.json);
     let (mut runs, mut splits) = (Vec::new(), Vec::new());
     for &scenario in scenarios {
         let (name, boards) = (scenario.name(), scenario.boards());

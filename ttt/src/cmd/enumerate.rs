@@ -25,6 +25,11 @@ pub struct Args {
     /// of classifying every grid (which only boards of at most 16 cells allow).
     #[arg(long, value_name = "N", requires = "game")]
     max_plies: Option<u32>,
+    /// With --max-plies: the memory the count may take, e.g. 8G or 512M (default: half the
+    /// memory available). Plies the growth model says would take more are refused before the
+    /// count starts.
+    #[arg(long, value_name = "SIZE", requires = "max_plies", value_parser = crate::family::memory::parse_size)]
+    max_memory: Option<u64>,
 }
 
 /// Everything `enumerate` reports, all computed.
@@ -103,7 +108,7 @@ fn count() -> Counts {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(rules) = args.game {
-        return crate::family::enumerate::run(rules, args.max_plies, args.json);
+        return crate::family::enumerate::run(rules, args.max_plies, args.max_memory, args.json);
     }
     let counts = count();
     if args.json {

@@ -2,10 +2,11 @@
 
 use std::process::ExitCode;
 
-use tictactoe::agents::{Agent, Strategy, play_match};
+use tictactoe::agents::{Agent, Strategy, Tally, play_game};
 use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 
 use crate::output::outln;
+use crate::progress::Progress;
 use crate::util::clock_seed;
 
 /// Play many games between two engine players and count the results.
@@ -89,6 +90,19 @@ struct MatchJson {
     draws: u64,
 }
 
+/// Plays `games` games (each `play` returns how one ended) and tallies them, as the library's
+/// `play_match` does, with the games on a progress bar unless `json`.
+fn tally_games(games: u64, json: bool, mut play: impl FnMut() -> tictactoe::Status) -> Tally {
+    let progress = Progress::new(Some(games), "games").unless(json);
+    let mut tally = Tally::default();
+    for game in 0..games {
+        tally.add(play());
+        progress.set(game + 1);
+    }
+    progress.finish();
+    tally
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let tally = match args.game {
@@ -101,14 +115,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             let mut x = Agent::new(core(&args.x)?, seed);
             let mut o = Agent::new(core(&args.o)?, seed.wrapping_add(1));
-            play_match(&mut x, &mut o, args.games)
+            tally_games(args.games, args.json, || play_game(&mut x, &mut o).status())
         }
         Some(rules) => {
             use tictactoe::mnk::agents::{self, Agent};
             let player = |player: &Player| crate::family::player(&player.to_string(), rules);
             let mut x = Agent::new(player(&args.x)?, seed);
             let mut o = Agent::new(player(&args.o)?, seed.wrapping_add(1));
-            agents::play_match(rules, &mut x, &mut o, args.games)
+            tally_games(args.games, args.json, || {
+                agents::play_game(rules, &mut x, &mut o).status()
+            })
         }
     };
     if args.json {

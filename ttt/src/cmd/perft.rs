@@ -8,10 +8,13 @@ use tictactoe::Position;
 /// Count move sequences by depth (perft).
 ///
 /// Prints, for each depth up to DEPTH, the number of move sequences of that length from the
-/// empty board; finished games are not continued.
+/// empty board; finished games are not continued. With --game, the count keeps the distinct
+/// positions of each ply in memory: a depth whose positions would pass the memory limit is
+/// refused before the count starts, with the estimate.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  ttt perft 9\n  ttt perft 4 --json\n  ttt perft --game connect-four 8"
+    after_help = "Examples:\n  ttt perft 9\n  ttt perft 4 --json\n  ttt perft --game connect-four 8\n  \
+ttt perft --game gomoku 3 --max-memory 2G"
 )]
 pub struct Args {
     /// The largest depth, 0 to 9 (a game lasts at most nine moves; with --game, its cells).
@@ -24,11 +27,15 @@ pub struct Args {
     /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
     #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
     game: Option<tictactoe::mnk::Rules>,
+    /// With --game: the memory the count may take, e.g. 8G or 512M (default: half the memory
+    /// available). A depth the growth model says would take more is refused before it starts.
+    #[arg(long, value_name = "SIZE", requires = "game", value_parser = crate::family::memory::parse_size)]
+    max_memory: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(rules) = args.game {
-        return crate::family::perft::run(rules, args.depth, args.json);
+        return crate::family::perft::run(rules, args.depth, args.max_memory, args.json);
     }
     if let Err(message) = parse_depth(&args.depth.to_string()) {
         // The error clap gave before `--game` allowed deeper depths, word for word.

@@ -6,6 +6,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::output::outln;
+use crate::progress::Progress;
+
+/// Games a thread plays between two updates of the progress bar.
+const CHUNK: u64 = 1 << 14;
 use tictactoe::selfplay::{self, Totals};
 
 /// Measure random self-play throughput.
@@ -66,6 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build()?;
     pool.broadcast(|_| ());
+    let progress = Progress::new(Some(args.games), "games").unless(args.json);
     let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
     let totals = pool.install(|| {
         (0..threads as u64)
@@ -74,13 +79,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let share =
                     args.games / threads as u64 + u64::from(i < args.games % threads as u64);
                 let seed = args.seed.wrapping_add(i);
+                // A chunk takes a few milliseconds: the bar moves smoothly and costs nothing.
+                let mut done = |n| progress.inc(n);
                 match args.game {
-                    None => selfplay::run(share, seed),
-                    Some(rules) => tictactoe::mnk::agents::random_games(rules, share, seed),
+                    None => selfplay::run_chunked(share, seed, CHUNK, &mut done),
+                    Some(rules) => tictactoe::mnk::agents::random_games_chunked(
+                        rules, share, seed, CHUNK, &mut done,
+                    ),
                 }
             })
             .reduce(Totals::default, Totals::merge)
     });
+    progress.finish();
     let seconds = start.elapsed().as_secs_f64();
     // CPU time of the whole process: on a busy machine it shows what each core delivered.
     let cpu_seconds = process_cpu_seconds()

@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         reader
     };
-    let mut progress = Progress::new(reader.header().count, "positions unpacked");
+    let progress = Progress::new(reader.header().count, "positions unpacked");
     let mut out = BufWriter::with_capacity(1 << 20, crate::output::stdout());
     let mut boards = Vec::new();
     // A block's lines are made in one buffer and written at once: at most 40,955 records (a

@@ -61,7 +61,8 @@ impl Report {
     }
 }
 
-/// Answers every board (arguments, or lines of standard input) of `rules`.
+/// Answers every board or move string (arguments, or lines of standard input) of `rules`,
+/// in the one vocabulary of [`super::position`].
 ///
 /// # Errors
 /// A failed read or write.
@@ -70,7 +71,11 @@ pub fn run(rules: Rules, boards: &[std::ffi::OsString], json: bool) -> anyhow::R
         let parsed = item
             .checked_text()
             .map_err(|error| error.to_string())
-            .and_then(|text| AnyBoard::parse(rules, text).map_err(|error| error.to_string()));
+            .and_then(|text| {
+                super::position::parse(rules, text)
+                    .map(|input| input.board())
+                    .map_err(|error| error.to_string())
+            });
         match parsed {
             Ok(board) if json => input::json_line(out, &Report::of(board)),
             Ok(board) => {

@@ -1,7 +1,8 @@
 //! `ttt enumerate --game SPEC [--max-plies N]`: distinct positions by number of marks and by
 //! status. Without `--max-plies`, every grid of a board of at most 16 cells is classified
 //! ([`count::grids`]); with it, positions are counted ply by ply from the empty board
-//! ([`count::layers`]), which also gives the move sequences (perft).
+//! ([`count::layers_within`], under the memory limit of `perft`), which also gives the move
+//! sequences (perft). Both show their progress on a terminal.
 
 use std::process::ExitCode;
 
@@ -9,8 +10,10 @@ use serde::Serialize;
 use tictactoe::mnk::Rules;
 use tictactoe::mnk::count::{self, Layer, MAX_GRID_CELLS};
 
+use super::memory::Limit;
 use crate::exit;
-use crate::output::outln;
+use crate::output::{errln, outln};
+use crate::progress::Progress;
 
 /// The JSON object of `enumerate --game`, keys in this order.
 #[derive(Serialize)]
@@ -29,6 +32,10 @@ struct Counts {
     per_marks: Vec<u64>,
     perft: Option<Vec<u64>>,
     by_marks: Vec<MarksJson>,
+    /// Why a count by plies stopped early (the plies before are complete); absent when it
+    /// finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
 }
 
 /// One element of `by_marks`.
@@ -73,21 +80,35 @@ impl Counts {
                     draw: l.draws,
                 })
                 .collect(),
+            stopped: None,
         }
     }
 }
 
-/// Counts and prints.
+/// Counts and prints; a count by plies stopped by the memory limit prints the plies it
+/// finished (with `"stopped"` in JSON) and exits with status 2.
 ///
 /// # Errors
-/// A usage error where the count cannot finish: a board of more than 16 cells without
-/// `--max-plies`, or a ply past the memory limit.
-pub fn run(rules: Rules, max_plies: Option<u32>, json: bool) -> anyhow::Result<ExitCode> {
+/// A usage error where the count cannot start: a board of more than 16 cells without
+/// `--max-plies`, or plies the growth model says would pass the memory limit.
+pub fn run(
+    rules: Rules,
+    max_plies: Option<u32>,
+    max_memory: Option<u64>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut stopped = None;
     let counts = match max_plies {
         Some(plies) => {
-            let layers = count::layers(rules, plies.min(rules.cells()), super::perft::LIMIT)
-                .or_else(super::perft::refuse)?;
-            Counts::new(rules, max_plies, &layers)
+            let limit = Limit::of(max_memory);
+            let counted = super::perft::count(rules, plies.min(rules.cells()), limit, json)?;
+            stopped = counted
+                .stopped
+                .map(|error| super::perft::stopped(error, limit, &counted.layers));
+            Counts {
+                stopped: stopped.clone(),
+                ..Counts::new(rules, max_plies, &counted.layers)
+            }
         }
         None if rules.cells() > MAX_GRID_CELLS => {
             return exit::usage(format!(
@@ -97,7 +118,10 @@ pub fn run(rules: Rules, max_plies: Option<u32>, json: bool) -> anyhow::Result<E
             ));
         }
         None => {
-            let grids = count::grids(rules).or_else(super::perft::refuse)?;
+            let progress = Progress::new(Some(1), "sets of X's cells walked").unless(json);
+            let grids = count::grids_each(rules, &mut |done, of| progress.set_of(done, of))
+                .or_else(super::perft::refuse)?;
+            progress.finish();
             Counts {
                 grids: Some(grids.grids),
                 count_valid: Some(grids.legal_counts),
@@ -107,7 +131,7 @@ pub fn run(rules: Rules, max_plies: Option<u32>, json: bool) -> anyhow::Result<E
     };
     if json {
         outln!("{}", serde_json::to_string(&counts)?);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(finish(stopped));
     }
     outln!("game                   {rules}");
     match counts.max_plies {
@@ -148,5 +172,16 @@ pub fn run(rules: Rules, max_plies: Option<u32>, json: bool) -> anyhow::Result<E
             layer.ongoing
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(finish(stopped))
+}
+
+/// Success, or the reason a count stopped on standard error and status 2.
+fn finish(stopped: Option<String>) -> ExitCode {
+    match stopped {
+        None => ExitCode::SUCCESS,
+        Some(why) => {
+            errln!("ttt: error: {why}");
+            ExitCode::from(exit::USAGE)
+        }
+    }
 }

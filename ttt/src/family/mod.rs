@@ -11,8 +11,10 @@
 
 pub mod analyze;
 pub mod enumerate;
+pub mod memory;
 pub mod perft;
 pub mod play;
+pub mod position;
 pub mod solve;
 
 use std::fmt::Write as _;

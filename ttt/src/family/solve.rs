@@ -4,15 +4,18 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use serde::Serialize;
 use tictactoe::Player;
-use tictactoe::mnk::{self, AnyPosition, AnySolver, ParsePositionError, Rules};
+use tictactoe::mnk::{AnyPosition, AnySolver, Rules};
 
+use super::memory::grouped;
 use crate::input::{self, InputError, Outcome};
 use crate::output::Out;
+use crate::progress::Progress;
 
-/// The default of `--max-nodes`: about a minute of search.
+/// The default of `--max-nodes` but on Connect Four: about a minute of search.
 pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 
 /// How to answer.
@@ -20,7 +23,21 @@ pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 pub struct Options {
     pub json: bool,
     pub weak: bool,
-    pub max_nodes: u64,
+    /// `--max-nodes`: when `None`, [`DEFAULT_MAX_NODES`], and no budget on Connect Four
+    /// (whose solver always finishes, in minutes at worst).
+    pub max_nodes: Option<u64>,
+}
+
+impl Options {
+    /// The node budget of one position of `rules`.
+    #[must_use]
+    pub fn budget(self, rules: Rules) -> u64 {
+        match self.max_nodes {
+            Some(nodes) => nodes,
+            None if rules == Rules::CONNECT_FOUR => u64::MAX,
+            None => DEFAULT_MAX_NODES,
+        }
+    }
 }
 
 /// One line of `solve --game SPEC --json`; keys in this order.
@@ -48,22 +65,14 @@ struct Report<'a> {
     unsolved: Option<String>,
 }
 
-/// The position a line names: column digits with gravity, else a board.
+/// The position a line names, in the one vocabulary of [`super::position`].
 ///
 /// # Errors
-/// Which move is wrong, or what is wrong with the board.
+/// What is wrong with the input, or why its board is no reachable position.
 pub fn parse_position(rules: Rules, text: &str) -> Result<AnyPosition, String> {
-    mnk::parse_position(rules, text).map_err(|error| match error {
-        ParsePositionError::Board(error) => {
-            let digits = if rules.gravity() {
-                ", or column digits 1-9"
-            } else {
-                ""
-            };
-            format!("not a board of {rules}{digits}: {error}")
-        }
-        other => other.to_string(),
-    })
+    super::position::parse(rules, text)
+        .map_err(|error| error.to_string())
+        .and_then(|input| input.position())
 }
 
 /// What the solver said of one position.
@@ -75,10 +84,11 @@ struct Answer {
 
 fn answer(solver: &mut AnySolver, position: &AnyPosition, options: Options) -> Answer {
     let start = solver.nodes();
+    let budget = options.budget(position.rules());
     let (value, solution) = if options.weak {
-        (solver.value(position, options.max_nodes), None)
+        (solver.value(position, budget), None)
     } else {
-        let solution = solver.solve(position, options.max_nodes);
+        let solution = solver.solve(position, budget);
         (solution.as_ref().map(|s| s.value), solution)
     };
     Answer {
@@ -94,7 +104,16 @@ fn answer(solver: &mut AnySolver, position: &AnyPosition, options: Options) -> A
 /// A failed read or write.
 pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Result<ExitCode> {
     let mut solver = AnySolver::new();
-    input::answer_each(positions, |item, out: &mut Out| {
+    // The nodes of a long search on a progress line (every `WATCH_NODES` nodes).
+    let progress = Arc::new(Progress::spinner("").unless(options.json));
+    if progress.may_draw() {
+        let bar = Arc::clone(&progress);
+        solver.set_watch(Some(Box::new(move |nodes| {
+            bar.message(format!("searching: {} nodes", grouped(nodes)));
+            true
+        })));
+    }
+    let code = input::answer_each(positions, |item, out: &mut Out| {
         let parsed = item
             .checked_text()
             .map_err(|error| error.to_string())
@@ -109,10 +128,11 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
             }
         };
         let answer = answer(&mut solver, &position, options);
+        progress.restart();
         let unsolved = answer.value.is_none().then(|| {
             format!(
                 "not solved within {} nodes (--max-nodes)",
-                options.max_nodes
+                options.budget(rules)
             )
         });
         if options.json {
@@ -164,9 +184,20 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
             ) => value.to_string(),
             (Answer { value: None, .. }, None) => unreachable!("no value is unsolved"),
         };
-        writeln!(out, "{}: {line}", item.text)?;
+        // An empty argument (the empty position) is shown as written in a shell.
+        let shown = if item.text.is_empty() {
+            "\"\""
+        } else {
+            item.text
+        };
+        writeln!(out, "{shown}: {line}")?;
         Ok(Outcome::Answered)
-    })
+    });
+    drop(solver.set_watch(None));
+    if let Ok(progress) = Arc::try_unwrap(progress) {
+        progress.finish();
+    }
+    code
 }
 
 /// A move as people name it: the column from 1 with gravity, else the cell as drawn (`b2`).
@@ -188,22 +219,17 @@ mod tests {
     fn positions_name_their_mistake() {
         let c4 = Rules::CONNECT_FOUR;
         assert_eq!(
-            parse_position(c4, "40").err().as_deref(),
-            Some("move 2 is column 0: the game has columns 1 to 7")
+            parse_position(c4, "4x53").err().as_deref(),
+            Some("bad character 'x' at index 1: expected column digits 1 to 7")
         );
-        assert_eq!(
-            parse_position(c4, "12121211").err().as_deref(),
-            Some("move 8 comes after the end of the game (move 7 ended it)")
-        );
-        let error = parse_position(c4, "4x").err().unwrap_or_default();
-        assert!(
-            error.starts_with("not a board of connect-four, or column digits 1-9: "),
-            "{error}"
-        );
-        let error = parse_position(Rules::TIC_TAC_TOE, "12")
+        let error = parse_position(Rules::TIC_TAC_TOE, "OOO/.../...")
             .err()
             .unwrap_or_default();
-        assert!(error.starts_with("not a board of tic-tac-toe: "), "{error}");
+        assert!(
+            error.starts_with("not a reachable position (o-started"),
+            "{error}"
+        );
+        assert_eq!(parse_position(c4, "").map(|p| p.plies()), Ok(0));
         assert!(parse_position(c4, "4453").is_ok());
     }
 }
