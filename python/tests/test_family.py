@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import tictactoe_rs as t
 import tictactoe_rs.mnk as mnk
 from tictactoe_rs.mnk import PRESETS, Position, Rules
 
@@ -92,13 +93,13 @@ def test_numpy_integers_are_ints() -> None:
 
 def test_a_game_of_connect_four() -> None:
     game = Position(Rules.CONNECT_FOUR)
-    assert (game.status, game.winner, game.to_move, game.plies, game.hash) == ("ongoing", None, "X", 0, 0)
+    assert (game.status, game.winner, game.to_move, game.plies, game.hash) == (t.ONGOING, 0, t.X, 0, 0)
     assert game.legal_actions() == list(range(7))
     for column in [3, 2, 3, 2, 3, 2]:
         game.play(column)
     before = game.copy()
     assert game.play(3) == (2, 3)
-    assert (game.status, game.winner, game.to_move) == ("x-won", "X", None)
+    assert (game.status, game.winner, game.to_move) == (t.X_WON, t.X, 0)
     assert game.board == "......./......./...X.../..OX.../..OX.../..OX..."
     assert str(game).split("\n")[2] == ". . . X . . ."
     assert repr(game) == "Position.from_board('connect-four', '" + game.board + "')"
@@ -106,7 +107,7 @@ def test_a_game_of_connect_four() -> None:
     cells = game.cells()
     assert cells.dtype == np.int8 and cells.shape == (42,)
     assert cells.reshape(6, 7)[:, 3].tolist() == [0, 0, 1, 1, 1, 1]
-    assert before != game and before.status == "ongoing"
+    assert before != game and before.status == t.ONGOING
     game.undo(2, 3)
     assert game == before and game.hash == before.hash
 
@@ -179,7 +180,7 @@ def test_from_board_names_every_violation() -> None:
         with pytest.raises(ValueError, match=re.escape(f"argument `board`: {message}")):
             Position.from_board("tic-tac-toe", bad)
     position = Position.from_board(Rules.GOMOKU, "/".join(["." * 15] * 7 + ["..X" + "." * 12] + ["." * 15] * 7))
-    assert (position.to_move, position.plies) == ("O", 1)
+    assert (position.to_move, position.plies) == (t.O, 1)
 
 
 def test_copies_and_pickles_are_independent() -> None:

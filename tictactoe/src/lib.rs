@@ -18,6 +18,8 @@ pub mod agents;
 mod bitboard;
 mod bits;
 mod board;
+#[cfg(feature = "alloc")]
+mod budget;
 mod cell;
 mod choice;
 #[cfg(feature = "alloc")]
@@ -45,6 +47,8 @@ mod testing;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
+#[cfg(feature = "alloc")]
+pub use budget::{POLL_NODES, StopCheck};
 pub use cell::{Cell, CellError};
 pub use game::{Game, MovesError, ParseGameError};
 pub use line::Line;

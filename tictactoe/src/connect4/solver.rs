@@ -3,6 +3,8 @@
 use super::book::Book;
 use super::position::{CELLS, Column, Columns, Position, column_mask, mirror_bits};
 use super::table::Table;
+use crate::StopCheck;
+use crate::budget::Limits;
 use crate::solver::{Outcome, Value};
 
 /// The lowest score of any position: a loss to the opponent's 21st stone... and the highest.
@@ -70,6 +72,10 @@ pub const fn distance_of(score: i32, moves: usize) -> u32 {
 /// A Connect Four solver: a transposition table of up to [`TABLE_BYTES`](super::TABLE_BYTES) and a
 /// node counter, kept from one position to the next (what the table holds stays true).
 ///
+/// [`Solver::solve`] and [`Solver::solve_weak`] always finish; [`Solver::solve_within`] and
+/// [`Solver::solve_weak_within`] stop after a node budget or when the
+/// [stop check](Solver::set_stop_check) says so, and then answer `None`.
+///
 /// ```no_run
 /// use tictactoe::connect4::{Position, Solver};
 /// use tictactoe::solver::Outcome;
@@ -79,6 +85,8 @@ pub const fn distance_of(score: i32, moves: usize) -> u32 {
 /// let solution = solver.solve(position);
 /// assert_eq!(solution.outcome, Outcome::Win);
 /// assert_eq!(solver.solve_weak(position), Outcome::Win);
+/// // The empty board, without the book, needs far more than 1,000 nodes.
+/// assert_eq!(solver.solve_within(Position::EMPTY, 1_000), None);
 /// # Ok::<(), tictactoe::connect4::ParseMovesError>(())
 /// ```
 pub struct Solver {
@@ -87,6 +95,9 @@ pub struct Solver {
     history: [u32; 64],
     book: Option<Book>,
     nodes: u64,
+    limits: Limits,
+    // Set when the budget or the stop check ended the search: no result stands after it.
+    aborted: bool,
 }
 
 impl Default for Solver {
@@ -104,6 +115,8 @@ impl Solver {
             history: [0; 64],
             book: None,
             nodes: 0,
+            limits: Limits::new(),
+            aborted: false,
         }
     }
 
@@ -150,12 +163,52 @@ impl Solver {
         self.nodes = 0;
     }
 
+    /// Keeps `check` (or none) for the bounded searches ([`Solver::solve_within`],
+    /// [`Solver::solve_weak_within`]): they call it about every [`POLL_NODES`](crate::POLL_NODES)
+    /// nodes and stop when it answers `true`. Returns the check kept before.
+    pub fn set_stop_check(&mut self, check: Option<StopCheck>) -> Option<StopCheck> {
+        self.limits.set_stop_check(check)
+    }
+
     /// The score, outcome, value, distance and every best move of `position`.
     pub fn solve(&mut self, position: Position) -> Solution {
-        let score = self.score(position);
+        self.bounded(u64::MAX, false, |s| s.solution(position))
+            .unwrap_or_else(|| unreachable!("an unlimited search finishes"))
+    }
+
+    /// [`Solver::solve`] within `budget` nodes: `None` when the search needs more, or when
+    /// the stop check stopped it. What the table learnt before stopping stays true.
+    pub fn solve_within(&mut self, position: Position, budget: u64) -> Option<Solution> {
+        self.bounded(budget, true, |s| s.solution(position))
+    }
+
+    /// [`Solver::solve_weak`] within `budget` nodes: `None` as for [`Solver::solve_within`].
+    pub fn solve_weak_within(&mut self, position: Position, budget: u64) -> Option<Outcome> {
+        self.bounded(budget, true, |s| {
+            s.search_window(position, true).map(outcome_of)
+        })
+    }
+
+    /// `search` under `budget` nodes (and the stop check when `poll`), `None` when stopped.
+    fn bounded<T>(
+        &mut self,
+        budget: u64,
+        poll: bool,
+        search: impl FnOnce(&mut Solver) -> Option<T>,
+    ) -> Option<T> {
+        self.limits.start(self.nodes, budget, poll);
+        self.aborted = false;
+        let answer = search(self);
+        self.limits.finish();
+        let aborted = core::mem::replace(&mut self.aborted, false);
+        answer.filter(|_| !aborted)
+    }
+
+    fn solution(&mut self, position: Position) -> Option<Solution> {
+        let score = self.search_window(position, false)?;
         let mut best_moves = Columns::EMPTY;
         for column in Column::ALL {
-            if position.can_play(column) && self.move_keeps(position, column, score) {
+            if position.can_play(column) && self.move_keeps(position, column, score)? {
                 best_moves = best_moves.with(column);
             }
         }
@@ -167,48 +220,52 @@ impl Solver {
             Outcome::Loss if !first_to_move => Value::XWins,
             _ => Value::OWins,
         };
-        Solution {
+        Some(Solution {
             score,
             outcome,
             value,
             distance: distance_of(score, position.moves()),
             best_moves,
-        }
+        })
     }
 
     /// The score of `position` alone (see [`Solution::score`]): what the benchmark times.
     pub fn score(&mut self, position: Position) -> i32 {
-        self.search_window(position, false)
+        self.bounded(u64::MAX, false, |s| s.search_window(position, false))
+            .unwrap_or_else(|| unreachable!("an unlimited search finishes"))
     }
 
     /// Only whether the player to move wins, draws or loses: a search on the window -1..=1,
     /// faster than [`Solver::score`].
     pub fn solve_weak(&mut self, position: Position) -> Outcome {
-        outcome_of(self.search_window(position, true))
+        self.bounded(u64::MAX, false, |s| s.search_window(position, true))
+            .map_or_else(|| unreachable!("an unlimited search finishes"), outcome_of)
     }
 
-    /// Whether playing `column` reaches `score` (the position's score).
-    fn move_keeps(&mut self, position: Position, column: Column, score: i32) -> bool {
+    /// Whether playing `column` reaches `score` (the position's score); `None` when stopped.
+    fn move_keeps(&mut self, position: Position, column: Column, score: i32) -> Option<bool> {
         if position.is_winning_move(column) {
-            return score == (CELLS as i32 + 1 - position.moves() as i32) / 2;
+            return Some(score == (CELLS as i32 + 1 - position.moves() as i32) / 2);
         }
         let Ok(child) = position.play(column) else {
-            return false;
+            return Some(false);
         };
         if child.can_win_next() {
-            return -((CELLS as i32 + 1 - child.moves() as i32) / 2) == score;
+            return Some(-((CELLS as i32 + 1 - child.moves() as i32) / 2) == score);
         }
         // The child's score is at most -score exactly when this move keeps the score.
-        self.negamax(child, -score, -score + 1) <= -score
+        let r = self.negamax(child, -score, -score + 1);
+        (!self.aborted).then_some(r <= -score)
     }
 
-    fn search_window(&mut self, position: Position, weak: bool) -> i32 {
+    /// The score of `position` (on the window -1..=1 when `weak`); `None` when stopped.
+    fn search_window(&mut self, position: Position, weak: bool) -> Option<i32> {
         let moves = position.moves() as i32;
         if position.is_full() {
-            return 0;
+            return Some(0);
         }
         if position.can_win_next() {
-            return (CELLS as i32 + 1 - moves) / 2;
+            return Some((CELLS as i32 + 1 - moves) / 2);
         }
         self.table.fit(CELLS - moves as usize);
         let (mut min, mut max) = if weak {
@@ -226,13 +283,16 @@ impl Solver {
                 med = max / 2;
             }
             let r = self.negamax(position, med, med + 1);
+            if self.aborted {
+                return None;
+            }
             if r <= med {
                 max = r;
             } else {
                 min = r;
             }
         }
-        min
+        Some(min)
     }
 
     /// The score of `position` if it lies in `alpha..beta`; otherwise a bound on the same side
@@ -241,6 +301,12 @@ impl Solver {
         debug_assert!(alpha < beta);
         debug_assert!(!position.can_win_next());
         self.nodes += 1;
+        if self.limits.reached(self.nodes) && self.limits.check(self.nodes) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
         let moves = position.moves() as i32;
         let possible = position.non_losing_moves();
         if possible == 0 {
@@ -323,6 +389,10 @@ impl Solver {
         let mut best = None;
         for i in 0..n {
             let score = -self.negamax(position.play_cell(cells[i]), -beta, -alpha);
+            // A stopped search's scores are no scores: nothing of it goes into the table.
+            if self.aborted {
+                return 0;
+            }
             if score >= beta {
                 if HISTORY {
                     let h = &mut self.history[cells[i].trailing_zeros() as usize];

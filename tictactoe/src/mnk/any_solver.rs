@@ -4,8 +4,10 @@
 //!
 //! | game | searched by | budget |
 //! |---|---|---|
-//! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | not applied: it always finishes |
+//! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | [`AnySolver::solve`]'s `budget` nodes |
 //! | any other, or a finished Connect Four game | [`solve::Solver`] of the position's width | [`AnySolver::solve`]'s `budget` nodes |
+//!
+//! Either search also stops when the [stop check](AnySolver::set_stop_check) says so.
 //!
 //! The **score** generalises the Connect Four benchmark sets' convention to every game:
 //! positive when the side to move wins, `(cells + 1) / 2 + 1` minus the winner's marks at the
@@ -30,7 +32,7 @@ use super::solve::{self, DEFAULT_TABLE_BITS, Solver};
 use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, PlayError, Rules, Square};
 use crate::connect4;
 use crate::solver::{Outcome, Value};
-use crate::{Player, Status};
+use crate::{Player, Status, StopCheck};
 
 /// What perfect play makes of a position: [`solve::Solution`] with the score.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,6 +62,7 @@ pub struct AnySolver {
     w6: Option<Box<Solver<6>>>,
     connect4: Option<Box<connect4::Solver>>,
     nodes: u64,
+    stop: Option<StopCheck>,
 }
 
 impl Default for AnySolver {
@@ -82,13 +85,30 @@ fn family<const W: usize>(
     slot.as_deref_mut()
 }
 
-/// `search`'s answer on `solver` and the nodes it took.
+/// `search`'s answer on `solver` and the nodes it took, with the stop check `stop` lent to
+/// the solver for the search.
 fn within<const W: usize, T>(
     solver: &mut Solver<W>,
+    stop: &mut Option<StopCheck>,
     search: impl FnOnce(&mut Solver<W>) -> Option<T>,
 ) -> (Option<T>, u64) {
     let start = solver.nodes();
+    let _ = solver.set_stop_check(stop.take());
     let answer = search(solver);
+    *stop = solver.set_stop_check(None);
+    (answer, solver.nodes() - start)
+}
+
+/// [`within`] for Connect Four's solver.
+fn within_connect4<T>(
+    solver: &mut connect4::Solver,
+    stop: &mut Option<StopCheck>,
+    search: impl FnOnce(&mut connect4::Solver) -> Option<T>,
+) -> (Option<T>, u64) {
+    let start = solver.nodes();
+    let _ = solver.set_stop_check(stop.take());
+    let answer = search(solver);
+    *stop = solver.set_stop_check(None);
     (answer, solver.nodes() - start)
 }
 
@@ -111,7 +131,15 @@ impl AnySolver {
             w6: None,
             connect4: None,
             nodes: 0,
+            stop: None,
         }
+    }
+
+    /// Keeps `check` (or none): every search of [`AnySolver::solve`] and [`AnySolver::value`]
+    /// calls it about every [`POLL_NODES`](crate::POLL_NODES) nodes and answers `None` when it
+    /// says `true`. Returns the check kept before.
+    pub fn set_stop_check(&mut self, check: Option<StopCheck>) -> Option<StopCheck> {
+        core::mem::replace(&mut self.stop, check)
     }
 
     /// Nodes searched since the solver was made, budgets that ran out included.
@@ -120,14 +148,15 @@ impl AnySolver {
         self.nodes
     }
 
-    /// Value, distance, score and best moves of `position`; `None` when the family solver
-    /// needs more than `budget` nodes (Connect Four's solver has no budget: it always
-    /// answers).
+    /// Value, distance, score and best moves of `position`; `None` when the search needs more
+    /// than `budget` nodes, or the stop check stopped it.
     pub fn solve(&mut self, position: &AnyPosition, budget: u64) -> Option<AnySolution> {
         if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
-            let start = solver.nodes();
-            let solution = solver.solve(c4);
+            let (solution, nodes) =
+                within_connect4(solver, &mut self.stop, |s| s.solve_within(c4, budget));
+            self.nodes += nodes;
+            let solution = solution?;
             return Some(AnySolution {
                 value: solution.value,
                 outcome: solution.outcome,
@@ -138,25 +167,21 @@ impl AnySolver {
                     .iter()
                     .map(connect4::Column::index)
                     .collect(),
-                nodes: {
-                    let nodes = solver.nodes() - start;
-                    self.nodes += nodes;
-                    nodes
-                },
+                nodes,
             });
         }
-        let (rules, bits) = (position.rules(), self.table_bits);
+        let (rules, bits, stop) = (position.rules(), self.table_bits, &mut self.stop);
         let (solution, nodes) = match position {
-            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, |s| {
+            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, stop, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, |s| {
+            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, stop, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, |s| {
+            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, stop, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, |s| {
+            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, stop, |s| {
                 s.solve_within(p, budget)
             }),
         };
@@ -172,27 +197,25 @@ impl AnySolver {
         })
     }
 
-    /// Only who wins under perfect play (the weak mode, faster); `None` when the family solver
-    /// needs more than `budget` nodes.
+    /// Only who wins under perfect play (the weak mode, faster); `None` when the search needs
+    /// more than `budget` nodes, or the stop check stopped it.
     pub fn value(&mut self, position: &AnyPosition, budget: u64) -> Option<Value> {
         let (outcome, nodes) = if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
-            let start = solver.nodes();
-            let outcome = solver.solve_weak(c4);
-            (Some(outcome), solver.nodes() - start)
+            within_connect4(solver, &mut self.stop, |s| s.solve_weak_within(c4, budget))
         } else {
-            let (rules, bits) = (position.rules(), self.table_bits);
+            let (rules, bits, stop) = (position.rules(), self.table_bits, &mut self.stop);
             match position {
-                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, |s| {
+                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, stop, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, |s| {
+                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, stop, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, |s| {
+                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, stop, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, |s| {
+                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, stop, |s| {
                     s.outcome_within(p, budget)
                 }),
             }

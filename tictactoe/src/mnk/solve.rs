@@ -61,8 +61,9 @@ use alloc::vec::Vec;
 use super::bits::Bits;
 use super::board::{WidthError, cell_mask};
 use super::{Position, Rules, zobrist};
+use crate::budget::Limits;
 use crate::solver::{Outcome, Value};
-use crate::{Player, Status};
+use crate::{Player, Status, StopCheck};
 
 /// Bytes of one table entry: the 64-bit hash, two 16-bit bounds, a 16-bit move and a 16-bit
 /// count of marks.
@@ -223,7 +224,7 @@ pub struct Solver<const W: usize> {
     /// Candidate moves of every node on the path, as (order key, bit).
     stack: Vec<(u64, u16)>,
     nodes: u64,
-    limit: u64,
+    limits: Limits,
     aborted: bool,
 }
 
@@ -258,7 +259,7 @@ impl<const W: usize> Solver<W> {
             hashes: [0; 8],
             stack: Vec::new(),
             nodes: 0,
-            limit: u64::MAX,
+            limits: Limits::new(),
             aborted: false,
         };
         solver.set_rules(rules);
@@ -330,19 +331,32 @@ impl<const W: usize> Solver<W> {
     /// The value, distance and best moves of `position`.
     #[must_use]
     pub fn solve(&mut self, position: &Position<W>) -> Solution {
-        self.solve_within(position, u64::MAX)
+        self.bounded(position, u64::MAX, false)
             .unwrap_or_else(|| unreachable!("an unlimited search finishes"))
     }
 
     /// [`solve`](Solver::solve) with at most `budget` nodes: `None` when the search needs
-    /// more. What it stored before stopping stays in the table and is correct.
+    /// more, or when the [stop check](Solver::set_stop_check) stopped it. What it stored
+    /// before stopping stays in the table and is correct.
     #[must_use]
     pub fn solve_within(&mut self, position: &Position<W>, budget: u64) -> Option<Solution> {
+        self.bounded(position, budget, true)
+    }
+
+    /// Keeps `check` (or none) for the bounded searches ([`Solver::solve_within`],
+    /// [`Solver::outcome_within`]): they call it about every [`POLL_NODES`](crate::POLL_NODES)
+    /// nodes and stop when it answers `true`. Returns the check kept before. A clone of the
+    /// solver has none.
+    pub fn set_stop_check(&mut self, check: Option<StopCheck>) -> Option<StopCheck> {
+        self.limits.set_stop_check(check)
+    }
+
+    fn bounded(&mut self, position: &Position<W>, budget: u64, poll: bool) -> Option<Solution> {
         let start = self.nodes;
-        self.limit = start.saturating_add(budget);
+        self.limits.start(start, budget, poll);
         self.aborted = false;
         let result = self.solve_inner(position);
-        self.limit = u64::MAX;
+        self.limits.finish();
         // A later search without a budget must not see this one's abort.
         let aborted = core::mem::replace(&mut self.aborted, false);
         let mut solution = result.filter(|_| !aborted)?;
@@ -393,13 +407,14 @@ impl<const W: usize> Solver<W> {
     }
 
     /// [`outcome`](Solver::outcome) with at most `budget` nodes: `None` when the search needs
-    /// more. What it stored before stopping stays in the table and is correct.
+    /// more, or when the stop check stopped it. What it stored before stopping stays in the
+    /// table and is correct.
     #[must_use]
     pub fn outcome_within(&mut self, position: &Position<W>, budget: u64) -> Option<Outcome> {
-        self.limit = self.nodes.saturating_add(budget);
+        self.limits.start(self.nodes, budget, true);
         self.aborted = false;
         let outcome = self.outcome(position);
-        self.limit = u64::MAX;
+        self.limits.finish();
         let aborted = core::mem::replace(&mut self.aborted, false);
         (!aborted).then_some(outcome)
     }
@@ -549,7 +564,7 @@ impl<const W: usize> Solver<W> {
     /// `r >= beta`. The position is ongoing.
     fn search(&mut self, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.limit {
+        if self.limits.reached(self.nodes) && self.limits.check(self.nodes) {
             self.aborted = true;
         }
         if self.aborted {

@@ -111,7 +111,7 @@ def _kernel(
     agent: str,
     illegal_reward: float,
     autoreset: str,
-    rules: _native.MnkRules | None = None,
+    rules: _native.Rules | None = None,
 ) -> EnvKernel | FamilyKernel:
     if agent not in _SEATS:
         raise ValueError(f"agent: expected 'x', 'o' or 'random', got {agent!r}")
@@ -238,14 +238,14 @@ class TicTacToeEnv(gym.Env):
         illegal_reward: float = -1.0,
         render_mode: Literal["human", "rgb_array", "ansi"] | None = None,
         *,
-        game: str | _native.MnkRules | None = None,
+        game: str | _native.Rules | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']}")
         rules = game_rules(game)
         if rules is not None and render_mode == "rgb_array":
             raise ValueError("render_mode: a family game renders as 'ansi' or 'human'")
-        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         shape = (self.game.rows, self.game.cols, 2)
         self.observation_space = spaces.Box(0, 1, shape, np.int8)
         self.action_space = spaces.Discrete(self.game.actions)
@@ -332,12 +332,12 @@ class TicTacToeVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
         copy: bool = True,
         *,
-        game: str | _native.MnkRules | None = None,
+        game: str | _native.Rules | None = None,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         num_envs = _checks.index("num_envs", num_envs)
         rules = game_rules(game)
-        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.num_envs = num_envs
         shape = (self.game.rows, self.game.cols, 2)

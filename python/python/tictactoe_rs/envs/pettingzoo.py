@@ -62,8 +62,6 @@ __all__ = ["env", "parallel_env", "raw_env"]
 # Bit set of cells -> nine 0/1 int8 values.
 _BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
 
-# Status after a move, as play_move reports it: 0 ongoing, 1 X won, 2 O won, 3 draw.
-_STATUS = {"ongoing": 0, "x-won": 1, "o-won": 2, "draw": 3}
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -191,7 +189,8 @@ class raw_env(AECEnv, EzPickle):
             self._x, self._o, status = _native.play_move(self._x, self._o, action)
             return int(status)
         self._position.play(action)
-        return _STATUS[self._position.status]
+        # The status numbers of play_move: 0 ongoing, 1 X won, 2 O won, 3 draw.
+        return self._position.status
 
     def step(self, action: Any) -> None:
         """Plays ``action`` for the agent to move (an occupied cell or a full column raises
