@@ -29,7 +29,7 @@ import tictactoe_rs as t
 from tictactoe_rs import _native
 from tictactoe_rs._types import Encoding
 from tictactoe_rs.data import _tables as tb
-from tictactoe_rs.data._io import DataError
+from tictactoe_rs.data._io import DataError, spark_driver_python
 
 Kernel = Callable[[npt.NDArray[Any], Encoding], npt.NDArray[Any]]
 
@@ -458,6 +458,7 @@ def spark_function(name: str, column: Any, encoding: str = "base3", to: str | No
     from pyspark.sql.functions import arrow_udf
     from pyspark.sql.pandas.functions import ArrowUDFType
 
+    spark_driver_python()
     _encoding(encoding)
     if name == "convert":
         _encoding(cast(str, to), "to")
@@ -480,6 +481,7 @@ def spark_read_ttt(spark: Any, path: str | os.PathLike[str], blocks_per_task: in
     range of ``blocks_per_task`` blocks, each range read by its task (``mapInArrow``) from its
     own offset. ``path`` must be readable at the same name by every executor (shared storage).
     Every block is checked; damage fails the job with a message naming the file and block."""
+    spark_driver_python(spark)
     name = os.fspath(path)
     _, _, _, blocks = _native.ttt_layout(name)
     per = max(1, int(blocks_per_task))
@@ -501,6 +503,7 @@ def spark_bucket_states(states: Any, table: str, buckets: int) -> Any:
     """Writes a states DataFrame ``(game, ply, rank)`` as table ``table`` bucketed by ``game``
     and sorted by ``(game, ply)`` (``bucketBy``/``sortBy``) and returns it read back: a window
     by game over it needs no shuffle (``spark_blunders``)."""
+    spark_driver_python(states.sparkSession)
     (
         states.write.mode("overwrite")
         .bucketBy(buckets, "game")

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from tictactoe_rs import _native
 from tictactoe_rs.data import _card
-from tictactoe_rs.data._io import PathLike, _pa, write_parquet
+from tictactoe_rs.data._io import PathLike, _pa, spark_driver_python, write_parquet
 
 
 @dataclass(frozen=True)
@@ -242,6 +242,7 @@ def spark_write_positions(
     ``outdir`` and the session's master depends on where it runs."""
     from pyspark.sql import functions as F
 
+    spark_driver_python(spark)
     spec = str(rules)
     schema = "ply byte, key long, status byte"
     root = _native.mnk_root_key(spec)
