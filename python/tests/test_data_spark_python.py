@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("pyspark")
 
-from tictactoe_rs.data._io import spark_driver_python  # noqa: E402
+from tictactoe_rs.data._io import spark_driver_python
 
 
 def _session(master: str, python: str = "python3", conf: dict[str, str] | None = None) -> SimpleNamespace:

@@ -215,9 +215,36 @@ def test_docstring_examples_run() -> None:
 
 def test_python_examples_of_the_docs_run() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs"
-    page = docs / "family.md"
-    text = page.read_text()
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "tictactoe_rs.mnk" in b]
-    assert blocks, page
-    for block in blocks:
-        exec(compile(block, str(page), "exec"), {})
+    for page in (docs / "family.md", docs / "solver.md"):
+        text = page.read_text()
+        blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "tictactoe_rs.mnk" in b]
+        assert blocks, page
+        for block in blocks:
+            exec(compile(block, str(page), "exec"), {})
+
+
+def test_the_names_users_see() -> None:
+    """``help`` and ``repr`` show the names the package exports, and the package's namespace
+    holds no ``np`` or ``npt`` of its own imports."""
+    import pydoc
+
+    for cls, name in [(Position, "Position"), (Rules, "Rules")]:
+        assert (cls.__name__, cls.__qualname__, cls.__module__) == (name, name, "tictactoe_rs.mnk")
+        assert f"class {name}" in pydoc.render_doc(cls) and "Mnk" not in pydoc.render_doc(cls)
+    for module in (t, mnk):
+        assert not {"np", "npt"} & set(dir(module)), module.__name__
+
+
+def test_status_and_players_speak_the_3x3_numbers() -> None:
+    """The family's status, winner and side to move are the numbers of the 3 x 3 API, on the
+    same boards: every reachable tic-tac-toe position."""
+    boards = []
+    for code in range(19_683):
+        cells = [(code // 3**i) % 3 for i in range(9)]
+        if t.is_position(np.array([cells], dtype=np.int8))[0]:
+            boards.append(cells)
+    grid = np.array(boards, dtype=np.int8)
+    family = [Position.from_board("tic-tac-toe", "".join(".XO"[c] for c in cells)) for cells in boards]
+    assert [p.status for p in family] == t.status(grid).tolist()
+    assert [p.winner for p in family] == t.winner(grid).tolist()
+    assert [p.to_move for p in family] == t.to_move(grid).tolist()

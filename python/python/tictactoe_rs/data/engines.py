@@ -227,18 +227,28 @@ def _plugin_expr(expr: Any, name: str, encoding: str, to: str | None, plugin: st
     )
 
 
+def _installed_plugin() -> str | None:
+    """The plugin of the ``tictactoe-rs-polars`` wheel, if installed."""
+    try:
+        import tictactoe_rs_polars
+    except ImportError:
+        return None
+    return str(tictactoe_rs_polars.PLUGIN)
+
+
 def register_polars(plugin: str | os.PathLike[str] | None = None) -> None:
     """Registers the expression namespace ``ttt`` (``pl.col("code").ttt.status("base3")``).
 
     ``plugin``: the compiled expression plugin (``polars/``, built by ``scripts/polars-plugin``,
     which prints its path); default the path in the environment variable
-    ``TICTACTOE_POLARS_PLUGIN``, if set. With it, each method runs the plugin's Rust inside
+    ``TICTACTOE_POLARS_PLUGIN``, if set, else the plugin of the ``tictactoe-rs-polars`` wheel
+    (``tictactoe_rs_polars.PLUGIN``), if installed. With it, each method runs the plugin's Rust inside
     Polars' engine (``polars.plugins.register_plugin_function``); without it, ``compute`` on
     each batch through ``map_batches``. The answers, types, nulls and errors are the same.
     ``polars_backend()`` says which is in use. Registering again with the same plugin (or none)
     does nothing; with another, replaces the namespace."""
     global _polars_namespace
-    path = os.fspath(plugin) if plugin is not None else os.environ.get(POLARS_PLUGIN_ENV) or None
+    path = os.fspath(plugin) if plugin is not None else os.environ.get(POLARS_PLUGIN_ENV) or _installed_plugin()
     if path is not None and not os.path.isfile(path):
         source = "argument `plugin`" if plugin is not None else f"environment variable {POLARS_PLUGIN_ENV}"
         raise FileNotFoundError(f"{source}: no plugin library at {path!r} (scripts/polars-plugin builds it)")
@@ -319,9 +329,11 @@ def register_duckdb(con: Any, extension: str | os.PathLike[str] | None = None) -
     ``ttt_NAME(code, encoding := 'base3')`` for every name of ``FUNCTIONS``,
     ``ttt_convert(code, encoding, to_encoding)``, and the macros of ``DUCKDB_MACROS``.
 
-    ``extension``: the loadable extension built by ``scripts/duckdb-extension``, loaded into
+    ``extension``: the loadable extension built by ``scripts/duckdb-extension`` (or installed
+    with the ``tictactoe-rs-duckdb`` wheel: ``tictactoe_rs_duckdb.EXTENSION``), loaded into
     ``con`` (which must allow unsigned extensions: ``duckdb.connect(config={"allow_unsigned_extensions": "true"})``);
-    it gives ``EXTENSION_FUNCTIONS`` natively and the table function ``read_ttt(path)``.
+    it gives ``EXTENSION_FUNCTIONS`` natively and the table function ``read_ttt(path)``
+    (``read_ttt(path, salvage := true)`` skips damaged blocks, as ``ttt unpack --salvage``).
     Without it, and for the other functions, each is a SQL macro that looks the answer up in
     a list built from the native module's tables (``__ttt_tables``, one row, about 2 MB):
     DuckDB runs it natively on its vectors, with no Python during the query. Either way the

@@ -99,7 +99,7 @@ class JaxEnv:
     def reset(self, seed: int | None = None) -> State:
         """Restarts every game and returns the state; with ``seed`` (a Python int, fixed when
         traced), game ``i`` is reseeded with ``seed + i``, else its random stream goes on."""
-        if seed is not None and not isinstance(seed, int | np.integer) or isinstance(seed, bool):
+        if isinstance(seed, bool) or (seed is not None and not isinstance(seed, int | np.integer)):
             raise TypeError(f"argument `seed` must be an int or None, got {type(seed).__name__}")
         return State(*io_callback(partial(self._host_reset, seed), self._shapes, ordered=True))
 
