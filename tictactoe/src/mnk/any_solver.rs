@@ -418,4 +418,29 @@ mod tests {
         );
         assert_eq!(solver.value(&position, 10), Some(Value::XWins));
     }
+
+    #[test]
+    fn the_budget_and_the_stop_check_hold_for_connect_four_and_the_family() {
+        let mut solver = AnySolver::with_table_bits(12);
+        let mut c4 = AnyPosition::new(Rules::CONNECT_FOUR);
+        let _ = c4.play(5);
+        assert_eq!(solver.solve(&c4, 1_000), None);
+        assert_eq!(solver.value(&c4, 1_000), None);
+        assert!(solver.nodes() <= 2_002, "{}", solver.nodes());
+        // The book answers the empty board within a small budget.
+        let empty = AnyPosition::new(Rules::CONNECT_FOUR);
+        let solution = solver
+            .solve(&empty, 1_000)
+            .unwrap_or_else(|| unreachable!());
+        assert_eq!(
+            (solution.value, solution.best_moves),
+            (Value::XWins, alloc::vec![3])
+        );
+        // A check that says stop at once stops both solvers' bounded searches.
+        let _ = solver.set_stop_check(Some(Box::new(|| true)));
+        assert_eq!(solver.solve(&c4, u64::MAX), None);
+        let gomoku = AnyPosition::new(Rules::GOMOKU);
+        assert_eq!(solver.value(&gomoku, u64::MAX), None);
+        assert!(solver.set_stop_check(None).is_some());
+    }
 }
