@@ -191,12 +191,17 @@ answers! {
     Symmetry "symmetry": i8, Tinyint, |t, g| t.symmetry[g as usize];
 }
 
-/// `read_ttt(path)`: the records of a `.ttt` file as `(record BIGINT, base3 SMALLINT)`,
-/// streamed block by block (memory: one block), every block checked by the library's reader.
+/// `read_ttt(path [, salvage := true])`: the records of a `.ttt` file as `(record BIGINT,
+/// base3 SMALLINT)`, streamed block by block (memory: one block), every block checked by the
+/// library's reader. Damage is an error naming the file and block; with `salvage := true` the
+/// reader skips damaged blocks instead and returns every intact record wherever its block sits,
+/// `record` being its place in the file (as `ttt unpack --salvage` and Python's
+/// `read_ttt(path, salvage=True)` do).
 struct ReadTtt;
 
 struct Bind {
     path: String,
+    salvage: bool,
 }
 
 struct Scan {
@@ -218,17 +223,41 @@ impl VTab for ReadTtt {
     fn bind(bind: &BindInfo) -> Result<Bind> {
         bind.add_result_column("record", LogicalTypeHandle::from(LogicalTypeId::Bigint));
         bind.add_result_column("base3", LogicalTypeHandle::from(LogicalTypeId::Smallint));
+        let salvage = match bind.get_named_parameter("salvage") {
+            Some(value) if value.is_null() => {
+                return Err("read_ttt: salvage must be true or false, got NULL".into());
+            }
+            Some(value) => value.to_bool(),
+            None => false,
+        };
         Ok(Bind {
             path: bind.get_parameter(0).to_string(),
+            salvage,
         })
     }
 
     fn init(init: &InitInfo) -> Result<Scan> {
         // SAFETY: the bind data of this function is a `Bind`, alive while the scan runs.
-        let path = unsafe { &(*init.get_bind_data::<Bind>()).path }.clone();
+        let (path, salvage) = unsafe {
+            let bind = &*init.get_bind_data::<Bind>();
+            (bind.path.clone(), bind.salvage)
+        };
         let file = File::open(&path).map_err(|e| format!("{path}: {e}"))?;
-        let reader = Reader::new(BufReader::with_capacity(1 << 17, file))
+        // The size of a regular file lets salvage take blocks found far from their place
+        // (as `ttt unpack --salvage` does).
+        let len = file
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len());
+        let mut reader = Reader::new(BufReader::with_capacity(1 << 17, file))
             .map_err(|e| format!("{path}: {e}"))?;
+        if let Some(len) = len {
+            reader = reader.input_len(len);
+        }
+        if salvage {
+            reader = reader.salvage();
+        }
         Ok(Scan {
             state: Mutex::new(ScanState {
                 reader,
@@ -257,7 +286,8 @@ impl VTab for ReadTtt {
                 output.set_len(0);
                 return Ok(());
             }
-            s.first = s.reader.records_read() - s.boards.len() as u64;
+            // The block's place in the file: a salvaging reader may find blocks out of order.
+            s.first = s.reader.block_first_record();
         }
         let n = (s.boards.len() - s.next).min(2048);
         let records = output.flat_vector(0);
@@ -281,6 +311,13 @@ impl VTab for ReadTtt {
 
     fn parameters() -> Option<Vec<LogicalTypeHandle>> {
         Some(vec![LogicalTypeHandle::from(LogicalTypeId::Varchar)])
+    }
+
+    fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
+        Some(vec![(
+            "salvage".to_owned(),
+            LogicalTypeHandle::from(LogicalTypeId::Boolean),
+        )])
     }
 }
 

@@ -21,14 +21,14 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+from tictactoe_rs.envs.gymnasium import MnkVectorEnv
 
 
 def make_env(
     num_envs: int, game: str, opponent: str, agent: str = "random", **kwargs: Any
-) -> TicTacToeVectorEnv:
+) -> MnkVectorEnv:
     """The agent's vector env (seat drawn each game by default)."""
-    return TicTacToeVectorEnv(num_envs, opponent=opponent, agent=agent, game=game, **kwargs)
+    return MnkVectorEnv(num_envs, opponent=opponent, agent=agent, game=game, **kwargs)
 
 
 # --- network ---

@@ -10,12 +10,14 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyInt, PyString, PyTuple, PyType};
-use tictactoe::Player;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple, PyType};
+use std::sync::{Arc, Mutex, PoisonError};
+
 use tictactoe::mnk::{
     AnyBoard, AnyPosition, AnySolver, MAX_SIDE, PlayError, Preset, Rules, RulesError, Violation,
 };
 use tictactoe::solver::Value;
+use tictactoe::{Player, Status};
 
 /// An integer argument: a Python int or a numpy integer (never a `bool`, a float or a
 /// string), as an `i64` (values past it saturate, so that range checks reject them) and as
@@ -53,7 +55,7 @@ fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(i64, String)> {
 /// (6, 7, 4, True, 7, 'connect-four')
 /// >>> Rules.of(5, 5, 4)
 /// Rules('5,5,4')
-#[pyclass(module = "tictactoe_rs._native", name = "MnkRules", frozen, eq, hash)]
+#[pyclass(module = "tictactoe_rs.mnk", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyRules(Rules);
 
@@ -228,11 +230,14 @@ impl From<Rules> for PyRules {
     }
 }
 
-fn player_name(player: Option<Player>) -> Option<&'static str> {
-    player.map(|p| match p {
-        Player::X => "X",
-        Player::O => "O",
-    })
+/// The player's number in the package's one vocabulary (`tictactoe_rs.X`, `tictactoe_rs.O`,
+/// as the 3 × 3 `to_move` and `winner`): 1 X, 2 O, 0 none.
+fn player_code(player: Option<Player>) -> u8 {
+    match player {
+        None => 0,
+        Some(Player::X) => 1,
+        Some(Player::O) => 2,
+    }
 }
 
 /// A position of a game of the family, reachable in a legal game: play and undo moves, legal
@@ -248,11 +253,12 @@ fn player_name(player: Option<Player>) -> Option<&'static str> {
 /// ...     _ = game.play(column)
 /// >>> game.play(3)
 /// (2, 3)
-/// >>> (game.status, game.winner, game.to_move)
-/// ('x-won', 'X', None)
+/// >>> import tictactoe_rs as t
+/// >>> (game.status == t.X_WON, game.winner == t.X, game.to_move)
+/// (True, True, 0)
 /// >>> game.board
 /// '......./......./...X.../..OX.../..OX.../..OX...'
-#[pyclass(module = "tictactoe_rs._native", name = "MnkPosition", eq)]
+#[pyclass(module = "tictactoe_rs.mnk", name = "Position", eq)]
 #[derive(Clone, PartialEq)]
 pub struct PyPosition(AnyPosition);
 
@@ -360,22 +366,28 @@ impl PyPosition {
         PyArray1::from_vec(py, mask)
     }
 
-    /// `"ongoing"`, `"x-won"`, `"o-won"` or `"draw"`.
+    /// The status as the 3 × 3 `status` numbers it: 0 ongoing, 1 X won, 2 O won, 3 draw
+    /// (`tictactoe_rs.ONGOING`, `X_WON`, `O_WON`, `DRAW`).
     #[getter]
-    fn status(&self) -> &'static str {
-        self.0.status().as_str()
+    fn status(&self) -> u8 {
+        match self.0.status() {
+            Status::Ongoing => 0,
+            Status::Won(Player::X) => 1,
+            Status::Won(Player::O) => 2,
+            Status::Draw => 3,
+        }
     }
 
-    /// `"X"` or `"O"` when a player has won, else `None`.
+    /// The winner as the 3 × 3 `winner` numbers it: 1 X, 2 O, 0 nobody (yet).
     #[getter]
-    fn winner(&self) -> Option<&'static str> {
-        player_name(self.0.winner())
+    fn winner(&self) -> u8 {
+        player_code(self.0.winner())
     }
 
-    /// `"X"` or `"O"`, the player to move; `None` when the game is over.
+    /// The player to move as the 3 × 3 `to_move` numbers it: 1 X, 2 O, 0 when the game is over.
     #[getter]
-    fn to_move(&self) -> Option<&'static str> {
-        player_name(self.0.to_move())
+    fn to_move(&self) -> u8 {
+        player_code(self.0.to_move())
     }
 
     /// Marks on the board.
@@ -455,9 +467,31 @@ fn solve_positions(
     positions: &Bound<'_, PyAny>,
     game: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Rules, Vec<AnyPosition>)> {
-    let mut rules = game.map(rules_arg).transpose()?;
+    let mut rules = game.map(|g| game_arg(g, "game")).transpose()?;
+    // A str is an iterable of one-character strs: one position is a list of one.
+    let sequence = !positions.is_instance_of::<PyString>()
+        && !positions.is_instance_of::<PyBytes>()
+        && !positions.is_instance_of::<PyPosition>();
+    let items = positions
+        .try_iter()
+        .ok()
+        .filter(|_| sequence)
+        .ok_or_else(|| {
+            let got = positions.get_type().name().map(|n| n.to_string());
+            let got = got.unwrap_or_else(|_| "?".into());
+            let hint = if positions.is_instance_of::<PyString>()
+                || positions.is_instance_of::<PyPosition>()
+            {
+                ": for one position, pass a list of one"
+            } else {
+                ""
+            };
+            PyTypeError::new_err(format!(
+                "argument `positions` must be a sequence of Positions or strs, got {got}{hint}"
+            ))
+        })?;
     let mut parsed = Vec::new();
-    for (index, item) in positions.try_iter()?.enumerate() {
+    for (index, item) in items.enumerate() {
         let item = item?;
         if let Ok(position) = item.cast::<PyPosition>() {
             let position = position.borrow().0;
@@ -511,20 +545,62 @@ type Solved<'py> = (
     Option<Bound<'py, PyArray2<bool>>>,
 );
 
+/// A bool argument: a Python or numpy bool, nothing else (`weak="yes"` is a `TypeError`
+/// naming the argument, not a truthy value).
+pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    static NUMPY_BOOL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let py = obj.py();
+    if obj.is_instance_of::<PyBool>()
+        || obj.is_instance(NUMPY_BOOL.import(py, "numpy", "bool_")?)?
+    {
+        return obj.is_truthy();
+    }
+    Err(PyTypeError::new_err(format!(
+        "argument `{name}` must be a bool, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A watch for the library's solvers that takes the GIL about every
+/// [`tictactoe::solver::WATCH_NODES`] nodes to run Python's signal handlers, and the error they
+/// raised (a `KeyboardInterrupt` on Ctrl-C), if any: the search then stops within a fraction of
+/// a second.
+pub(crate) fn signal_check() -> (tictactoe::solver::Watch, Arc<Mutex<Option<PyErr>>>) {
+    let raised = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&raised);
+    let check = Box::new(
+        move |_nodes| match Python::attach(|py| py.check_signals()) {
+            Ok(()) => true,
+            Err(error) => {
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+                false
+            }
+        },
+    );
+    (check, raised)
+}
+
+/// The error a [`signal_check`] kept, if it stopped the search.
+pub(crate) fn raised(slot: &Mutex<Option<PyErr>>) -> Option<PyErr> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
+}
+
 /// Perfect play for a batch of positions of one game (`tictactoe_rs.mnk.solve`): value
 /// (int8: 1 X wins, 2 O wins, 3 draw, -1 not solved within `max_nodes`), and unless `weak`
 /// the distance in plies (int16, -1 unsolved), the score for the side to move (int16, 0
 /// unsolved) and the best-move mask (bool, one row of `actions` per position). The search runs
-/// without the GIL.
+/// without the GIL and stops on a signal (Ctrl-C raises `KeyboardInterrupt` within
+/// a fraction of a second).
 #[pyfunction]
-#[pyo3(signature = (positions, game = None, *, weak = false, max_nodes = None))]
+#[pyo3(signature = (positions, game = None, *, weak = None, max_nodes = None))]
 fn mnk_solve<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
     game: Option<&Bound<'py, PyAny>>,
-    weak: bool,
+    weak: Option<&Bound<'py, PyAny>>,
     max_nodes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Solved<'py>> {
+    let weak = weak.map_or(Ok(false), |w| bool_arg(w, "weak"))?;
     let budget = match max_nodes {
         None => DEFAULT_MAX_NODES,
         Some(obj) => {
@@ -544,9 +620,14 @@ fn mnk_solve<'py>(
     let mut value = vec![-1i8; n];
     let (mut distance, mut score, mut best) =
         (vec![-1i16; n], vec![0i16; n], vec![false; n * actions]);
+    let (check, signal) = signal_check();
     py.detach(|| {
         let mut solver = AnySolver::new();
+        let _ = solver.set_watch(Some(check));
         for (i, position) in positions.iter().enumerate() {
+            if signal.lock().is_ok_and(|s| s.is_some()) {
+                break;
+            }
             if weak {
                 if let Some(v) = solver.value(position, budget) {
                     value[i] = value_code(v);
@@ -562,6 +643,9 @@ fn mnk_solve<'py>(
             }
         }
     });
+    if let Some(error) = raised(&signal) {
+        return Err(error);
+    }
     let value = PyArray1::from_vec(py, value);
     if weak {
         return Ok((value, None, None, None));

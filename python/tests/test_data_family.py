@@ -51,11 +51,11 @@ def walk(spec):
     layer = {Position(spec).board: Position(spec)}
     out = []
     while layer:
-        codes = [0 if p.status == "ongoing" else {"X": 1, "O": 2}.get(p.winner or "", 3) for p in layer.values()]
+        codes = [p.status for p in layer.values()]
         out.append(tuple(np.bincount(codes, minlength=4)))
         nxt = {}
         for p in layer.values():
-            if p.status != "ongoing":
+            if p.status != 0:
                 continue
             for action in p.legal_actions():
                 child = p.copy()
@@ -122,7 +122,7 @@ def test_the_family_command_writes_and_prints_the_layers(tmp_path):
 
 def _board(key: int, rules: str) -> str:
     """A base-3 key (cell i is digit i in text order: 0 empty, 1 X, 2 O) as board text."""
-    r = _native.MnkRules(rules)
+    r = _native.Rules(rules)
     cells = []
     for _ in range(r.cells):
         key, digit = divmod(key, 3)

@@ -273,6 +273,33 @@ def test_the_extensions_read_ttt_streams_the_file_in_sql(ttt_file, tmp_path):
         c.sql(f"SELECT count(*) FROM read_ttt('{tmp_path / 'missing.ttt'}')").fetchall()
 
 
+@pytest.mark.skipif(not EXTENSION, reason="TTT_DUCKDB_EXTENSION is not set (scripts/duckdb-extension builds it)")
+def test_the_extensions_read_ttt_salvages_as_ttt_unpack_does(ttt_file, tmp_path):
+    """``read_ttt(path, salvage := true)``: every intact record, with its place in the file,
+    exactly what Python's ``read_ttt(path, salvage=True)`` (the library's salvaging reader, as
+    ``ttt unpack --salvage``) returns; ``salvage := false`` is the default, which fails."""
+    path, base3 = ttt_file
+    c = td.register_duckdb(duckdb.connect(config={"allow_unsigned_extensions": "true"}), extension=EXTENSION)
+    intact = c.sql(f"SELECT record, base3 FROM read_ttt('{path}', salvage := true) ORDER BY record").fetchall()
+    assert [r for r, _ in intact] == list(range(len(base3)))
+    data = bytearray(path.read_bytes())
+    data[32 + 8 + 100] ^= 1  # block 0 (records 0 to 40319)
+    data[-200] ^= 1  # the last block
+    bad = tmp_path / "bad.ttt"
+    bad.write_bytes(bytes(data))
+    got = c.sql(f"SELECT record, base3 FROM read_ttt('{bad}', salvage := true) ORDER BY record").to_arrow_table()
+    python = pa.Table.from_batches(list(td.read_ttt(bad, salvage=True))).sort_by("record")
+    assert got.column("record").to_pylist() == python.column("record").to_pylist()
+    assert got.column("base3").to_pylist() == python.column("base3").to_pylist()
+    records = np.asarray(got.column("record").to_pylist())
+    assert 0 < len(records) < len(base3) and records.min() == 40_320
+    assert np.array_equal(got.column("base3").to_numpy(), base3[records])
+    with pytest.raises(duckdb.Error, match=r"bad\.ttt: block 0 \(records 0 to 40319\) is damaged"):
+        c.sql(f"SELECT count(*) FROM read_ttt('{bad}', salvage := false)").fetchall()
+    with pytest.raises(duckdb.Error, match=r"salvage must be true or false, got NULL"):
+        c.sql(f"SELECT count(*) FROM read_ttt('{bad}', salvage := NULL)").fetchall()
+
+
 def test_read_ttt_names_the_file_and_block_of_damage(tmp_path, ttt_file):
     path, _ = ttt_file
     bad = tmp_path / "bad.ttt"

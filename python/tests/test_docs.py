@@ -5,7 +5,8 @@ interpreter, in an empty temporary directory, each compiled under its own file n
 (``docs/data.md:195``), so a failure names the block. Nothing is prepended: a block that
 needs a name or a file defines or creates it, or an earlier block of the same document does.
 A block is skipped only when the document marks it with ``<!-- needs: MODULE -->`` on the line
-before the fence and MODULE cannot be imported here (none is marked today).
+before the fence and MODULE cannot be imported here (docs/data.md's use of the
+``tictactoe_rs_duckdb`` wheel, which ``scripts/test-wheels`` tests instead).
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ def test_errors_name_the_argument():
         env.step(np.array([0]))
     with pytest.raises(TypeError, match="`actions` must be an integer array"):
         env.step(np.array([0.0, 1.0]))
-    with pytest.raises(TypeError, match="`actions` must be a numpy integer array"):
-        env.step([0, 1])
+    with pytest.raises(TypeError, match="`actions` must be an integer array"):
+        env.step(["a", "b"])
     with pytest.raises(ValueError, match="convention"):
         BatchedEnv(2, convention="chess")
     with pytest.raises(ValueError, match="`autoreset` must be one of"):

@@ -13,7 +13,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
-from tictactoe_rs.envs.gymnasium import ENV_ID, TicTacToeEnv, TicTacToeVectorEnv  # noqa: E402
+from tictactoe_rs.envs.gymnasium import ENV_ID, ENV_IDS, MnkEnv, MnkVectorEnv, TicTacToeEnv  # noqa: E402
 
 
 def lowest_open(observations, masks):
@@ -27,7 +27,55 @@ def lowest_open(observations, masks):
 def test_check_env(game, opponent, agent):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_env(TicTacToeEnv(opponent=opponent, agent=agent, game=game), skip_render_check=True)
+        check_env(MnkEnv(opponent=opponent, agent=agent, game=game), skip_render_check=True)
+
+
+# The preset of each id, its class names and its board.
+PRESETS = {
+    "tictactoe_rs/TicTacToe-v0": ("TicTacToeEnv", "TicTacToeVectorEnv", (3, 3, 2)),
+    "tictactoe_rs/FourByFour-v0": ("FourByFourEnv", "FourByFourVectorEnv", (4, 4, 2)),
+    "tictactoe_rs/ConnectFour-v0": ("ConnectFourEnv", "ConnectFourVectorEnv", (6, 7, 2)),
+    "tictactoe_rs/Gomoku-v0": ("GomokuEnv", "GomokuVectorEnv", (15, 15, 2)),
+    "tictactoe_rs/Mnk-v0": ("MnkEnv", "MnkVectorEnv", (3, 3, 2)),
+}
+
+
+def test_every_game_has_its_registered_name_and_classes():
+    assert set(ENV_IDS.values()) == set(PRESETS)
+    for env_id, (single, vector, shape) in PRESETS.items():
+        env = gym.make(env_id)
+        assert type(env.unwrapped).__name__ == single and env.observation_space.shape == shape
+        envs = gym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point")
+        assert type(envs.unwrapped).__name__ == vector
+        assert envs.single_observation_space.shape == shape
+    assert gym.make("tictactoe_rs/Mnk-v0", game="5,5,4").observation_space.shape == (5, 5, 2)
+
+
+@pytest.mark.parametrize("env_id", list(PRESETS))
+@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array", "human"])
+def test_check_env_with_every_render_mode_through_gym_make(env_id, render_mode, capsys):
+    """Gymnasium's env checker, its render check included, on what ``gym.make`` builds: every
+    mode listed in the metadata renders, for every game."""
+    env = gym.make(env_id, render_mode=render_mode)
+    assert env.metadata["render_modes"] == ["human", "rgb_array", "ansi"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    env.reset(seed=0)
+    frame = env.render() if render_mode is not None else None
+    if render_mode == "rgb_array":
+        assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3
+        if env_id.endswith("ConnectFour-v0"):
+            assert frame.shape == (86 * 9, 99 * 9, 3)  # connect_four_v3's frame, as PettingZoo's
+    elif render_mode == "ansi":
+        assert isinstance(frame, str) and frame.count("\n") >= 2
+
+
+def test_the_render_modes_are_pettingzoos():
+    pettingzoo = pytest.importorskip("tictactoe_rs.envs.pettingzoo")
+    for game in ["tic-tac-toe", "4x4", "connect-four", "gomoku"]:
+        ours = gym.make(ENV_IDS[game]).metadata["render_modes"]
+        assert pettingzoo.raw_env(game=game).metadata["render_modes"] == ours
 
 
 @pytest.mark.parametrize(
@@ -43,7 +91,7 @@ def test_check_env(game, opponent, agent):
     ],
 )
 def test_search_opponents_answer_natively(game, opponent):
-    env = TicTacToeEnv(opponent=opponent, agent="x", game=game)
+    env = MnkEnv(opponent=opponent, agent="x", game=game)
     obs, info = env.reset(seed=1)
     for _ in range(2):
         action = int(np.flatnonzero(info["action_mask"])[0])
@@ -56,7 +104,7 @@ def test_search_opponents_answer_natively(game, opponent):
 
 def test_perfect_opponent_wins_small_games_against_random():
     """On 3 x 4 with three in a row (a first-player win), the solver as X never loses."""
-    env = TicTacToeVectorEnv(64, opponent="perfect", agent="o", game="3,4,3")
+    env = MnkVectorEnv(64, opponent="perfect", agent="o", game="3,4,3")
     env.reset(seed=0)
     rewards = []
     for _ in range(12):
@@ -66,7 +114,7 @@ def test_perfect_opponent_wins_small_games_against_random():
 
 
 def test_heuristic_beats_random_at_connect_four():
-    env = TicTacToeVectorEnv(128, opponent="heuristic", agent="random", game="connect-four")
+    env = MnkVectorEnv(128, opponent="heuristic", agent="random", game="connect-four")
     env.reset(seed=0)
     total = []
     for _ in range(60):
@@ -87,7 +135,7 @@ def test_batched_opponent_is_called_once_a_step_and_undone_when_it_fails():
         return masks.argmax(axis=1)
 
     n = 16
-    env = TicTacToeVectorEnv(n, opponent=opponent, agent="x", game="connect-four")
+    env = MnkVectorEnv(n, opponent=opponent, agent="x", game="connect-four")
     env.reset(seed=0)
     assert calls == []  # the agent opens: no call
     env.step(np.zeros(n, np.int64))
@@ -113,7 +161,7 @@ def test_batched_opponent_is_called_once_a_step_and_undone_when_it_fails():
     ],
 )
 def test_bad_opponent_answers_raise_and_leave_the_games(answer, error, message):
-    env = TicTacToeVectorEnv(4, opponent=answer, agent="x", game="connect-four")
+    env = MnkVectorEnv(4, opponent=answer, agent="x", game="connect-four")
     # The opponent is called only after the agent's first move.
     env.reset(seed=3)
     before = env._obs.copy(), env._kernel.boards()
@@ -124,7 +172,7 @@ def test_bad_opponent_answers_raise_and_leave_the_games(answer, error, message):
 
 
 def test_illegal_opponent_move_raises_and_is_undone():
-    env = TicTacToeVectorEnv(2, opponent=lambda o, m: np.zeros(len(m), np.int64), agent="x",
+    env = MnkVectorEnv(2, opponent=lambda o, m: np.zeros(len(m), np.int64), agent="x",
                              game="connect-four")
     env.reset(seed=0)
     for _ in range(2):
@@ -137,8 +185,8 @@ def test_illegal_opponent_move_raises_and_is_undone():
 
 
 def test_vector_env_spaces_and_autoreset():
-    env = gym.make_vec(ENV_ID, num_envs=8, vectorization_mode="vector_entry_point",
-                       opponent="random", game="gomoku",
+    env = gym.make_vec("tictactoe_rs/Gomoku-v0", num_envs=8, vectorization_mode="vector_entry_point",
+                       opponent="random",
                        autoreset_mode=AutoresetMode.SAME_STEP)
     obs, info = env.reset(seed=0)
     assert obs.shape == (8, 15, 15, 2) and info["action_mask"].shape == (8, 225)
@@ -154,16 +202,21 @@ def test_vector_env_spaces_and_autoreset():
 
 def test_errors_name_the_argument():
     with pytest.raises(ValueError, match="argument `game`"):
-        TicTacToeEnv(game="7,7")
+        MnkEnv(game="7,7")
     with pytest.raises(ValueError, match="argument `opponent`"):
-        TicTacToeEnv(opponent="eps:0.2", game="connect-four")
-    env = TicTacToeEnv(game="connect-four")
+        MnkEnv(opponent="eps:0.2", game="connect-four")
+    env = MnkEnv(game="connect-four")
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"argument `action` must be an action, 0 to 6, got 7"):
         env.step(7)
-    with pytest.raises(ValueError, match="render_mode"):
-        TicTacToeEnv(game="connect-four", render_mode="rgb_array")
-    text = TicTacToeEnv(game="4,4,4", render_mode="ansi")
+    with pytest.raises(ValueError, match=r"argument `render_mode` must be one of \['human', 'rgb_array', 'ansi'\] or None, got 'rgb'"):
+        MnkEnv(game="connect-four", render_mode="rgb")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"argument `game`: the TicTacToe env plays tic-tac-toe, not connect-four: make tictactoe_rs/ConnectFour-v0"):
+        TicTacToeEnv(game="connect-four")
+    with pytest.raises(ValueError, match=r"not 5,5,4: make tictactoe_rs/Mnk-v0 with game='5,5,4'"):
+        gym.make(ENV_ID, game="5,5,4")
+    assert TicTacToeEnv(game="tic-tac-toe").game == TicTacToeEnv().game
+    text = MnkEnv(game="4,4,4", render_mode="ansi")
     text.reset(seed=0)
     assert text.render() == "\n".join([". . . ."] * 4)
 
@@ -183,9 +236,9 @@ def test_tic_tac_toe_batched_opponent_plays_as_the_per_game_callable():
         return int(np.flatnonzero(mask)[0])
 
     n = 32
-    batched = TicTacToeVectorEnv(n, opponent=BatchedOpponent(lowest_batch), agent="random",
+    batched = MnkVectorEnv(n, opponent=BatchedOpponent(lowest_batch), agent="random",
                                  autoreset_mode=AutoresetMode.SAME_STEP)
-    single = TicTacToeVectorEnv(n, opponent=lowest_one, agent="random",
+    single = MnkVectorEnv(n, opponent=lowest_one, agent="random",
                                 autoreset_mode=AutoresetMode.SAME_STEP)
     for env in (batched, single):
         env.reset(seed=7)

@@ -73,5 +73,20 @@ def test_reset_with_a_seed_reseeds():
 
 def test_bad_actions_raise_naming_them():
     env = JaxEnv(2, seed=0)
-    with pytest.raises(Exception, match="actions"):
+    env.reset()
+    # Eagerly, the env's own errors, not a JaxRuntimeError around them.
+    with pytest.raises(ValueError, match=r"argument `actions` holds 9, not a cell \(0 to 8\)") as info:
+        env.step(jnp.array([0, 9], jnp.int32))
+    assert not isinstance(info.value, jax.errors.JaxRuntimeError)
+    with pytest.raises(TypeError, match=r"argument `actions` must be an integer array \(int8 to int64 or uint8 to uint64\), got dtype float32"):
+        env.step(jnp.array([0.0, 1.0]))
+    # Under jit, a wrong shape or dtype when traced, with the same words.
+    with pytest.raises(ValueError, match=r"argument `actions` must have shape \(2,\), got \(3,\)"):
+        jax.jit(env.step)(jnp.array([0, 1, 2], jnp.int32))
+    with pytest.raises(TypeError, match=r"argument `actions` must be an integer array \(int8 to int64 or uint8 to uint64\), got dtype float32"):
+        jax.jit(env.step)(jnp.array([0.0, 1.0]))
+    with pytest.raises(TypeError, match=r"argument `seed` must be an int or None, got str"):
+        env.reset(seed="1")  # type: ignore[arg-type]
+    # A value out of range under jit is known only when it runs: JAX's error quotes ours.
+    with pytest.raises(jax.errors.JaxRuntimeError, match=r"argument `actions` holds 9"):
         jax.block_until_ready(jax.jit(env.step)(jnp.array([0, 9], jnp.int32)))

@@ -85,15 +85,15 @@ def test_random_games_against_pyspiel(spec, name, params, games):
             legal = state.legal_actions()
             # (An assert's message is built only when it fails.)
             assert ours.legal_actions() == legal, f"{spec} game {g} after {state.history()}"
-            assert state.current_player() == (0 if ours.to_move == "X" else 1), f"{spec} game {g} after {state.history()}"
+            assert state.current_player() == ours.to_move - 1, f"{spec} game {g} after {state.history()}"
             action = rng.choice(legal)
             state.apply_action(action)
             ours.play(action)
             boards.append(ours.cells())
             tensors.append(_tensor(seen, state, (len(boards) - 1) % 2))
         where = f"{spec} game {g} after {state.history()}"
-        assert ours.status != "ongoing" and ours.legal_actions() == [], where
-        expected = {"X": [1.0, -1.0], "O": [-1.0, 1.0], None: [0.0, 0.0]}[ours.winner]
+        assert ours.status != 0 and ours.legal_actions() == [], where
+        expected = {1: [1.0, -1.0], 2: [-1.0, 1.0], 0: [0.0, 0.0]}[ours.winner]
         assert state.returns() == expected, where
         returns.add(tuple(expected))
         mine = observation_tensor(np.array(boards), game=spec)

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("cloudpickle")
 
-from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv
+from tictactoe_rs.envs.gymnasium import MnkVectorEnv, TicTacToeEnv, TicTacToeVectorEnv
 from tictactoe_rs.envs.sb3 import SB3VecEnv
 
 # SB3 2.9.2's ``VecEnv`` interface, as ``inspect.signature`` shows it: every public method with
@@ -121,7 +121,7 @@ def test_family_games_in_sb3_terms(game, opponent):
     the Gymnasium vector env."""
     n = 16
     venv = SB3VecEnv.make(n, opponent=opponent, agent="random", game=game)
-    twin = TicTacToeVectorEnv(n, opponent, "random", autoreset_mode="SameStep", game=game)
+    twin = MnkVectorEnv(n, opponent, "random", autoreset_mode="SameStep", game=game)
     venv.seed(3)
     np.testing.assert_array_equal(venv.reset(), twin.reset(seed=[3 + i for i in range(n)])[0])
     assert venv.observation_space == twin.single_observation_space

@@ -15,7 +15,7 @@ from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
-from tictactoe_rs.envs.gymnasium import TicTacToeEnv, TicTacToeVectorEnv
+from tictactoe_rs.envs.gymnasium import MnkEnv, MnkVectorEnv, TicTacToeEnv
 from tictactoe_rs.envs.wrappers import (
     ActionMaskObservation,
     VectorActionMaskObservation,
@@ -24,7 +24,7 @@ from tictactoe_rs.envs.wrappers import (
 
 @pytest.mark.parametrize(("agent", "game", "actions"), [("x", None, 9), ("o", None, 9), ("o", "connect-four", 7)])
 def test_check_env(agent, game, actions):
-    env = ActionMaskObservation(TicTacToeEnv(opponent="random", agent=agent, game=game))
+    env = ActionMaskObservation(MnkEnv(opponent="random", agent=agent, game=game))
     assert isinstance(env.observation_space, spaces.Dict)
     assert env.observation_space["action_mask"] == spaces.Box(0, 1, (actions,), np.int8)
     with warnings.catch_warnings():
@@ -58,9 +58,9 @@ def test_single_env_matches_the_unwrapped_one():
 def test_vector_env_matches_the_unwrapped_one(mode, game):
     n = 8
     envs = VectorActionMaskObservation(
-        TicTacToeVectorEnv(n, "random", "random", autoreset_mode=mode, game=game)
+        MnkVectorEnv(n, "random", "random", autoreset_mode=mode, game=game)
     )
-    plain = TicTacToeVectorEnv(n, "random", "random", autoreset_mode=mode, game=game)
+    plain = MnkVectorEnv(n, "random", "random", autoreset_mode=mode, game=game)
     obs, _ = envs.reset(seed=0)
     plain_obs, infos = plain.reset(seed=0)
     rng = np.random.default_rng(2)

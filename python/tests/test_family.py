@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import tictactoe_rs as t
 import tictactoe_rs.mnk as mnk
 from tictactoe_rs.mnk import PRESETS, Position, Rules
 
@@ -92,13 +93,13 @@ def test_numpy_integers_are_ints() -> None:
 
 def test_a_game_of_connect_four() -> None:
     game = Position(Rules.CONNECT_FOUR)
-    assert (game.status, game.winner, game.to_move, game.plies, game.hash) == ("ongoing", None, "X", 0, 0)
+    assert (game.status, game.winner, game.to_move, game.plies, game.hash) == (t.ONGOING, 0, t.X, 0, 0)
     assert game.legal_actions() == list(range(7))
     for column in [3, 2, 3, 2, 3, 2]:
         game.play(column)
     before = game.copy()
     assert game.play(3) == (2, 3)
-    assert (game.status, game.winner, game.to_move) == ("x-won", "X", None)
+    assert (game.status, game.winner, game.to_move) == (t.X_WON, t.X, 0)
     assert game.board == "......./......./...X.../..OX.../..OX.../..OX..."
     assert str(game).split("\n")[2] == ". . . X . . ."
     assert repr(game) == "Position.from_board('connect-four', '" + game.board + "')"
@@ -106,7 +107,7 @@ def test_a_game_of_connect_four() -> None:
     cells = game.cells()
     assert cells.dtype == np.int8 and cells.shape == (42,)
     assert cells.reshape(6, 7)[:, 3].tolist() == [0, 0, 1, 1, 1, 1]
-    assert before != game and before.status == "ongoing"
+    assert before != game and before.status == t.ONGOING
     game.undo(2, 3)
     assert game == before and game.hash == before.hash
 
@@ -179,7 +180,7 @@ def test_from_board_names_every_violation() -> None:
         with pytest.raises(ValueError, match=re.escape(f"argument `board`: {message}")):
             Position.from_board("tic-tac-toe", bad)
     position = Position.from_board(Rules.GOMOKU, "/".join(["." * 15] * 7 + ["..X" + "." * 12] + ["." * 15] * 7))
-    assert (position.to_move, position.plies) == ("O", 1)
+    assert (position.to_move, position.plies) == (t.O, 1)
 
 
 def test_copies_and_pickles_are_independent() -> None:
@@ -214,9 +215,36 @@ def test_docstring_examples_run() -> None:
 
 def test_python_examples_of_the_docs_run() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs"
-    page = docs / "family.md"
-    text = page.read_text()
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "tictactoe_rs.mnk" in b]
-    assert blocks, page
-    for block in blocks:
-        exec(compile(block, str(page), "exec"), {})
+    for page in (docs / "family.md", docs / "solver.md"):
+        text = page.read_text()
+        blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "tictactoe_rs.mnk" in b]
+        assert blocks, page
+        for block in blocks:
+            exec(compile(block, str(page), "exec"), {})
+
+
+def test_the_names_users_see() -> None:
+    """``help`` and ``repr`` show the names the package exports, and the package's namespace
+    holds no ``np`` or ``npt`` of its own imports."""
+    import pydoc
+
+    for cls, name in [(Position, "Position"), (Rules, "Rules")]:
+        assert (cls.__name__, cls.__qualname__, cls.__module__) == (name, name, "tictactoe_rs.mnk")
+        assert f"class {name}" in pydoc.render_doc(cls) and "Mnk" not in pydoc.render_doc(cls)
+    for module in (t, mnk):
+        assert not {"np", "npt"} & set(dir(module)), module.__name__
+
+
+def test_status_and_players_speak_the_3x3_numbers() -> None:
+    """The family's status, winner and side to move are the numbers of the 3 x 3 API, on the
+    same boards: every reachable tic-tac-toe position."""
+    boards = []
+    for code in range(19_683):
+        cells = [(code // 3**i) % 3 for i in range(9)]
+        if t.is_position(np.array([cells], dtype=np.int8))[0]:
+            boards.append(cells)
+    grid = np.array(boards, dtype=np.int8)
+    family = [Position.from_board("tic-tac-toe", "".join(".XO"[c] for c in cells)) for cells in boards]
+    assert [p.status for p in family] == t.status(grid).tolist()
+    assert [p.winner for p in family] == t.winner(grid).tolist()
+    assert [p.to_move for p in family] == t.to_move(grid).tolist()

@@ -41,6 +41,7 @@ import random
 
 import pytest
 
+import tictactoe_rs as t
 from tictactoe_rs.mnk import Position, Rules
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -68,16 +69,16 @@ CASES = [
 ]
 
 
-def _status(state) -> str:
-    """The status of a pyspiel state in our vocabulary."""
+def _status(state) -> int:
+    """The status of a pyspiel state in our vocabulary (0 ongoing, 1 X won, 2 O won, 3 draw)."""
     if not state.is_terminal():
-        return "ongoing"
+        return t.ONGOING
     x, o = state.returns()
     if x > o:
-        return "x-won"
+        return t.X_WON
     if o > x:
-        return "o-won"
-    return "draw"
+        return t.O_WON
+    return t.DRAW
 
 
 def _board(state, name: str, rows: int) -> str:
@@ -130,7 +131,7 @@ def test_rules_match_the_parameters():
 def test_random_games_in_lockstep(spec, name, params, games):
     game = pyspiel.load_game(name, params)
     rules = Rules(spec)
-    outcomes = {"x-won": 0, "o-won": 0, "draw": 0}
+    outcomes = {t.X_WON: 0, t.O_WON: 0, t.DRAW: 0}
     moves = overlines = 0
     for g in range(_games(games)):
         rng = random.Random(f"{spec}:{g}")
@@ -144,9 +145,9 @@ def test_random_games_in_lockstep(spec, name, params, games):
             assert ours.status == status, where
             legal = state.legal_actions()
             assert ours.legal_actions() == legal, where
-            if status != "ongoing":
+            if status != t.ONGOING:
                 break
-            assert ours.to_move == ("X" if state.current_player() == 0 else "O"), where
+            assert ours.to_move == (t.X if state.current_player() == 0 else t.O), where
             action = rng.choice(legal)
             played.append((action, ours.play(action)))
             hashes.append(ours.hash)
@@ -154,8 +155,8 @@ def test_random_games_in_lockstep(spec, name, params, games):
         outcomes[status] += 1
         moves += len(played)
         assert ours.board == _board(state, name, rules.rows), where
-        assert ours.winner == {"x-won": "X", "o-won": "O", "draw": None}[status]
-        if status != "draw":
+        assert ours.winner == {t.X_WON: t.X, t.O_WON: t.O, t.DRAW: 0}[status]
+        if status != t.DRAW:
             run = _run_through(ours.board, *played[-1][1])
             assert run >= rules.k, where
             overlines += run > rules.k
@@ -168,6 +169,6 @@ def test_random_games_in_lockstep(spec, name, params, games):
     # has room for them (the "or more" of the rules, which every peer here shares): a guard
     # against lockstep games that never get to what they compare.
     if sum(outcomes.values()) >= SMALL:
-        assert outcomes["x-won"] > 0 and outcomes["o-won"] > 0, outcomes
+        assert outcomes[t.X_WON] > 0 and outcomes[t.O_WON] > 0, outcomes
         assert (overlines > 0) == (max(rules.rows, rules.cols) > rules.k), overlines
     print(f"{spec}: {sum(outcomes.values())} games, {moves} moves, {outcomes}, {overlines} overlines")

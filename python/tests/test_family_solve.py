@@ -110,8 +110,93 @@ def test_bad_input_names_the_item() -> None:
         solve(["4453"], "connect-four", max_nodes=0)
     with pytest.raises(TypeError, match=r"argument `max_nodes` must be an int, got bool"):
         solve(["4453"], "connect-four", max_nodes=True)
-    with pytest.raises(ValueError, match=r"argument `rules`: unknown game"):
-        solve(["4453"], "chess")
+    with pytest.raises(ValueError, match=r"argument `game`: unknown game \"connect5\""):
+        solve(["4453"], "connect5")
+    with pytest.raises(TypeError, match=r"argument `game` must be a Rules or a game spec str, got int"):
+        solve(["4453"], 7)
+    with pytest.raises(TypeError, match=r"argument `weak` must be a bool, got str"):
+        solve(["4453"], "connect-four", weak="yes")  # type: ignore[arg-type]
+    assert solve(["4453"], "connect-four", weak=np.True_).distance is None
+
+
+def test_a_bare_string_or_none_is_no_sequence_of_positions() -> None:
+    # A str iterates as one-character strs: "4455" would be four positions.
+    for bad, name in [("4455", "str"), (b"4455", "bytes"), (None, "NoneType"), (7, "int")]:
+        with pytest.raises(TypeError, match=rf"argument `positions` must be a sequence of Positions or strs, got {name}"):
+            solve(bad, "connect-four")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"got str: for one position, pass a list of one"):
+        solve("4455", "connect-four")
+    with pytest.raises(TypeError, match=r"got Position: for one position, pass a list of one"):
+        solve(Position("connect-four"))  # type: ignore[arg-type]
+    # Any other iterable is a sequence: a tuple, a generator.
+    assert solve(("4455",), "connect-four").value.tolist() == [1]
+    assert solve((m for m in ["4455", "445566"]), "connect-four").value.tolist() == [1, 1]
+
+
+def test_the_budget_holds_for_connect_four() -> None:
+    # "6" (and "1", "2", "7") are far from the shipped book: millions of nodes; the budget
+    # stops the search, strong and weak, on moves and on Position objects alike.
+    one = Position("connect-four")
+    one.play(5)
+    for positions in (["6"], [one]):
+        cut = solve(positions, "connect-four", max_nodes=1000)
+        assert cut.value.tolist() == [-1]
+        assert cut.distance is not None and cut.distance.tolist() == [-1]
+        assert cut.best is not None and not cut.best.any()
+        assert solve(positions, "connect-four", weak=True, max_nodes=1000).value.tolist() == [-1]
+    # The book answers the empty board in a handful of nodes: within a budget of 100.
+    empty = solve([Position("connect-four")], max_nodes=100)
+    assert empty.value.tolist() == [1] and empty.best is not None
+    assert empty.best[0].nonzero()[0].tolist() == [3]
+    # A position solved after a cut one in the same call is solved right.
+    assert solve(["6", "4455"], "connect-four", max_nodes=1000).value.tolist() == [-1, 1]
+
+
+_LONG_SOLVE = """
+import sys
+import tictactoe_rs.mnk as mnk
+print("ready", flush=True)
+try:
+    mnk.solve([{position!r}], {game!r}, max_nodes=10**15)
+except BaseException as error:
+    print(type(error).__name__, flush=True)
+    raise
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("position", "game"),
+    [("1", "connect-four"), ("/".join(["." * 15] * 15), "gomoku")],
+    ids=["connect-four", "gomoku"],
+)
+def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(position: str, game: str) -> None:
+    """SIGINT (Ctrl-C) during a search that takes minutes (Connect Four's "1", 3.5 minutes;
+    the empty gomoku board, far more) raises KeyboardInterrupt within seconds."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = _LONG_SOLVE.format(position=position, game=game)
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        time.sleep(1.0)  # well into the search (tables allocated, searching)
+        assert process.poll() is None, "the search ended by itself"
+        process.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        out, err = process.communicate(timeout=30)
+        waited = time.monotonic() - stopped
+    finally:
+        process.kill()
+    assert out.splitlines() == ["KeyboardInterrupt"], (out, err)
+    assert "KeyboardInterrupt" in err and "PanicException" not in err, err
+    assert process.returncode != 0
+    # About a second is the promise; 10 s leaves room for a loaded machine.
+    assert waited < 10, waited
 
 
 def test_the_docstring_runs() -> None:

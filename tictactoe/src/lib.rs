@@ -18,6 +18,7 @@ pub mod agents;
 mod bitboard;
 mod bits;
 mod board;
+#[cfg(feature = "alloc")]
 mod cell;
 mod choice;
 #[cfg(feature = "alloc")]
@@ -45,6 +46,7 @@ mod testing;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
+#[cfg(feature = "alloc")]
 pub use cell::{Cell, CellError};
 pub use game::{Game, MovesError, ParseGameError};
 pub use line::Line;

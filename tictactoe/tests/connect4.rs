@@ -5,7 +5,7 @@
 //! The end and middle sets run in full; the beginning set runs one position in ten (it is the
 //! slow one), and in full with `cargo test --release --test connect4 -- --ignored`.
 
-use tictactoe::connect4::{CELLS, Column, Position, Solver, distance_of};
+use tictactoe::connect4::{CELLS, Column, Position, Solver, distance_of, outcome_of};
 use tictactoe::solver::Outcome;
 
 fn load(name: &str) -> Vec<(String, Position, i32)> {
@@ -223,4 +223,48 @@ fn keys_decode_and_mirror() {
         assert_eq!(position.mirror().key(), position.mirror_key());
         assert_eq!(position.mirror().canonical_key(), position.canonical_key());
     }
+}
+
+#[test]
+fn a_budget_stops_the_search_and_what_it_learnt_stays_true() {
+    let mut solver = Solver::new();
+    let hard: Position = "6".parse().unwrap_or_default();
+    // Without the book, column 6 first needs millions of nodes: 1,000 is not enough.
+    assert_eq!(solver.solve_within(hard, 1_000), None);
+    assert_eq!(solver.solve_weak_within(hard, 1_000), None);
+    assert!(solver.nodes() <= 2_002, "{} nodes", solver.nodes());
+    // A cut search leaves the table true: every position of the sets, solved after it by the
+    // same solver, within a budget it never reaches, gets Pons' score.
+    for (moves, position, score) in load("end").into_iter().step_by(50) {
+        let solution = solver.solve_within(position, u64::MAX);
+        assert_eq!(solution.map(|s| s.score), Some(score), "{moves}");
+        let weak = solver.solve_weak_within(position, u64::MAX);
+        assert_eq!(weak, Some(outcome_of(score)), "{moves}");
+    }
+}
+
+#[test]
+fn a_watch_stops_a_bounded_search_and_only_it() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let calls = Arc::new(AtomicU64::new(0));
+    let counted = Arc::clone(&calls);
+    let mut solver = Solver::new();
+    // Stops at its third call, after 3 x WATCH_NODES nodes.
+    let _ = solver.set_watch(Some(Box::new(move |_nodes| {
+        counted.fetch_add(1, Ordering::Relaxed) < 2
+    })));
+    let hard: Position = "6".parse().unwrap_or_default();
+    assert_eq!(solver.solve_within(hard, u64::MAX), None);
+    assert_eq!(calls.load(Ordering::Relaxed), 3);
+    assert!(
+        solver.nodes() <= 3 * tictactoe::solver::WATCH_NODES + 1,
+        "{}",
+        solver.nodes()
+    );
+    // The unbounded solve never calls it.
+    let easy: Position = "4455".parse().unwrap_or_default();
+    assert_eq!(solver.solve(easy).score, 18);
+    assert_eq!(calls.load(Ordering::Relaxed), 3);
+    assert!(solver.set_watch(None).is_some());
 }

@@ -17,10 +17,7 @@ only on request (this module imports numpy and nothing else).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, NamedTuple
 
 from tictactoe_rs import _native
 from tictactoe_rs._native import (
@@ -55,6 +52,10 @@ from tictactoe_rs._native import (
     violations,
     winner,
 )
+
+if TYPE_CHECKING:  # for annotations only: `np` and `npt` are no names of the package
+    import numpy as np
+    import numpy.typing as npt
 
 #: Status numbers (``status``, and the results of ``selfplay``).
 ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3

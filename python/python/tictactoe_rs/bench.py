@@ -12,7 +12,7 @@ Environments (the peers are skipped when not installed):
 
 - ``ours``: :class:`tictactoe_rs.envs.batched.BatchedEnv` (pgx convention), actions drawn by
   its native ``sample_actions``.
-- ``ours-gym`` (only with ``--envs``): :class:`~tictactoe_rs.envs.gymnasium.TicTacToeVectorEnv`
+- ``ours-gym`` (only with ``--envs``): :class:`~tictactoe_rs.envs.gymnasium.MnkVectorEnv`
   against the random opponent, ``copy=False``; one env-step is the agent's move and the
   opponent's answer, with the Gymnasium return values (infos included) built every step.
 - ``ours-selfplay`` (only with ``--envs``): :func:`tictactoe_rs.envs.batched.selfplay` with
@@ -88,9 +88,9 @@ def _ours(n: int, game: str = "tic-tac-toe") -> Runner:
 
 
 def _ours_gym(n: int, game: str = "tic-tac-toe") -> Runner:
-    from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+    from tictactoe_rs.envs.gymnasium import MnkVectorEnv
 
-    env = TicTacToeVectorEnv(n, opponent="random", agent="random", copy=False, game=game)
+    env = MnkVectorEnv(n, opponent="random", agent="random", copy=False, game=game)
     env.reset(seed=0)
     actions = np.zeros(n, dtype=np.int64)
 

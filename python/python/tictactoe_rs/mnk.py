@@ -15,21 +15,26 @@ The reference is the "Python" section of ``docs/family.md``.
 ...     _ = game.play(x), game.play(o)
 >>> game.play(116)
 (7, 11)
->>> game.status, game.winner
-('x-won', 'X')
+>>> import tictactoe_rs as t
+>>> game.status == t.X_WON, game.winner == t.X
+(True, True)
+
+``status``, ``winner`` and ``to_move`` are the numbers of the 3 x 3 API (``tictactoe_rs.ONGOING``,
+``X_WON``, ``O_WON``, ``DRAW``; ``tictactoe_rs.X``, ``O``, 0 for none), and :func:`solve`'s
+values the statuses the games end in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-import numpy.typing as npt
-
-from tictactoe_rs._native import MnkPosition as Position
-from tictactoe_rs._native import MnkRules as Rules
+from tictactoe_rs._native import Position, Rules
 from tictactoe_rs._native import mnk_solve as _solve
+
+if TYPE_CHECKING:  # for annotations only: `np` and `npt` are no names of the module
+    import numpy as np
+    import numpy.typing as npt
 
 #: The presets, in the library's order: tic-tac-toe, 4x4, Connect Four, gomoku.
 PRESETS: tuple[Rules, ...] = (
@@ -43,7 +48,8 @@ PRESETS: tuple[Rules, ...] = (
 class Solutions(NamedTuple):
     """Perfect play for a batch of positions (see :func:`solve`), one entry per position."""
 
-    #: int8: 1 X wins, 2 O wins, 3 draw; -1 when not solved within the node budget.
+    #: int8: the status the game ends in, 1 X wins (``X_WON``), 2 O wins (``O_WON``), 3 draw
+    #: (``DRAW``); -1 when not solved within the node budget.
     value: npt.NDArray[np.int8]
     #: int16: plies to the end under perfect play (a draw's is the number of empty cells);
     #: -1 when unsolved; ``None`` with ``weak=True``.
@@ -61,17 +67,19 @@ def solve(
     positions: Iterable[Position | str],
     game: Rules | str | None = None,
     *,
-    weak: bool = False,
+    weak: bool | np.bool_ = False,
     max_nodes: int | np.integer[Any] | None = None,
 ) -> Solutions:
     """Solve a batch of positions of one game, without holding the GIL, as label arrays.
 
-    ``positions`` holds ``Position`` objects or strings: a board (rows top to bottom separated
-    by ``/``) or, with gravity, column digits 1-9 played from the empty board (``"4453"``).
-    ``game`` (a ``Rules`` or a spec) is needed for strings; positions must all be of it.
-    ``weak=True`` answers only the value, faster. ``max_nodes`` bounds the search of each
-    position (default 10^8; Connect Four's own solver always finishes). A bad item is a
-    ``ValueError`` or ``TypeError`` naming its index.
+    ``positions`` is a sequence (any iterable but a string) of ``Position`` objects or strings:
+    a board (rows top to bottom separated by ``/``) or, with gravity, column digits 1-9 played
+    from the empty board (``"4453"``); one position is a list of one, and a bare string is a
+    ``TypeError``. ``game`` (a ``Rules`` or a spec) is needed for strings; positions must all
+    be of it. ``weak=True`` answers only the value, faster. ``max_nodes`` bounds the search of
+    each position, Connect Four's included (default 10^8, about a minute; a position not
+    solved within it gets the value -1). Ctrl-C stops the search within a fraction of a second
+    (``KeyboardInterrupt``). A bad item is a ``ValueError`` or ``TypeError`` naming its index.
 
     >>> from tictactoe_rs.mnk import solve
     >>> labels = solve(["4455", "445566"], "connect-four")

@@ -20,7 +20,7 @@
 //! or waits for an external opponent is rewritten whole.
 //! The Python views of the buffer are read-only, so the buffer always matches the games.
 
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use tictactoe::mnk::agents::{Agent, Chooser, Strategy};
@@ -788,16 +788,11 @@ impl FamilyKernel {
         self.saved = bytes.ok().map(|bytes| (self.games.clone(), bytes));
     }
 
-    /// Reads `obj`, a 1-d integer array of `n` actions, into `values`.
+    /// Reads `obj`, a 1-d integer array (or a list, as numpy reads it) of `n` actions, into
+    /// `values`.
     fn actions(&self, name: &str, obj: &Bound<'_, PyAny>, values: &mut Vec<usize>) -> PyResult<()> {
         let (n, actions) = (self.games.len(), self.setup.actions);
         values.clear();
-        if obj.cast::<PyUntypedArray>().is_err() {
-            return Err(PyTypeError::new_err(format!(
-                "argument `{name}` must be a numpy integer array of shape ({n},), got {}",
-                obj.get_type().name()?
-            )));
-        }
         let ints = Ints::read(name, obj)?;
         if ints.shape() != [n] {
             return Err(PyValueError::new_err(format!(

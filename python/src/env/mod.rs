@@ -180,16 +180,10 @@ macro_rules! with_out {
     }};
 }
 
-/// Reads `obj`, a 1-d array of `n` cells (any integer dtype), into `values`, or raises
-/// `TypeError` / `ValueError` naming argument `name`.
+/// Reads `obj`, a 1-d array of `n` cells (any integer dtype; a list as numpy reads it), into
+/// `values`, or raises `TypeError` / `ValueError` naming argument `name`.
 fn actions(name: &str, obj: &Bound<'_, PyAny>, n: usize, values: &mut Vec<i64>) -> PyResult<()> {
     values.clear();
-    if obj.cast::<PyUntypedArray>().is_err() {
-        return Err(PyTypeError::new_err(format!(
-            "argument `{name}` must be a numpy integer array of shape ({n},), got {}",
-            obj.get_type().name()?
-        )));
-    }
     let ints = Ints::read(name, obj)?;
     if ints.shape() != [n] {
         return Err(PyValueError::new_err(format!(

@@ -320,6 +320,28 @@ class Converted:
         return f"salvaged {self.records} records, lost {lost}"
 
 
+
+def spark_driver_python(spark: Any = None) -> None:
+    """Runs the Python workers of a local Spark master on the driver's interpreter
+    (``sys.executable``), which has tictactoe_rs and numpy, instead of PySpark's default
+    ``python3`` from ``PATH``. Every Spark helper of ``tictactoe_rs.data`` calls it before it
+    builds a Python function. An explicit choice wins: ``PYSPARK_PYTHON``, the conf
+    ``spark.pyspark.python``, or a ``pythonExec`` already changed from the default; a cluster
+    master (``yarn``, ``spark://``, ``k8s://``) is left alone: there, install the wheel on the
+    executors and set ``PYSPARK_PYTHON``. ``spark`` is a session (default: the active one)."""
+    if spark is None:
+        from pyspark import SparkContext
+
+        context = SparkContext._active_spark_context
+    else:
+        context = spark.sparkContext
+    if context is None or "PYSPARK_PYTHON" in os.environ:
+        return
+    if context.getConf().get("spark.pyspark.python") or context.pythonExec != "python3":
+        return
+    if str(context.master).startswith("local"):
+        context.pythonExec = sys.executable
+
 def refuse_lossy(path: PathLike, what: str, lossy: str | None) -> None:
     """A ``DataError`` naming the file unless the loss ``what`` (a key of ``LOSSY``) was
     asked for by name (``lossy``)."""

@@ -29,7 +29,7 @@ import tictactoe_rs as t
 from tictactoe_rs import _native
 from tictactoe_rs._types import Encoding
 from tictactoe_rs.data import _tables as tb
-from tictactoe_rs.data._io import DataError
+from tictactoe_rs.data._io import DataError, spark_driver_python
 
 Kernel = Callable[[npt.NDArray[Any], Encoding], npt.NDArray[Any]]
 
@@ -227,18 +227,28 @@ def _plugin_expr(expr: Any, name: str, encoding: str, to: str | None, plugin: st
     )
 
 
+def _installed_plugin() -> str | None:
+    """The plugin of the ``tictactoe-rs-polars`` wheel, if installed."""
+    try:
+        import tictactoe_rs_polars
+    except ImportError:
+        return None
+    return str(tictactoe_rs_polars.PLUGIN)
+
+
 def register_polars(plugin: str | os.PathLike[str] | None = None) -> None:
     """Registers the expression namespace ``ttt`` (``pl.col("code").ttt.status("base3")``).
 
     ``plugin``: the compiled expression plugin (``polars/``, built by ``scripts/polars-plugin``,
     which prints its path); default the path in the environment variable
-    ``TICTACTOE_POLARS_PLUGIN``, if set. With it, each method runs the plugin's Rust inside
+    ``TICTACTOE_POLARS_PLUGIN``, if set, else the plugin of the ``tictactoe-rs-polars`` wheel
+    (``tictactoe_rs_polars.PLUGIN``), if installed. With it, each method runs the plugin's Rust inside
     Polars' engine (``polars.plugins.register_plugin_function``); without it, ``compute`` on
     each batch through ``map_batches``. The answers, types, nulls and errors are the same.
     ``polars_backend()`` says which is in use. Registering again with the same plugin (or none)
     does nothing; with another, replaces the namespace."""
     global _polars_namespace
-    path = os.fspath(plugin) if plugin is not None else os.environ.get(POLARS_PLUGIN_ENV) or None
+    path = os.fspath(plugin) if plugin is not None else os.environ.get(POLARS_PLUGIN_ENV) or _installed_plugin()
     if path is not None and not os.path.isfile(path):
         source = "argument `plugin`" if plugin is not None else f"environment variable {POLARS_PLUGIN_ENV}"
         raise FileNotFoundError(f"{source}: no plugin library at {path!r} (scripts/polars-plugin builds it)")
@@ -319,9 +329,11 @@ def register_duckdb(con: Any, extension: str | os.PathLike[str] | None = None) -
     ``ttt_NAME(code, encoding := 'base3')`` for every name of ``FUNCTIONS``,
     ``ttt_convert(code, encoding, to_encoding)``, and the macros of ``DUCKDB_MACROS``.
 
-    ``extension``: the loadable extension built by ``scripts/duckdb-extension``, loaded into
+    ``extension``: the loadable extension built by ``scripts/duckdb-extension`` (or installed
+    with the ``tictactoe-rs-duckdb`` wheel: ``tictactoe_rs_duckdb.EXTENSION``), loaded into
     ``con`` (which must allow unsigned extensions: ``duckdb.connect(config={"allow_unsigned_extensions": "true"})``);
-    it gives ``EXTENSION_FUNCTIONS`` natively and the table function ``read_ttt(path)``.
+    it gives ``EXTENSION_FUNCTIONS`` natively and the table function ``read_ttt(path)``
+    (``read_ttt(path, salvage := true)`` skips damaged blocks, as ``ttt unpack --salvage``).
     Without it, and for the other functions, each is a SQL macro that looks the answer up in
     a list built from the native module's tables (``__ttt_tables``, one row, about 2 MB):
     DuckDB runs it natively on its vectors, with no Python during the query. Either way the
@@ -458,6 +470,7 @@ def spark_function(name: str, column: Any, encoding: str = "base3", to: str | No
     from pyspark.sql.functions import arrow_udf
     from pyspark.sql.pandas.functions import ArrowUDFType
 
+    spark_driver_python()
     _encoding(encoding)
     if name == "convert":
         _encoding(cast(str, to), "to")
@@ -480,6 +493,7 @@ def spark_read_ttt(spark: Any, path: str | os.PathLike[str], blocks_per_task: in
     range of ``blocks_per_task`` blocks, each range read by its task (``mapInArrow``) from its
     own offset. ``path`` must be readable at the same name by every executor (shared storage).
     Every block is checked; damage fails the job with a message naming the file and block."""
+    spark_driver_python(spark)
     name = os.fspath(path)
     _, _, _, blocks = _native.ttt_layout(name)
     per = max(1, int(blocks_per_task))
@@ -501,6 +515,7 @@ def spark_bucket_states(states: Any, table: str, buckets: int) -> Any:
     """Writes a states DataFrame ``(game, ply, rank)`` as table ``table`` bucketed by ``game``
     and sorted by ``(game, ply)`` (``bucketBy``/``sortBy``) and returns it read back: a window
     by game over it needs no shuffle (``spark_blunders``)."""
+    spark_driver_python(states.sparkSession)
     (
         states.write.mode("overwrite")
         .bucketBy(buckets, "game")

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from tictactoe_rs import _native
 from tictactoe_rs.data import _card
-from tictactoe_rs.data._io import PathLike, _pa, write_parquet
+from tictactoe_rs.data._io import PathLike, _pa, spark_driver_python, write_parquet
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def solve_layers(rules: Any) -> list[SolvedLayer]:
     layer (``mnk_expand`` again, children found by ``searchsorted`` in the sorted keys).
     Memory: every layer (4 x 4: 9.7 M positions, about 1.2 GB at the peak)."""
     forward = list(layers(rules))
-    cells = _native.MnkRules(str(rules)).cells
+    cells = _native.Rules(str(rules)).cells
     out: list[SolvedLayer] = []
     after: SolvedLayer | None = None
     for ply, keys, statuses in reversed(forward):
@@ -178,8 +178,8 @@ def write_positions(
 
 
 def _write_card(out: Path, rules: Any, result: list[Layer], command: str, solved: bool = False) -> None:
-    name = str(_native.MnkRules(str(rules)) if isinstance(rules, str) else rules)
-    gravity = _native.MnkRules(name).gravity
+    name = str(_native.Rules(str(rules)) if isinstance(rules, str) else rules)
+    gravity = _native.Rules(name).gravity
     key = ("the column-height key (mnk::encoding::HeightKey, X stones 1, O stones 0, a marker above "
            "each column's stones)" if gravity else
            "the base-3 code (mnk::encoding::Base3: cell i is digit i in text order, 0 empty, 1 X, 2 O)")
@@ -217,7 +217,7 @@ def _expand_batches(spec: str) -> Any:
 
         from tictactoe_rs import _native as native
 
-        rules = native.MnkRules(spec)
+        rules = native.Rules(spec)
         for batch in batches:
             keys = batch.column("key").to_numpy()
             ply = batch.column("ply").to_numpy()
@@ -242,6 +242,7 @@ def spark_write_positions(
     ``outdir`` and the session's master depends on where it runs."""
     from pyspark.sql import functions as F
 
+    spark_driver_python(spark)
     spec = str(rules)
     schema = "ply byte, key long, status byte"
     root = _native.mnk_root_key(spec)

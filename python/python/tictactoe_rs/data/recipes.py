@@ -369,6 +369,9 @@ def spark_positions(spark: Any) -> Any:
     """``positions`` as a Spark DataFrame (from Arrow), marked for broadcast."""
     from pyspark.sql import functions as F
 
+    from tictactoe_rs.data._io import spark_driver_python
+
+    spark_driver_python(spark)
     return F.broadcast(spark.createDataFrame(tb.positions()))
 
 
@@ -384,6 +387,9 @@ def spark_validate(states: Any, name: str = "states") -> None:
     codes, game structure (``VALIDATE_SQL`` on temporary views: two jobs)."""
     from pyspark.sql import functions as F
 
+    from tictactoe_rs.data._io import spark_driver_python
+
+    spark_driver_python(states.sparkSession)
     _spark_types(states, name)
     r = F.col("rank")
     bad = (
@@ -414,6 +420,9 @@ def spark_recipe(states: Any, recipe: str, code: str = "base3", check: bool = Tr
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
+    from tictactoe_rs.data._io import spark_driver_python
+
+    spark_driver_python(states.sparkSession)
     sql(recipe, code)
     if check:
         spark_validate(states, name)
@@ -463,8 +472,9 @@ def spark_recipe(states: Any, recipe: str, code: str = "base3", check: bool = Tr
 def spark_unpack_blocks(blocks: Any) -> Any:
     """``.ttt`` blocks (a Spark DataFrame with ``ttt_blocks``' columns) unpacked to records
     ``(record, base3)`` by ``mapInArrow`` with ``unpack_blocks``."""
-    from tictactoe_rs.data._io import unpack_blocks, unpack_blocks_schema
+    from tictactoe_rs.data._io import spark_driver_python, unpack_blocks, unpack_blocks_schema
 
+    spark_driver_python(blocks.sparkSession)
     def run(batches: Any) -> Any:
         for batch in batches:
             yield unpack_blocks(batch)

@@ -8,10 +8,12 @@ from tictactoe_rs.mnk import Rules
 
 
 def rules(value: Any, name: str = "game") -> Rules:
-    """``value`` as :class:`~tictactoe_rs.mnk.Rules`: a ``Rules`` or a spec string such as
+    """``value`` as :class:`~tictactoe_rs.mnk.Rules`: a ``Rules``, a spec string such as
     ``"connect-four"``, ``"gomoku"``, ``"4,4,4"`` or ``"6,7,4,gravity"`` (the library's
-    ``FromStr``); anything else is a ``TypeError``, a bad spec a ``ValueError``, both naming
-    ``name``."""
+    ``FromStr``), or ``None``, the default game: tic-tac-toe (as every env takes it); anything
+    else is a ``TypeError``, a bad spec a ``ValueError``, both naming ``name``."""
+    if value is None:
+        return Rules.TIC_TAC_TOE
     if isinstance(value, Rules):
         return value
     if not isinstance(value, str):

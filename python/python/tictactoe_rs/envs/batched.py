@@ -62,21 +62,21 @@ __all__ = ["BatchedEnv", "Policy", "SelfPlayResult", "game_rules", "selfplay"]
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
 
-def game_rules(game: Any) -> _native.MnkRules | None:
+def game_rules(game: Any) -> _native.Rules | None:
     """``game`` (a spec string or a ``Rules``) parsed by the library; ``None`` for
     tic-tac-toe, which runs on the 3 x 3 kernel."""
     if game is None:
         return None
-    if isinstance(game, _native.MnkRules):
+    if isinstance(game, _native.Rules):
         rules = game
     elif isinstance(game, str):
         try:
-            rules = _native.MnkRules(game)
+            rules = _native.Rules(game)
         except ValueError as error:
             raise ValueError(str(error).replace("argument `spec`", "argument `game`")) from None
     else:
         raise TypeError(f"argument `game` must be a Rules or a game spec str, got {type(game).__name__}")
-    return None if rules == _native.MnkRules.TIC_TAC_TOE else rules
+    return None if rules == _native.Rules.TIC_TAC_TOE else rules
 
 _CONVENTIONS = {"pgx": np.bool_, "pettingzoo": np.int8}
 #: ``autoreset``: this package's spelling, Gymnasium's ``AutoresetMode`` values (or members).
@@ -98,7 +98,7 @@ class BatchedEnv:
         seed: int = 0,
         autoreset: Autoreset | Any = "same_step",
         *,
-        game: str | _native.MnkRules | None = None,
+        game: str | _native.Rules | None = None,
     ) -> None:
         if convention not in _CONVENTIONS:
             raise ValueError(
@@ -111,7 +111,7 @@ class BatchedEnv:
         self.convention = convention
         rules = game_rules(game)
         #: The game's rules (``Rules.TIC_TAC_TOE`` by default).
-        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         k: _native.EnvKernel | _native.FamilyKernel
         if rules is None:
             k = _native.EnvKernel(

@@ -1,11 +1,23 @@
 """Gymnasium environments: the agent plays one side against a built-in opponent.
 
-:class:`TicTacToeEnv` is a single-agent ``gymnasium.Env`` and :class:`TicTacToeVectorEnv` a
-``gymnasium.vector.VectorEnv`` of ``num_envs`` of them in the native kernel (all three
-``AutoresetMode``\\ s); the vector env returns what ``SyncVectorEnv`` over ``num_envs``
-:class:`TicTacToeEnv`\\ s returns, seeds included (game ``i`` of ``reset(seed=s)`` is seeded
-with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacToe-v0`` for
-``gym.make`` and ``gym.make_vec``.
+:class:`MnkEnv` is a single-agent ``gymnasium.Env`` for any game of the k-in-a-row family
+(``game=``) and :class:`MnkVectorEnv` a ``gymnasium.vector.VectorEnv`` of ``num_envs`` of them
+in the native kernel (all three ``AutoresetMode``\\ s); the vector env returns what
+``SyncVectorEnv`` over ``num_envs`` single envs returns, seeds included (game ``i`` of
+``reset(seed=s)`` is seeded with ``s + i``). Each preset has its own classes and name, which
+importing this module registers for ``gym.make`` and ``gym.make_vec``:
+
+=============================== ======================= =============================
+``gym.make`` id                 class                   vector class
+=============================== ======================= =============================
+``tictactoe_rs/TicTacToe-v0``   :class:`TicTacToeEnv`   :class:`TicTacToeVectorEnv`
+``tictactoe_rs/FourByFour-v0``  :class:`FourByFourEnv`  :class:`FourByFourVectorEnv`
+``tictactoe_rs/ConnectFour-v0`` :class:`ConnectFourEnv` :class:`ConnectFourVectorEnv`
+``tictactoe_rs/Gomoku-v0``      :class:`GomokuEnv`      :class:`GomokuVectorEnv`
+``tictactoe_rs/Mnk-v0``         :class:`MnkEnv`         :class:`MnkVectorEnv`
+=============================== ======================= =============================
+
+``Mnk-v0`` takes ``game=`` (any spec, default tic-tac-toe); the others are its presets.
 
 - Observation: int8 ``(3, 3, 2)`` planes seen by the agent (its marks, then the opponent's),
   cell ``c`` at ``[c // 3, c % 3]``; action: ``Discrete(9)``, the cell to mark.
@@ -29,9 +41,11 @@ with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacTo
   called ONCE per step with the games that wait for it, ``opponent(observations, masks) ->
   actions`` (int8 ``(k, rows, cols, 2)`` from its own view, int8 ``(k, actions)``, an integer
   array of shape ``(k,)`` back); if it raises or answers a wrong shape, a non-integer or an
-  illegal action, the step is undone and the error raised. Rendering is ``ansi``/``human``.
-  Tic-tac-toe calls a plain callable once per game, and a :class:`BatchedOpponent` once per
-  step like the family.
+  illegal action, the step is undone and the error raised. Tic-tac-toe calls a plain callable
+  once per game, and a :class:`BatchedOpponent` once per step like the family.
+- ``render_mode``: ``"ansi"`` (the board as text), ``"human"`` (printed after every reset and
+  step) or ``"rgb_array"`` (a picture drawn with numpy: the pictures of the PettingZoo
+  environments of :mod:`tictactoe_rs.envs.pettingzoo`), for every game.
 
 >>> import gymnasium as gym
 >>> import tictactoe_rs.envs.gymnasium
@@ -39,6 +53,9 @@ with ``s + i``). Importing this module registers both as ``tictactoe_rs/TicTacTo
 >>> obs, info = env.reset(seed=0)
 >>> info["action_mask"].tolist()
 [1, 1, 1, 1, 1, 1, 1, 1, 1]
+>>> c4 = gym.make("tictactoe_rs/ConnectFour-v0", render_mode="rgb_array")
+>>> type(c4.unwrapped).__name__, c4.observation_space.shape
+('ConnectFourEnv', (6, 7, 2))
 """
 
 from __future__ import annotations
@@ -58,11 +75,36 @@ from tictactoe_rs.envs import _render
 from tictactoe_rs.envs._views import views
 from tictactoe_rs.envs.batched import game_rules
 
-__all__ = ["ENV_ID", "BatchedOpponent", "TicTacToeEnv", "TicTacToeVectorEnv"]
+__all__ = [
+    "ENV_ID",
+    "ENV_IDS",
+    "BatchedOpponent",
+    "ConnectFourEnv",
+    "ConnectFourVectorEnv",
+    "FourByFourEnv",
+    "FourByFourVectorEnv",
+    "GomokuEnv",
+    "GomokuVectorEnv",
+    "MnkEnv",
+    "MnkVectorEnv",
+    "TicTacToeEnv",
+    "TicTacToeVectorEnv",
+]
 
+#: Tic-tac-toe's id.
 ENV_ID = "tictactoe_rs/TicTacToe-v0"
+#: The ids by game: each preset's name, and ``None`` for ``Mnk-v0`` (any game, ``game=``).
+ENV_IDS: dict[str | None, str] = {
+    "tic-tac-toe": ENV_ID,
+    "4x4": "tictactoe_rs/FourByFour-v0",
+    "connect-four": "tictactoe_rs/ConnectFour-v0",
+    "gomoku": "tictactoe_rs/Gomoku-v0",
+    None: "tictactoe_rs/Mnk-v0",
+}
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], int]
+#: The render modes of every env (``metadata["render_modes"]``).
+RenderMode = Literal["human", "rgb_array", "ansi"]
 #: Who the agent plays: X (moves first), O, or drawn each game.
 Agent = Literal["x", "o", "random"]
 #: ``autoreset_mode``: an ``AutoresetMode``, its value, or ``BatchedEnv``'s spelling.
@@ -111,7 +153,7 @@ def _kernel(
     agent: str,
     illegal_reward: float,
     autoreset: str,
-    rules: _native.MnkRules | None = None,
+    rules: _native.Rules | None = None,
 ) -> EnvKernel | FamilyKernel:
     if agent not in _SEATS:
         raise ValueError(f"agent: expected 'x', 'o' or 'random', got {agent!r}")
@@ -210,6 +252,13 @@ def _board_text(board: str) -> str:
     return "\n".join(" ".join(row) for row in board.split("/"))
 
 
+def _board_grid(board: str) -> np.ndarray:
+    """A family board (rows separated by ``/``) as an int8 ``(rows, cols)`` grid: 0 empty,
+    1 X, 2 O."""
+    codes = {".": 0, "X": 1, "O": 2}
+    return np.array([[codes[c] for c in row] for row in board.split("/")], dtype=np.int8)
+
+
 def _play_pending(
     kernel: EnvKernel, opponent: Callable[[np.ndarray, np.ndarray], int], pending: np.ndarray
 ) -> None:
@@ -225,8 +274,9 @@ def _play_pending(
     kernel.finish(actions)
 
 
-class TicTacToeEnv(gym.Env):
-    """One game against a built-in opponent (see the module docs for every argument)."""
+class MnkEnv(gym.Env):
+    """One game of ``game`` (any game of the family, default tic-tac-toe) against a built-in
+    opponent (see the module docs for every argument); ``tictactoe_rs/Mnk-v0``."""
 
     # An instance attribute in gymnasium.Env, so no ClassVar.
     metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}  # noqa: RUF012
@@ -236,16 +286,16 @@ class TicTacToeEnv(gym.Env):
         opponent: Opponent = "heuristic",
         agent: Agent = "x",
         illegal_reward: float = -1.0,
-        render_mode: Literal["human", "rgb_array", "ansi"] | None = None,
+        render_mode: RenderMode | None = None,
         *,
-        game: str | _native.MnkRules | None = None,
+        game: str | _native.Rules | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"argument `render_mode` must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
         rules = game_rules(game)
-        if rules is not None and render_mode == "rgb_array":
-            raise ValueError("render_mode: a family game renders as 'ansi' or 'human'")
-        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         shape = (self.game.rows, self.game.cols, 2)
         self.observation_space = spaces.Box(0, 1, shape, np.int8)
         self.action_space = spaces.Discrete(self.game.actions)
@@ -304,7 +354,11 @@ class TicTacToeEnv(gym.Env):
             return None
         kernel = self._kernel
         if isinstance(kernel, FamilyKernel):
-            text = _board_text(kernel.boards()[0])
+            board = kernel.boards()[0]
+            if self.render_mode == "rgb_array":
+                grid = _board_grid(board)
+                return _render.drop_rgb(grid) if self.game.gravity else _render.grid_rgb(grid)
+            text = _board_text(board)
         else:
             x, o = (int(v) for v in kernel.bits()[0])
             if self.render_mode == "rgb_array":
@@ -316,8 +370,9 @@ class TicTacToeEnv(gym.Env):
         return text
 
 
-class TicTacToeVectorEnv(VectorEnv):
-    """``num_envs`` games against the opponent, stepped together by the native kernel.
+class MnkVectorEnv(VectorEnv):
+    """``num_envs`` games of ``game`` (default tic-tac-toe) against the opponent, stepped
+    together by the native kernel; ``tictactoe_rs/Mnk-v0``.
 
     ``autoreset_mode`` is a ``gymnasium.vector.AutoresetMode`` (or its value); ``copy=False``
     returns the kernel's own buffers, rewritten by the next step, instead of copies.
@@ -332,12 +387,12 @@ class TicTacToeVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
         copy: bool = True,
         *,
-        game: str | _native.MnkRules | None = None,
+        game: str | _native.Rules | None = None,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         num_envs = _checks.index("num_envs", num_envs)
         rules = game_rules(game)
-        self.game: _native.MnkRules = rules or _native.MnkRules.TIC_TAC_TOE
+        self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.num_envs = num_envs
         shape = (self.game.rows, self.game.cols, 2)
@@ -461,13 +516,161 @@ def _autoreset_mode(value: Any) -> AutoresetMode:
     raise ValueError(f"argument `autoreset_mode` must be an AutoresetMode or one of {names}, got {value!r}")
 
 
+def _only_tic_tac_toe(game: Any) -> None:
+    """A ``ValueError`` naming the id to make unless ``game`` is ``None`` or tic-tac-toe."""
+    rules = game_rules(game)
+    if rules is not None:
+        name = ENV_IDS.get(rules.preset or "", f"{ENV_IDS[None]} with game={str(rules)!r}")
+        raise ValueError(f"argument `game`: the TicTacToe env plays tic-tac-toe, not {rules}: make {name}")
+
+
+class TicTacToeEnv(MnkEnv):
+    """Tic-tac-toe against a built-in opponent: ``tictactoe_rs/TicTacToe-v0``
+    (:class:`MnkEnv` with ``game="tic-tac-toe"``)."""
+
+    def __init__(
+        self,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        render_mode: RenderMode | None = None,
+        *,
+        game: str | _native.Rules | None = None,
+    ) -> None:
+        # `game=` stays for code written before each preset had its class: tic-tac-toe only.
+        _only_tic_tac_toe(game)
+        super().__init__(opponent, agent, illegal_reward, render_mode, game="tic-tac-toe")
+
+
+class FourByFourEnv(MnkEnv):
+    """4 × 4, four in a row, against a built-in opponent: ``tictactoe_rs/FourByFour-v0``
+    (:class:`MnkEnv` with ``game="4x4"``)."""
+
+    def __init__(
+        self,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        render_mode: RenderMode | None = None,
+    ) -> None:
+        super().__init__(opponent, agent, illegal_reward, render_mode, game="4x4")
+
+
+class ConnectFourEnv(MnkEnv):
+    """Connect Four (6 rows, 7 columns, four in a row, gravity) against a built-in opponent:
+    ``tictactoe_rs/ConnectFour-v0`` (:class:`MnkEnv` with ``game="connect-four"``)."""
+
+    def __init__(
+        self,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        render_mode: RenderMode | None = None,
+    ) -> None:
+        super().__init__(opponent, agent, illegal_reward, render_mode, game="connect-four")
+
+
+class GomokuEnv(MnkEnv):
+    """Freestyle gomoku (15 × 15, five or more in a row) against a built-in opponent:
+    ``tictactoe_rs/Gomoku-v0`` (:class:`MnkEnv` with ``game="gomoku"``)."""
+
+    def __init__(
+        self,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        render_mode: RenderMode | None = None,
+    ) -> None:
+        super().__init__(opponent, agent, illegal_reward, render_mode, game="gomoku")
+
+
+class TicTacToeVectorEnv(MnkVectorEnv):
+    """``num_envs`` games of tic-tac-toe (:class:`MnkVectorEnv` with ``game="tic-tac-toe"``);
+    ``gym.make_vec("tictactoe_rs/TicTacToe-v0", num_envs)``."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+        *,
+        game: str | _native.Rules | None = None,
+    ) -> None:
+        # `game=` stays for code written before each preset had its class: tic-tac-toe only.
+        _only_tic_tac_toe(game)
+        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="tic-tac-toe")
+
+
+class FourByFourVectorEnv(MnkVectorEnv):
+    """``num_envs`` games of 4 × 4 (:class:`MnkVectorEnv` with ``game="4x4"``);
+    ``gym.make_vec("tictactoe_rs/FourByFour-v0", num_envs)``."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="4x4")
+
+
+class ConnectFourVectorEnv(MnkVectorEnv):
+    """``num_envs`` games of Connect Four (:class:`MnkVectorEnv` with ``game="connect-four"``);
+    ``gym.make_vec("tictactoe_rs/ConnectFour-v0", num_envs)``."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="connect-four")
+
+
+class GomokuVectorEnv(MnkVectorEnv):
+    """``num_envs`` games of freestyle gomoku (:class:`MnkVectorEnv` with ``game="gomoku"``);
+    ``gym.make_vec("tictactoe_rs/Gomoku-v0", num_envs)``."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="gomoku")
+
+
+# The classes of each id of ENV_IDS: single, vector.
+_CLASSES = {
+    "tic-tac-toe": ("TicTacToeEnv", "TicTacToeVectorEnv"),
+    "4x4": ("FourByFourEnv", "FourByFourVectorEnv"),
+    "connect-four": ("ConnectFourEnv", "ConnectFourVectorEnv"),
+    "gomoku": ("GomokuEnv", "GomokuVectorEnv"),
+    None: ("MnkEnv", "MnkVectorEnv"),
+}
+
+
 def _register() -> None:
-    if ENV_ID not in gym.registry:
-        gym.register(
-            id=ENV_ID,
-            entry_point=f"{__name__}:TicTacToeEnv",
-            vector_entry_point=f"{__name__}:TicTacToeVectorEnv",
-        )
+    for game, env_id in ENV_IDS.items():
+        single, vector = _CLASSES[game]
+        if env_id not in gym.registry:
+            gym.register(
+                id=env_id,
+                entry_point=f"{__name__}:{single}",
+                vector_entry_point=f"{__name__}:{vector}",
+            )
 
 
 _register()

@@ -6,8 +6,12 @@ exposes its ``reset`` and ``step`` as JAX functions returning a :class:`State` o
 the games live in the native kernel, so a step is a side effect that JAX must neither drop,
 repeat nor reorder, which ``jax.pure_callback`` does not promise. A jitted function or a
 ``lax.scan`` that calls ``step`` therefore steps the games every time it runs, in program order.
-An illegal cell index raises inside the callback: JAX reports it as an error whose message
-names ``actions``. ``vmap`` over ``step`` is not supported (the env is already batched).
+Errors surface with their own message, naming ``actions``: called eagerly (outside ``jit``),
+``step`` runs on the host directly, so a bad action raises the ``ValueError`` or ``TypeError``
+itself; inside ``jit``, a wrong shape or dtype raises the same error when the function is
+traced. Only an action value out of range inside ``jit`` (known when it runs) raises inside
+the callback, where JAX reports it as a ``JaxRuntimeError`` that quotes the message.
+``vmap`` over ``step`` is not supported (the env is already batched).
 
 >>> import jax, jax.numpy as jnp
 >>> from tictactoe_rs.envs.jax import JaxEnv
@@ -77,14 +81,26 @@ class JaxEnv:
         self.env.reset(seed=seed)
         return self._copies()
 
-    def step(self, actions: jax.Array) -> State:
-        """Plays ``actions`` (int32 ``(num_envs,)``, one cell per game) and returns the new
-        state; callable inside ``jax.jit`` and ``jax.lax.scan``."""
+    def step(self, actions: Any) -> State:
+        """Plays ``actions`` (integers ``(num_envs,)``, one action per game) and returns the
+        new state; callable inside ``jax.jit`` and ``jax.lax.scan``."""
+        if not isinstance(actions, jax.core.Tracer):
+            # Eager: on the host at once, so that an error is the env's own.
+            return State(*(jax.numpy.asarray(a) for a in self._host_step(np.asarray(actions))))
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"argument `actions` must have shape ({self.num_envs},), got {actions.shape}")
+        if not jax.numpy.issubdtype(actions.dtype, jax.numpy.integer):
+            raise TypeError(
+                "argument `actions` must be an integer array (int8 to int64 or uint8 to uint64), "
+                f"got dtype {actions.dtype}"
+            )
         return State(*io_callback(self._host_step, self._shapes, actions, ordered=True))
 
     def reset(self, seed: int | None = None) -> State:
         """Restarts every game and returns the state; with ``seed`` (a Python int, fixed when
         traced), game ``i`` is reseeded with ``seed + i``, else its random stream goes on."""
+        if isinstance(seed, bool) or (seed is not None and not isinstance(seed, int | np.integer)):
+            raise TypeError(f"argument `seed` must be an int or None, got {type(seed).__name__}")
         return State(*io_callback(partial(self._host_reset, seed), self._shapes, ordered=True))
 
     def state(self) -> State:

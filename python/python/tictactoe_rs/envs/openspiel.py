@@ -201,8 +201,8 @@ def moves_to(board: npt.ArrayLike, game: Any = "tic-tac-toe") -> list[int]:
     except ValueError as error:
         raise ValueError(f"board: not a reachable position: {error}") from None
     last_candidates = []
-    if winner is not None:
-        mark = 1 if winner == "X" else 2
+    if winner:
+        mark = winner  # 1 X, 2 O
         mine = np.flatnonzero(cells == mark)
         without = np.repeat(cells[None], mine.size, axis=0)
         without[np.arange(mine.size), mine] = 0
@@ -210,13 +210,13 @@ def moves_to(board: npt.ArrayLike, game: Any = "tic-tac-toe") -> list[int]:
     if not rules.gravity:
         xs, os = np.flatnonzero(cells == 1).tolist(), np.flatnonzero(cells == 2).tolist()
         if last_candidates:
-            last = xs if winner == "X" else os
+            last = xs if winner == 1 else os
             last.remove(last_candidates[0])
             last.append(last_candidates[0])
         return [xs[i // 2] if i % 2 == 0 else os[i // 2] for i in range(len(xs) + len(os))]
     grid = cells.reshape(rules.rows, rules.cols)
     stacks = [[int(v) for v in grid[::-1, c] if v] for c in range(rules.cols)]
-    if winner is None:
+    if not winner:
         order = _stack_order(stacks)
     else:
         order = None

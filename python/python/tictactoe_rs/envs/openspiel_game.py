@@ -93,10 +93,10 @@ class TicTacToeRsState(pyspiel.State):
 
     def current_player(self) -> int:
         """0 (X) or 1 (O) to move, or ``PlayerId.TERMINAL``."""
-        to_move = self.position.to_move
-        if to_move is None:
+        to_move = self.position.to_move  # 1 X, 2 O, 0 over
+        if to_move == 0:
             return int(pyspiel.PlayerId.TERMINAL)
-        return 0 if to_move == "X" else 1
+        return to_move - 1
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.position.legal_actions()
@@ -112,11 +112,11 @@ class TicTacToeRsState(pyspiel.State):
         return f"{mark}({action // rules.cols},{action % rules.cols})"
 
     def is_terminal(self) -> bool:
-        return self.position.status != "ongoing"
+        return self.position.status != 0  # ONGOING
 
     def returns(self) -> list[float]:
         winner = self.position.winner
-        x = 1.0 if winner == "X" else -1.0 if winner == "O" else 0.0
+        x = 1.0 if winner == 1 else -1.0 if winner == 2 else 0.0
         return [x, -x]
 
     def __str__(self) -> str:

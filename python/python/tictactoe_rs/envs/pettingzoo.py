@@ -62,8 +62,6 @@ __all__ = ["env", "parallel_env", "raw_env"]
 # Bit set of cells -> nine 0/1 int8 values.
 _BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
 
-# Status after a move, as play_move reports it: 0 ongoing, 1 X won, 2 O won, 3 draw.
-_STATUS = {"ongoing": 0, "x-won": 1, "o-won": 2, "draw": 3}
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -101,7 +99,8 @@ def _metadata(rules: Rules) -> dict[str, Any]:
 
 class raw_env(AECEnv, EzPickle):
     """The unwrapped environment (``tictactoe_v3.raw_env``, ``connect_four_v3.raw_env``); use
-    :func:`env`. ``game`` is a spec or a :class:`~tictactoe_rs.mnk.Rules` (default tic-tac-toe);
+    :func:`env`. ``game`` is a spec or a :class:`~tictactoe_rs.mnk.Rules` (``None``, the default:
+    tic-tac-toe);
     ``screen_height`` sizes the picture of a game without gravity, ``screen_scaling`` that of a
     game with gravity (as in ``connect_four_v3``)."""
 
@@ -111,15 +110,17 @@ class raw_env(AECEnv, EzPickle):
         self,
         render_mode: str | None = None,
         screen_height: int | None = 1000,
-        game: Rules | str = "tic-tac-toe",
+        game: Rules | str | None = None,
         screen_scaling: int = 9,
     ):
         super().__init__()
-        EzPickle.__init__(self, render_mode, screen_height, game=str(game), screen_scaling=screen_scaling)
         self.rules = _family.rules(game)
+        EzPickle.__init__(self, render_mode, screen_height, game=str(self.rules), screen_scaling=screen_scaling)
         self.metadata = _metadata(self.rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"argument `render_mode` must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
         rows, cols, actions = self.rules.rows, self.rules.cols, self.rules.actions
         self._tictactoe = self.rules == Rules.TIC_TAC_TOE
         self._x = 0
@@ -191,7 +192,8 @@ class raw_env(AECEnv, EzPickle):
             self._x, self._o, status = _native.play_move(self._x, self._o, action)
             return int(status)
         self._position.play(action)
-        return _STATUS[self._position.status]
+        # The status numbers of play_move: 0 ongoing, 1 X won, 2 O won, 3 draw.
+        return self._position.status
 
     def step(self, action: Any) -> None:
         """Plays ``action`` for the agent to move (an occupied cell or a full column raises

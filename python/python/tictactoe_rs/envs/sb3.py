@@ -47,7 +47,7 @@ class SB3VecEnv:
     """SB3's ``VecEnv`` over ``venv``, a Gymnasium ``VectorEnv`` in ``SAME_STEP`` autoreset
     mode whose infos carry ``final_obs`` (as ``tictactoe_rs``' vector envs do).
 
-    :meth:`make` builds one over ``TicTacToeVectorEnv(num_envs, **kwargs)``.
+    :meth:`make` builds one over ``MnkVectorEnv(num_envs, **kwargs)`` (``game=`` any game).
     """
 
     def __init__(self, venv: VectorEnv) -> None:
@@ -70,11 +70,11 @@ class SB3VecEnv:
 
     @classmethod
     def make(cls, num_envs: int, **kwargs: Any) -> SB3VecEnv:
-        """``SB3VecEnv`` over ``TicTacToeVectorEnv(num_envs, **kwargs)`` in ``SAME_STEP`` mode
+        """``SB3VecEnv`` over ``MnkVectorEnv(num_envs, **kwargs)`` in ``SAME_STEP`` mode
         (``kwargs`` are its keywords: ``opponent``, ``agent``, ``game``, ...)."""
-        from tictactoe_rs.envs.gymnasium import TicTacToeVectorEnv
+        from tictactoe_rs.envs.gymnasium import MnkVectorEnv
 
-        return cls(TicTacToeVectorEnv(num_envs, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs))
+        return cls(MnkVectorEnv(num_envs, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs))
 
     # The abstract methods of SB3's VecEnv.
 
