@@ -147,7 +147,10 @@ fn perfect_x_wins_connect_four_against_the_strongest_defence() {
             Player::X,
         );
         assert_eq!(end.status(), Status::Won(Player::X), "seed {seed}: {end}");
-        println!("seed {seed}: X won in {} plies, slowest reply of perfect X {slowest:?}", end.plies());
+        println!(
+            "seed {seed}: X won in {} plies, slowest reply of perfect X {slowest:?}",
+            end.plies()
+        );
         worst = worst.max(slowest);
     }
     println!("slowest reply of perfect X over the games: {worst:?}");
@@ -167,7 +170,11 @@ fn perfect_o_never_loses_a_connect_four_game_that_is_not_lost() {
         let mut x = Agent::new(Strategy::Perfect, first as u64);
         let mut o = Agent::new(Strategy::Perfect, 7 + first as u64);
         let (end, slowest) = play(start, &mut x, &mut o, Player::O);
-        println!("X first in column {}: {value:?}, ended {:?}, slowest reply of perfect O {slowest:?}", first + 1, end.status());
+        println!(
+            "X first in column {}: {value:?}, ended {:?}, slowest reply of perfect O {slowest:?}",
+            first + 1,
+            end.status()
+        );
         match value {
             Value::XWins => assert_eq!(end.status(), Status::Won(Player::X)),
             Value::Draw => assert_eq!(end.status(), Status::Draw),

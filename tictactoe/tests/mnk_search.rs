@@ -33,10 +33,7 @@ fn players() -> Vec<(&'static str, Bot)> {
     vec![
         ("alpha-beta 3", Bot::AlphaBeta(AlphaBeta::new(3))),
         ("mcts 200", Bot::Mcts(Mcts::new(200))),
-        (
-            "strong",
-            Bot::Strong(Box::new(Strong::new(20_000, 14, 2))),
-        ),
+        ("strong", Bot::Strong(Box::new(Strong::new(20_000, 14, 2)))),
     ]
 }
 

@@ -48,10 +48,10 @@ use rand::{RngCore, SeedableRng};
 
 use super::search::{AlphaBeta, Choice, Mcts, Stop};
 use super::{AnyBoard, AnyPosition, AnySolver, Rules, Square};
-use crate::connect4;
-use crate::solver::Outcome;
 use crate::Player;
 pub use crate::agents::Tally;
+use crate::connect4;
+use crate::solver::Outcome;
 
 /// How a family player picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -308,9 +308,9 @@ impl Agent {
             }
             Strategy::Perfect => {
                 if let Some(c4) = super::any_solver::connect4_position(position) {
-                    let solver = search
-                        .connect4
-                        .get_or_insert_with(|| connect4::Solver::with_book(connect4::Book::shipped()));
+                    let solver = search.connect4.get_or_insert_with(|| {
+                        connect4::Solver::with_book(connect4::Book::shipped())
+                    });
                     let action = connect4_move(solver, c4)?;
                     return Some(Choice { action, cut: false });
                 }
