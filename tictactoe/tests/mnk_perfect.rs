@@ -182,3 +182,39 @@ fn perfect_o_never_loses_a_connect_four_game_that_is_not_lost() {
         }
     }
 }
+
+/// The search levels stop when told: at once, they answer a legal move from what they
+/// finished (alpha-beta's 1-ply search, one playout) and say the search was cut; never told,
+/// they play as `choose` does, uncut.
+#[test]
+fn search_levels_stop_when_told_and_say_so() {
+    let mut game = AnyPosition::new(Rules::GOMOKU);
+    game.play(112).unwrap();
+    for strategy in [Strategy::AlphaBeta, Strategy::Mcts] {
+        let mut asked = 0u32;
+        let choice = Agent::new(strategy, 1)
+            .choose_until(&game, &mut || {
+                asked += 1;
+                true
+            })
+            .unwrap();
+        assert!(choice.cut && game.is_legal(choice.action), "{strategy}");
+        assert_eq!(asked, 1, "{strategy}: stops at the first question");
+        // Uncut on a smaller board (a full search of gomoku takes seconds).
+        let mut small = AnyPosition::new("6,6,4".parse().unwrap());
+        small.play(14).unwrap();
+        let uncut = Agent::new(strategy, 1)
+            .choose_until(&small, &mut || false)
+            .unwrap();
+        assert!(!uncut.cut);
+        assert_eq!(Some(uncut.action), Agent::new(strategy, 1).choose(&small));
+    }
+    // Random, heuristic and perfect never ask.
+    for strategy in [Strategy::Random, Strategy::Heuristic, Strategy::Perfect] {
+        let small = AnyPosition::new(Rules::TIC_TAC_TOE);
+        let choice = Agent::new(strategy, 1)
+            .choose_until(&small, &mut || panic!("{strategy} asked"))
+            .unwrap();
+        assert!(!choice.cut);
+    }
+}
