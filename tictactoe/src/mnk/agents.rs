@@ -7,7 +7,7 @@
 //! | [`Strategy::Heuristic`] | `heuristic` | a winning move; else a move that blocks the opponent's win; else (with gravity, among the moves that do not hand the opponent a win) the moves of the best line score |
 //! | [`Strategy::Mcts`] | `mcts` | the most visited move of a Monte Carlo tree search of [`MCTS_PLAYOUTS`] random games ([`search::Mcts`](super::search::Mcts)) |
 //! | [`Strategy::AlphaBeta`] | `alphabeta` | the best move of an alpha-beta search [`ALPHABETA_DEPTH`] plies deep with the solver's pruning and ordering ([`search::AlphaBeta`](super::search::AlphaBeta)) |
-//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, the first move in centre-out order that keeps the value (win or draw) by [`connect4::Solver`] with the shipped [`connect4::Book`]; on any other game, the best moves of the family [`solver`](super::solve) (value and distance), without a budget |
+//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, a winning move, else the first move in centre-out order that the shipped [`connect4::Book`] proves keeps the value (win or draw), else the first that [`connect4::Solver`] (with the book) finds keeps it; on any other game, the best moves of the family [`solver`](super::solve) (value and distance), without a budget |
 //!
 //! `perfect` is exact: it never turns a won position into a draw or a loss, nor a drawn one
 //! into a loss. It has no budget, so it is offered only where the solver finishes in bounded
@@ -167,8 +167,9 @@ struct Searchers {
     alphabeta: (AlphaBeta<1>, AlphaBeta<2>, AlphaBeta<4>, AlphaBeta<6>),
     /// The family solver of `perfect` (its tables allocated at its first move).
     solver: AnySolver,
-    /// Connect Four's solver with the shipped book, made at `perfect`'s first Connect Four move.
-    connect4: Option<connect4::Solver>,
+    /// Connect Four's solver with the shipped book, and the book, made at `perfect`'s first
+    /// Connect Four move.
+    connect4: Option<(connect4::Solver, connect4::Book)>,
 }
 
 impl Clone for Searchers {
@@ -219,9 +220,14 @@ const fn flip(outcome: Outcome) -> Outcome {
 const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
 
 /// `perfect` on Connect Four: a winning move; else the first column (centre out) whose
-/// position keeps the value by the weak solver (a win stays a win, a draw a draw); in a lost
-/// position, the first column that does not let the opponent win at once.
-fn connect4_move(solver: &mut connect4::Solver, position: connect4::Position) -> Option<usize> {
+/// position the book proves keeps the value (a win stays a win, a draw a draw), else the
+/// first whose position keeps it by the weak solver; in a lost position, the first column
+/// that does not let the opponent win at once.
+fn connect4_move(
+    solver: &mut connect4::Solver,
+    book: &connect4::Book,
+    position: connect4::Position,
+) -> Option<usize> {
     let columns = CENTRE_OUT
         .into_iter()
         .filter_map(connect4::Column::new)
@@ -234,6 +240,21 @@ fn connect4_move(solver: &mut connect4::Solver, position: connect4::Position) ->
         first.get_or_insert(column.index());
     }
     let value = solver.solve_weak(position);
+    // The book first: the positions on its proof answer at once, while proving that a move
+    // off the proof keeps the value can take the solver a minute.
+    if value != Outcome::Loss {
+        for column in columns.clone() {
+            let Ok(child) = position.play(column) else {
+                continue;
+            };
+            // The child's score is for the opponent: below 0 keeps a win, at most 0 a draw.
+            if let Some((_, upper)) = book.bounds(child)
+                && (upper < 0 || (value == Outcome::Draw && upper <= 0))
+            {
+                return Some(column.index());
+            }
+        }
+    }
     for column in columns {
         let Ok(child) = position.play(column) else {
             continue;
@@ -308,10 +329,11 @@ impl Agent {
             }
             Strategy::Perfect => {
                 if let Some(c4) = super::any_solver::connect4_position(position) {
-                    let solver = search.connect4.get_or_insert_with(|| {
-                        connect4::Solver::with_book(connect4::Book::shipped())
+                    let (solver, book) = search.connect4.get_or_insert_with(|| {
+                        let book = connect4::Book::shipped();
+                        (connect4::Solver::with_book(book.clone()), book)
                     });
-                    let action = connect4_move(solver, c4)?;
+                    let action = connect4_move(solver, book, c4)?;
                     return Some(Choice { action, cut: false });
                 }
                 let solution = search.solver.solve(position, u64::MAX)?;
