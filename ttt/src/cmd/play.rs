@@ -35,8 +35,10 @@ Levels (--level, or as --x/--o):
 Players for --x and --o: human, a level, random, heuristic, eps:E (tic-tac-toe only: perfect
 with probability 1-E, else random), mcts, alphabeta (family players; without --game they
 play tic-tac-toe through the family's engine).
-The family's players, measured weakest first on Connect Four and 4x4 (docs/solver.md#the-ladder):
-random, heuristic, mcts, alphabeta, perfect; on gomoku mcts is weaker than heuristic.
+The order measured per game, weakest first (docs/solver.md#the-ladder):
+  connect-four  random < heuristic < mcts < alphabeta < perfect
+  tic-tac-toe, 4x4  random < the others, which draw or trade games evenly
+  gomoku        random < mcts < heuristic (mcts's random playouts are weak on big boards)
   mcts       2,000 random playouts a move, stopped at --think-time
   alphabeta  alpha-beta 4 plies deep, deepening from 1 ply, stopped at --think-time
   perfect    exact: Connect Four's solver and opening book, else the family solver; offered
