@@ -1,7 +1,7 @@
 //! The ladder of family players (`mnk::agents::Strategy`, the levels of `ttt play --game` and
 //! `ttt match --game`) against each other: each pairing plays every opening of `plies` random
 //! moves twice, once with each player first, so colour and opening cancel out. Prints the
-//! wins-draws-losses table, each pairing's score with a 95% confidence interval, and each
+//! wins-draws-losses table, each pairing's score with its Wilson 95% interval, and each
 //! level's time per move, as Markdown.
 //!
 //! `cargo run --release -p tictactoe-kit --example mnk_ladder -- GAME OPENINGS PLIES [LEVELS]`,
@@ -28,14 +28,15 @@ impl Record {
         self.wins + self.draws + self.losses
     }
 
-    /// The mean score (1 a win, 1/2 a draw) and the half-width of its 95% interval (normal
-    /// approximation with the sample variance of the per-game scores).
-    fn score(self) -> (f64, f64) {
+    /// The mean score (1 a win, 1/2 a draw) and its Wilson 95% interval (the score taken as a
+    /// proportion of `games`; unlike the normal approximation it is not empty at 0 or 1).
+    fn score(self) -> (f64, f64, f64) {
         let n = f64::from(self.games().max(1));
         let mean = (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n;
-        let square = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / n;
-        let variance = (square - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
-        (mean, 1.96 * (variance / n).sqrt())
+        let z2 = 1.96f64 * 1.96;
+        let centre = (mean + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = 1.96 * (mean * (1.0 - mean) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        (mean, (centre - half).max(0.0), (centre + half).min(1.0))
     }
 }
 
@@ -136,18 +137,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("\n| pairing | score of the first | 95% interval | separated |\n|---|---:|---|---|");
     for i in 0..n {
         for j in i + 1..n {
-            let (mean, half) = records[i][j].score();
-            let separated = if mean - half > 0.5 || mean + half < 0.5 {
-                "yes"
-            } else {
-                "no"
-            };
+            let (mean, low, high) = records[i][j].score();
+            let separated = if low > 0.5 || high < 0.5 { "yes" } else { "no" };
             println!(
-                "| {} vs {} | {mean:.3} | {:.3} to {:.3} | {separated} |",
-                levels[i],
-                levels[j],
-                (mean - half).max(0.0),
-                (mean + half).min(1.0)
+                "| {} vs {} | {mean:.3} | {low:.3} to {high:.3} | {separated} |",
+                levels[i], levels[j]
             );
         }
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tictactoe::mnk::search::{AlphaBeta, Mcts, Perfect};
+use tictactoe::mnk::search::{AlphaBeta, Mcts, Strong};
 use tictactoe::mnk::{Position, Rules};
 use tictactoe::{Player, Status};
 
@@ -14,7 +14,7 @@ enum Bot {
     Random,
     AlphaBeta(AlphaBeta<1>),
     Mcts(Mcts),
-    Perfect(Box<Perfect<1>>),
+    Strong(Box<Strong<1>>),
 }
 
 impl Bot {
@@ -25,7 +25,7 @@ impl Bot {
             "alpha-beta-6" => Bot::AlphaBeta(AlphaBeta::new(6)),
             "mcts-1000" => Bot::Mcts(Mcts::new(1000)),
             "mcts-10000" => Bot::Mcts(Mcts::new(10_000)),
-            "perfect" => Bot::Perfect(Box::new(Perfect::new(200_000, 18, 6))),
+            "strong" => Bot::Strong(Box::new(Strong::new(200_000, 18, 6))),
             _ => Bot::Random,
         }
     }
@@ -38,7 +38,7 @@ impl Bot {
             }
             Bot::AlphaBeta(p) => p.choose(position, rng),
             Bot::Mcts(p) => p.choose(position, rng),
-            Bot::Perfect(p) => p.choose(position, rng),
+            Bot::Strong(p) => p.choose(position, rng),
         }
     }
 }
@@ -50,7 +50,7 @@ const NAMES: [&str; 7] = [
     "alpha-beta-6",
     "mcts-1000",
     "mcts-10000",
-    "perfect",
+    "strong",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -3,7 +3,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tictactoe::mnk::search::{AlphaBeta, Mcts, Perfect};
+use tictactoe::mnk::search::{AlphaBeta, Mcts, Strong};
 use tictactoe::mnk::{Position, Rules};
 use tictactoe::{Player, Status};
 
@@ -12,7 +12,7 @@ enum Bot {
     Random,
     AlphaBeta(AlphaBeta<1>),
     Mcts(Mcts),
-    Perfect(Box<Perfect<1>>),
+    Strong(Box<Strong<1>>),
 }
 
 impl Bot {
@@ -24,7 +24,7 @@ impl Bot {
             }
             Bot::AlphaBeta(p) => p.choose(position, rng),
             Bot::Mcts(p) => p.choose(position, rng),
-            Bot::Perfect(p) => p.choose(position, rng),
+            Bot::Strong(p) => p.choose(position, rng),
         }
     }
 }
@@ -33,10 +33,7 @@ fn players() -> Vec<(&'static str, Bot)> {
     vec![
         ("alpha-beta 3", Bot::AlphaBeta(AlphaBeta::new(3))),
         ("mcts 200", Bot::Mcts(Mcts::new(200))),
-        (
-            "perfect",
-            Bot::Perfect(Box::new(Perfect::new(20_000, 14, 2))),
-        ),
+        ("strong", Bot::Strong(Box::new(Strong::new(20_000, 14, 2)))),
     ]
 }
 
@@ -150,20 +147,21 @@ fn mcts_beats_random_at_connect_four_and_never_loses_tic_tac_toe() {
 }
 
 #[test]
-fn perfect_never_loses_and_beats_alpha_beta_on_small_boards() {
+fn strong_never_loses_and_beats_alpha_beta_on_small_boards() {
     let rules = Rules::new(4, 4, 3, false).unwrap();
     let mut rng = SmallRng::seed_from_u64(6);
-    // 4,4,3 is a first-player win: the perfect player wins it as X against anyone.
+    // 4,4,3 is a first-player win: the strong player (the solver answers within its budget
+    // here) wins it as X against anyone.
     for _ in 0..4 {
-        let mut perfect = Bot::Perfect(Box::new(Perfect::new(1_000_000, 16, 2)));
+        let mut strong = Bot::Strong(Box::new(Strong::new(1_000_000, 16, 2)));
         let status = play(
             rules,
-            &mut perfect,
+            &mut strong,
             &mut Bot::AlphaBeta(AlphaBeta::new(2)),
             &mut rng,
         );
         assert_eq!(status, Status::Won(Player::X));
     }
-    let (_, losses) = score(Rules::FOUR_BY_FOUR, Bot::Perfect(Box::default()), 6, 7);
+    let (_, losses) = score(Rules::FOUR_BY_FOUR, Bot::Strong(Box::default()), 6, 7);
     assert_eq!(losses, 0);
 }

@@ -266,7 +266,7 @@ fn play_speaks_to_a_person() {
         &[
             "You are X, the computer (perfect) is O.",
             "u to undo, h for help, q to quit",
-            "Seed 4 (ttt play --seed 4 replays",
+            "Seed 4 (ttt play --x human --o perfect --seed 4 replays the computer's choices).",
             "  u, undo   take back your last move",
             "not a cell: \"foo\"",
             // After `u` the board is empty again, then 4 is played.

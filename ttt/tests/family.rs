@@ -391,10 +391,10 @@ fn play_a_scripted_game_to_a_win_with_undo() {
     );
     assert!(output.status.success());
     assert!(stdout(&output).contains("X is the computer (heuristic), O is the computer (random)."));
-    let output = ttt(&["play", "--game", "4x4", "--level", "medium"], "");
+    let output = ttt(&["play", "--game", "4x4", "--level", "eps:0.5"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("medium does not play 4x4"),
+        stderr(&output).contains("eps:0.5 does not play 4x4"),
         "{output:?}"
     );
     // The end of the input ends the game quietly.

@@ -7,7 +7,21 @@
 //! | [`Strategy::Heuristic`] | `heuristic` | a winning move; else a move that blocks the opponent's win; else (with gravity, among the moves that do not hand the opponent a win) the moves of the best line score |
 //! | [`Strategy::Mcts`] | `mcts` | the most visited move of a Monte Carlo tree search of [`MCTS_PLAYOUTS`] random games ([`search::Mcts`](super::search::Mcts)) |
 //! | [`Strategy::AlphaBeta`] | `alphabeta` | the best move of an alpha-beta search [`ALPHABETA_DEPTH`] plies deep with the solver's pruning and ordering ([`search::AlphaBeta`](super::search::AlphaBeta)) |
-//! | [`Strategy::Perfect`] | `perfect` | a best move of the solver when it answers within [`PERFECT_BUDGET`] nodes, else alpha-beta's ([`search::Perfect`](super::search::Perfect)) |
+//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, a winning move, else the first move in centre-out order that the shipped [`connect4::Book`] proves keeps the value (win or draw), else the first that [`connect4::Solver`] (with the book) finds keeps it; on any other game, the best moves of the family [`solver`](super::solve) (value and distance), without a budget |
+//!
+//! `perfect` is exact: it never turns a won position into a draw or a loss, nor a drawn one
+//! into a loss. It has no budget, so it is offered only where the solver finishes in bounded
+//! time ([`perfect_is_bounded`]: Connect Four, and boards of at most [`PERFECT_MAX_CELLS`]
+//! cells); elsewhere it would search for as long as the solver needs, which on gomoku is
+//! practically forever. On Connect Four a position off the book's proof can take the solver
+//! minutes: after a first move other than the centre, the reply took 20 s to 140 s (see
+//! docs/solver.md). In a lost position it plays the first move (centre-out) that does not let
+//! the opponent win at once; on other games the solver's best moves are those that lose
+//! slowest.
+//!
+//! [`Agent::choose_until`] bounds the time of `mcts` and `alphabeta` with a stop condition
+//! ([`search::Stop`](super::search::Stop)); `random`, `heuristic` and `perfect` take no
+//! stop (the first two are instant, `perfect` never guesses).
 //!
 //! The heuristic's line score adds, over the four directions through the cell, the run of the
 //! mover's marks the move makes (longer and open at more ends is better, counted only where
@@ -32,10 +46,12 @@ use core::str::FromStr;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
-use super::search::{AlphaBeta, Mcts, Perfect};
-use super::{AnyBoard, AnyPosition, Rules, Square};
+use super::search::{AlphaBeta, Choice, Mcts, Stop};
+use super::{AnyBoard, AnyPosition, AnySolver, Rules, Square};
 use crate::Player;
 pub use crate::agents::Tally;
+use crate::connect4;
+use crate::solver::Outcome;
 
 /// How a family player picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +64,8 @@ pub enum Strategy {
     Mcts,
     /// Alpha-beta, [`ALPHABETA_DEPTH`] plies deep.
     AlphaBeta,
-    /// The solver within [`PERFECT_BUDGET`] nodes a move, else alpha-beta.
+    /// Exact play: Connect Four's own solver with its book, else the family solver, without
+    /// a budget (see the [module](self) doc and [`perfect_is_bounded`]).
     Perfect,
 }
 
@@ -124,26 +141,58 @@ pub struct Agent {
 
 /// Playouts a move of [`Strategy::Mcts`].
 pub const MCTS_PLAYOUTS: u32 = 2_000;
-/// Plies of [`Strategy::AlphaBeta`] (and of [`Strategy::Perfect`]'s fallback).
+/// Plies of [`Strategy::AlphaBeta`].
 pub const ALPHABETA_DEPTH: u32 = 4;
-/// Solver nodes a move of [`Strategy::Perfect`].
-pub const PERFECT_BUDGET: u64 = 1_000_000;
-/// The solver table of [`Strategy::Perfect`]: 2^20 buckets (32 MiB), allocated at its first
-/// move.
-const PERFECT_TABLE_BITS: u32 = 20;
+/// The most cells of a game other than Connect Four on which [`Strategy::Perfect`] is offered:
+/// the family solver proves every such empty board in about a second or less (4,5,4: 0.5 s,
+/// 5,4,4: 0.7 s; 5,5,4, 25 cells, takes 10 s).
+pub const PERFECT_MAX_CELLS: u32 = 20;
+
+/// Whether [`Strategy::Perfect`] plays `rules` in bounded time: Connect Four (its own solver
+/// and book), or a board of at most [`PERFECT_MAX_CELLS`] cells.
+///
+/// ```
+/// use tictactoe::mnk::{Rules, agents::perfect_is_bounded};
+/// assert!(perfect_is_bounded(Rules::CONNECT_FOUR) && perfect_is_bounded(Rules::FOUR_BY_FOUR));
+/// assert!(!perfect_is_bounded(Rules::GOMOKU));
+/// ```
+#[must_use]
+pub fn perfect_is_bounded(rules: Rules) -> bool {
+    rules == Rules::CONNECT_FOUR || rules.cells() <= PERFECT_MAX_CELLS
+}
 
 /// The search players, one per bitboard width, kept between moves (their tables and trees).
-#[derive(Clone, Debug)]
 struct Searchers {
     mcts: Mcts,
     alphabeta: (AlphaBeta<1>, AlphaBeta<2>, AlphaBeta<4>, AlphaBeta<6>),
-    perfect: (Perfect<1>, Perfect<2>, Perfect<4>, Perfect<6>),
+    /// The family solver of `perfect` (its tables allocated at its first move).
+    solver: AnySolver,
+    /// Connect Four's solver with the shipped book, and the book, made at `perfect`'s first
+    /// Connect Four move.
+    connect4: Option<(connect4::Solver, connect4::Book)>,
+}
+
+impl Clone for Searchers {
+    /// The search players' settings; the solvers start with empty tables.
+    fn clone(&self) -> Searchers {
+        Searchers {
+            mcts: self.mcts.clone(),
+            alphabeta: self.alphabeta.clone(),
+            solver: AnySolver::new(),
+            connect4: None,
+        }
+    }
+}
+
+impl fmt::Debug for Searchers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Searchers").finish_non_exhaustive()
+    }
 }
 
 impl Searchers {
     fn new() -> Searchers {
         let ab = ALPHABETA_DEPTH;
-        let (budget, bits, depth) = (PERFECT_BUDGET, PERFECT_TABLE_BITS, ALPHABETA_DEPTH);
         Searchers {
             mcts: Mcts::new(MCTS_PLAYOUTS),
             alphabeta: (
@@ -152,14 +201,73 @@ impl Searchers {
                 AlphaBeta::new(ab),
                 AlphaBeta::new(ab),
             ),
-            perfect: (
-                Perfect::new(budget, bits, depth),
-                Perfect::new(budget, bits, depth),
-                Perfect::new(budget, bits, depth),
-                Perfect::new(budget, bits, depth),
-            ),
+            solver: AnySolver::new(),
+            connect4: None,
         }
     }
+}
+
+/// The outcome for the other player.
+const fn flip(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Win => Outcome::Loss,
+        Outcome::Loss => Outcome::Win,
+        Outcome::Draw => Outcome::Draw,
+    }
+}
+
+/// Connect Four's columns from the centre out.
+const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
+
+/// `perfect` on Connect Four: a winning move; else the first column (centre out) whose
+/// position the book proves keeps the value (a win stays a win, a draw a draw), else the
+/// first whose position keeps it by the weak solver; in a lost position, the first column
+/// that does not let the opponent win at once.
+fn connect4_move(
+    solver: &mut connect4::Solver,
+    book: &connect4::Book,
+    position: connect4::Position,
+) -> Option<usize> {
+    let columns = CENTRE_OUT
+        .into_iter()
+        .filter_map(connect4::Column::new)
+        .filter(|&c| position.can_play(c));
+    let mut first = None;
+    for column in columns.clone() {
+        if position.is_winning_move(column) {
+            return Some(column.index());
+        }
+        first.get_or_insert(column.index());
+    }
+    let value = solver.solve_weak(position);
+    // The book first: the positions on its proof answer at once, while proving that a move
+    // off the proof keeps the value can take the solver a minute.
+    if value != Outcome::Loss {
+        for column in columns.clone() {
+            let Ok(child) = position.play(column) else {
+                continue;
+            };
+            // The child's score is for the opponent: below 0 keeps a win, at most 0 a draw.
+            if let Some((_, upper)) = book.bounds(child)
+                && (upper < 0 || (value == Outcome::Draw && upper <= 0))
+            {
+                return Some(column.index());
+            }
+        }
+    }
+    for column in columns {
+        let Ok(child) = position.play(column) else {
+            continue;
+        };
+        let keeps = match value {
+            Outcome::Loss => !child.can_win_next(),
+            _ => flip(solver.solve_weak(child)) == value,
+        };
+        if keeps {
+            return Some(column.index());
+        }
+    }
+    first
 }
 
 impl Agent {
@@ -191,41 +299,57 @@ impl Agent {
     }
 }
 
-impl Chooser for Agent {
-    fn choose(&mut self, position: &AnyPosition) -> Option<usize> {
+impl Agent {
+    /// The action chosen at `position`, `None` when the game is over, with `mcts` and
+    /// `alphabeta` stopping early once `stop()` says yes (asked every playout, every 1,024
+    /// nodes): then they play the most visited move, the deepest finished search's best move,
+    /// and [`Choice::cut`] is true. The other strategies never ask.
+    pub fn choose_until(&mut self, position: &AnyPosition, stop: Stop<'_>) -> Option<Choice> {
         let mut buffer = [0usize; MAX_ACTIONS];
-        let (search, rng) = (&mut self.search, &mut self.rng);
+        let (search, rng) = (&mut *self.search, &mut self.rng);
         let candidates = match self.strategy {
             Strategy::Random => legal(position, &mut buffer),
             Strategy::Heuristic => heuristic_moves(position, &mut buffer),
             Strategy::Mcts => {
                 return match position {
-                    AnyPosition::W1(p) => search.mcts.choose(p, rng),
-                    AnyPosition::W2(p) => search.mcts.choose(p, rng),
-                    AnyPosition::W4(p) => search.mcts.choose(p, rng),
-                    AnyPosition::W6(p) => search.mcts.choose(p, rng),
+                    AnyPosition::W1(p) => search.mcts.choose_until(p, rng, stop),
+                    AnyPosition::W2(p) => search.mcts.choose_until(p, rng, stop),
+                    AnyPosition::W4(p) => search.mcts.choose_until(p, rng, stop),
+                    AnyPosition::W6(p) => search.mcts.choose_until(p, rng, stop),
                 };
             }
             Strategy::AlphaBeta => {
                 let ab = &mut search.alphabeta;
                 return match position {
-                    AnyPosition::W1(p) => ab.0.choose(p, rng),
-                    AnyPosition::W2(p) => ab.1.choose(p, rng),
-                    AnyPosition::W4(p) => ab.2.choose(p, rng),
-                    AnyPosition::W6(p) => ab.3.choose(p, rng),
+                    AnyPosition::W1(p) => ab.0.choose_until(p, rng, stop),
+                    AnyPosition::W2(p) => ab.1.choose_until(p, rng, stop),
+                    AnyPosition::W4(p) => ab.2.choose_until(p, rng, stop),
+                    AnyPosition::W6(p) => ab.3.choose_until(p, rng, stop),
                 };
             }
             Strategy::Perfect => {
-                let perfect = &mut search.perfect;
-                return match position {
-                    AnyPosition::W1(p) => perfect.0.choose(p, rng),
-                    AnyPosition::W2(p) => perfect.1.choose(p, rng),
-                    AnyPosition::W4(p) => perfect.2.choose(p, rng),
-                    AnyPosition::W6(p) => perfect.3.choose(p, rng),
-                };
+                if let Some(c4) = super::any_solver::connect4_position(position) {
+                    let (solver, book) = search.connect4.get_or_insert_with(|| {
+                        let book = connect4::Book::shipped();
+                        (connect4::Solver::with_book(book.clone()), book)
+                    });
+                    let action = connect4_move(solver, book, c4)?;
+                    return Some(Choice { action, cut: false });
+                }
+                let solution = search.solver.solve(position, u64::MAX)?;
+                let best = solution.best_moves;
+                return self.pick(&best).map(|action| Choice { action, cut: false });
             }
         };
-        self.pick(candidates)
+        let action = self.pick(candidates)?;
+        Some(Choice { action, cut: false })
+    }
+}
+
+impl Chooser for Agent {
+    fn choose(&mut self, position: &AnyPosition) -> Option<usize> {
+        self.choose_until(position, &mut || false)
+            .map(|choice| choice.action)
     }
 }
 

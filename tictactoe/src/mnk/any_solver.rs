@@ -360,7 +360,7 @@ fn connect4_solver() -> Box<connect4::Solver> {
     Box::new(connect4::Solver::with_book(connect4::Book::shipped()))
 }
 
-fn connect4_position(position: &AnyPosition) -> Option<connect4::Position> {
+pub(crate) fn connect4_position(position: &AnyPosition) -> Option<connect4::Position> {
     if position.rules() != Rules::CONNECT_FOUR || position.status() != Status::Ongoing {
         return None;
     }

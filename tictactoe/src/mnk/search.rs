@@ -1,15 +1,20 @@
 //! Search players for every game of the family: depth-limited alpha-beta, Monte Carlo tree
-//! search, and perfect play where the [`solver`](super::solve) answers within a node budget.
+//! search, and the [`solver`](super::solve) within a node budget with alpha-beta behind it.
+//! (The family's perfect player, which has no budget, is [`Strategy::Perfect`](super::agents::Strategy::Perfect).)
 //!
 //! | player | chooses | cost per move |
 //! |---|---|---|
-//! | [`AlphaBeta`] | the best move of a depth-limited negamax with alpha-beta, the solver's pruning (win now, forced block, gravity's poisoned cells) and move ordering (threats made, then central cells), scored at the horizon by open windows | up to `b^(d/2)` to `b^d` nodes for `b` moves and depth `d` |
+//! | [`AlphaBeta`] | the best move of a depth-limited negamax with alpha-beta, the solver's pruning (win now, forced block, gravity's poisoned cells) and move ordering (threats made, then central cells), scored at the horizon by open windows; searched 1, 2, ... plies deep up to its depth (iterative deepening) | up to `b^(d/2)` to `b^d` nodes for `b` moves and depth `d` |
 //! | [`Mcts`] | the most visited move of UCT (UCB1, `c = √2`) after a budget of random playouts, after taking a win or blocking a loss at once | `playouts` random games |
-//! | [`Perfect`] | a best move of [`Solver`], at random among them, when it finishes within its node budget; else [`AlphaBeta`] | at most `budget` nodes, then the fallback |
+//! | [`Strong`] | a best move of [`Solver`], at random among them, when it finishes within its node budget; else [`AlphaBeta`]: perfect only where the budget suffices | at most `budget` nodes, then the fallback |
 //!
 //! Each has `choose(&mut self, position, rng) -> Option<usize>`: the action, `None` when the
 //! game is over. Ties are broken by the random number generator, so a seeded generator gives
-//! the same games.
+//! the same games. [`AlphaBeta`] and [`Mcts`] also have `choose_until(position, rng, stop)`,
+//! which asks `stop()` as it goes (every 1,024 nodes, every playout) and, once it says yes,
+//! answers with what it has: the deepest finished iteration's move, the most visited move so
+//! far. That is how a caller bounds the time of a move (`ttt play --think-time`); a search cut
+//! short depends on the clock, so only an uncut one is reproducible from the seed.
 //!
 //! ```
 //! use rand::SeedableRng;
@@ -156,6 +161,20 @@ pub struct AlphaBeta<const W: usize> {
     depth: u32,
     nodes: u64,
     windows: Windows<W>,
+    /// Set when `stop` said yes during the current iteration: its result is discarded.
+    stopped: bool,
+}
+
+/// Whether to stop a search now: asked every 1,024 nodes or every playout.
+pub type Stop<'a> = &'a mut dyn FnMut() -> bool;
+
+/// What a search cut short by its stop condition still answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The action to play.
+    pub action: usize,
+    /// Whether `stop` cut the search short (the move then depends on the clock).
+    pub cut: bool,
 }
 
 impl<const W: usize> AlphaBeta<W> {
@@ -166,6 +185,7 @@ impl<const W: usize> AlphaBeta<W> {
             depth: if depth == 0 { 1 } else { depth },
             nodes: 0,
             windows: Windows::new(),
+            stopped: false,
         }
     }
 
@@ -181,12 +201,26 @@ impl<const W: usize> AlphaBeta<W> {
         self.nodes
     }
 
-    /// The action to play, `None` when the game is over.
+    /// The action to play, `None` when the game is over: the full search, `depth` plies.
     pub fn choose<R: Rng + ?Sized>(
         &mut self,
         position: &Position<W>,
         rng: &mut R,
     ) -> Option<usize> {
+        self.choose_until(position, rng, &mut || false)
+            .map(|choice| choice.action)
+    }
+
+    /// The action to play, searching 1, 2, ... up to `depth` plies deep until `stop` says
+    /// yes (asked every 1,024 nodes; the 1-ply search always finishes): the best move of the
+    /// deepest finished search. `None` when the game is over. Without a stop it is
+    /// [`choose`](AlphaBeta::choose): the same move from the same generator.
+    pub fn choose_until<R: Rng + ?Sized>(
+        &mut self,
+        position: &Position<W>,
+        rng: &mut R,
+        stop: Stop<'_>,
+    ) -> Option<Choice> {
         if position.status() != Status::Ongoing {
             return None;
         }
@@ -196,28 +230,59 @@ impl<const W: usize> AlphaBeta<W> {
             // A win now, or every move loses: the win, or any legal move.
             Err(_) => {
                 let bit = win_or_block(position).or_else(|| position.playable().first())?;
-                return Some(action_of(position, bit));
+                let action = action_of(position, bit);
+                return Some(Choice { action, cut: false });
             }
         };
         let mut order = self.order(position, moves, rng);
         order.sort_by_key(|b| core::cmp::Reverse(b.0));
-        let (mut alpha, beta) = (-WIN, WIN);
         let mut best = order.first().map(|&(_, bit)| bit)?;
+        let mut cut = false;
+        for depth in 1..=self.depth {
+            // The first iteration always finishes: there is always a move to give.
+            let mut ask = |nodes: u64| depth > 1 && nodes.trailing_zeros() >= 10 && stop();
+            self.stopped = false;
+            let found = self.root(position, &order, depth, &mut ask);
+            if self.stopped {
+                cut = true;
+                break;
+            }
+            best = found;
+        }
+        Some(Choice {
+            action: action_of(position, best),
+            cut,
+        })
+    }
+
+    /// The best of the root moves `order` at `depth` plies (`stopped` set if `stop` said yes).
+    fn root(
+        &mut self,
+        position: &Position<W>,
+        order: &[(u64, u32)],
+        depth: u32,
+        stop: &mut dyn FnMut(u64) -> bool,
+    ) -> u32 {
+        let (mut alpha, beta) = (-WIN, WIN);
+        let mut best = order[0].1;
         let mut p = *position;
-        for &(_, bit) in &order {
+        for &(_, bit) in order {
             p.play_bit(bit);
             let v = if p.status() == Status::Draw {
                 0
             } else {
-                -self.negamax(&mut p, self.depth - 1, -beta, -alpha)
+                -self.negamax(&mut p, depth - 1, -beta, -alpha, stop)
             };
             p.undo_bit(bit);
+            if self.stopped {
+                break;
+            }
             if v > alpha {
                 alpha = v;
                 best = bit;
             }
         }
-        Some(action_of(position, best))
+        best
     }
 
     /// The moves with their order keys: threats made, then central weight, then a random
@@ -249,8 +314,19 @@ impl<const W: usize> AlphaBeta<W> {
             .collect()
     }
 
-    fn negamax(&mut self, p: &mut Position<W>, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        p: &mut Position<W>,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        stop: &mut dyn FnMut(u64) -> bool,
+    ) -> i32 {
         self.nodes += 1;
+        if self.stopped || stop(self.nodes) {
+            self.stopped = true;
+            return 0;
+        }
         let moves = match prune(p, self.windows.cells) {
             Ok(moves) => moves,
             Err(score) => return score,
@@ -287,9 +363,12 @@ impl<const W: usize> AlphaBeta<W> {
             let v = if p.status() == Status::Draw {
                 0
             } else {
-                -self.negamax(p, depth - 1, -beta, -alpha)
+                -self.negamax(p, depth - 1, -beta, -alpha, stop)
             };
             p.undo_bit(bit);
+            if self.stopped {
+                return 0;
+            }
             if v > best {
                 best = v;
                 if v > alpha {
@@ -349,11 +428,25 @@ impl Mcts {
         position: &Position<W>,
         rng: &mut R,
     ) -> Option<usize> {
+        self.choose_until(position, rng, &mut || false)
+            .map(|choice| choice.action)
+    }
+
+    /// The action to play after `playouts` playouts, or fewer if `stop` says yes first (asked
+    /// before each playout after the first): the most visited move so far. `None` when the
+    /// game is over.
+    pub fn choose_until<const W: usize, R: Rng + ?Sized>(
+        &mut self,
+        position: &Position<W>,
+        rng: &mut R,
+        stop: Stop<'_>,
+    ) -> Option<Choice> {
         if position.status() != Status::Ongoing {
             return None;
         }
         if let Some(bit) = win_or_block(position) {
-            return Some(action_of(position, bit));
+            let action = action_of(position, bit);
+            return Some(Choice { action, cut: false });
         }
         self.tree.clear();
         self.tree.push(Node {
@@ -364,7 +457,12 @@ impl Mcts {
             reward: 0.0,
         });
         let mut path: Vec<usize> = Vec::new();
-        for _ in 0..self.playouts {
+        let mut cut = false;
+        for playout in 0..self.playouts {
+            if playout > 0 && stop() {
+                cut = true;
+                break;
+            }
             let mut p = *position;
             path.clear();
             let mut node = 0;
@@ -416,7 +514,10 @@ impl Mcts {
             .max_by(|a, b| a.visits.total_cmp(&b.visits))
             .map(|n| n.bit)
             .or_else(|| position.playable().first())?;
-        Some(action_of(position, best))
+        Some(Choice {
+            action: action_of(position, best),
+            cut,
+        })
     }
 
     /// The child of `node` with the highest UCB1 (an unvisited one first, at random).
@@ -448,10 +549,11 @@ impl Mcts {
     }
 }
 
-/// A perfect player where the solver answers within a node budget, else alpha-beta: see the
-/// [module](self) documentation.
+/// The solver where it answers within a node budget, else alpha-beta: perfect only where the
+/// budget suffices (see the [module](self) documentation; [`Strong::counts`] says how often
+/// each played).
 #[derive(Clone, Debug)]
-pub struct Perfect<const W: usize> {
+pub struct Strong<const W: usize> {
     budget: u64,
     table_bits: u32,
     solver: Option<Solver<W>>,
@@ -460,13 +562,13 @@ pub struct Perfect<const W: usize> {
     fell_back: u64,
 }
 
-impl<const W: usize> Perfect<W> {
+impl<const W: usize> Strong<W> {
     /// A player giving the solver `budget` nodes per move (its table: `2^table_bits` buckets
     /// of two entries, kept between moves) and falling back on [`AlphaBeta`] of
     /// `fallback_depth` plies.
     #[must_use]
-    pub const fn new(budget: u64, table_bits: u32, fallback_depth: u32) -> Perfect<W> {
-        Perfect {
+    pub const fn new(budget: u64, table_bits: u32, fallback_depth: u32) -> Strong<W> {
+        Strong {
             budget,
             table_bits,
             solver: None,
@@ -508,10 +610,10 @@ impl<const W: usize> Perfect<W> {
     }
 }
 
-impl<const W: usize> Default for Perfect<W> {
+impl<const W: usize> Default for Strong<W> {
     /// A budget of a million nodes, a table of 2^[`DEFAULT_TABLE_BITS`] buckets, alpha-beta
     /// of depth 4 behind it.
-    fn default() -> Perfect<W> {
-        Perfect::new(1_000_000, DEFAULT_TABLE_BITS, 4)
+    fn default() -> Strong<W> {
+        Strong::new(1_000_000, DEFAULT_TABLE_BITS, 4)
     }
 }

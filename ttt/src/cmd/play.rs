@@ -1,9 +1,12 @@
-//! `ttt play`: a game in the terminal between people and engine players.
+//! `ttt play`: a game in the terminal between people and engine players, on the 3 × 3 board
+//! or (with `--game`, or a player only the family has) any game of the k-in-a-row family.
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use tictactoe::agents::{Agent, ParseStrategyError, Strategy};
+use tictactoe::mnk::Rules;
 use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 use tictactoe::solver::{self, Solution};
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
@@ -11,19 +14,39 @@ use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 use crate::input::Lines;
 use crate::util::clock_seed;
 
-/// Play tic-tac-toe against the computer (or watch engine players).
+/// The default of `--think-time`, in seconds.
+const THINK_TIME: f64 = 3.0;
+
+/// Play a game against the computer (or watch engine players): tic-tac-toe, or any game of
+/// the k-in-a-row family with --game.
 ///
-/// Type a cell number (0 to 8, as drawn on the board) when it is your turn, `u` to undo your
-/// last move, `h` for help, `q` to quit. Every move is marked best move or mistake, with what
-/// perfect play makes of the game after it. One move per line also works from a pipe.
+/// Type a move when it is your turn (a cell number 0 to 8 in tic-tac-toe; with --game a
+/// column number with gravity, else a cell as drawn such as h8), `u` to undo your last move,
+/// `h` for help, `q` to quit. Every move gets a verdict from the solver (best move or mistake
+/// in tic-tac-toe; with --game, whether it keeps or throws away the win or the draw, given
+/// when the solver answers within the think time). One move per line also works from a pipe.
 #[derive(clap::Args)]
 #[command(after_help = "\
-Levels: easy (random moves), medium (perfect half the time, else random), hard (rules of
-thumb), perfect (the solver: it never loses).
-Players for --x and --o: human, a level, heuristic, random or eps:E (perfect with
-probability 1-E, else random).
-With --game, the family's ladder (weakest first): random, heuristic, mcts, alphabeta and
-perfect, as levels or players; easy is random, hard heuristic (the default).
+Levels (--level, or as --x/--o):
+  tic-tac-toe: easy (random moves), medium (perfect half the time, else random),
+    hard (rules of thumb: heuristic), perfect (the solver: it never loses).
+  with --game: easy = random, medium = heuristic, hard = alphabeta, perfect = perfect;
+    the default is heuristic.
+Players for --x and --o: human, a level, random, heuristic, eps:E (tic-tac-toe only: perfect
+with probability 1-E, else random), mcts, alphabeta (family players; without --game they
+play tic-tac-toe through the family's engine).
+The order measured per game, weakest first (docs/solver.md#the-ladder):
+  connect-four  random < heuristic < mcts < alphabeta < perfect
+  tic-tac-toe, 4x4  random < the others, which draw or trade games evenly
+  gomoku        random < mcts < heuristic (mcts's random playouts are weak on big boards)
+  mcts       2,000 random playouts a move, stopped at --think-time
+  alphabeta  alpha-beta 4 plies deep, deepening from 1 ply, stopped at --think-time
+  perfect    exact: Connect Four's solver and opening book, else the family solver; offered
+             on Connect Four and boards of at most 20 cells, refused elsewhere (gomoku); it
+             takes no think time (on Connect Four a reply off the book's proof can take
+             minutes, e.g. after a first move other than the centre)
+A search reply stopped at --think-time depends on the clock, so a replay can differ; the
+game says when that happened.
 
 Examples:
   ttt play                          # you are X, the perfect player is O
@@ -33,27 +56,44 @@ Examples:
   printf '4\\n8\\n6\\nq\\n' | ttt play --seed 1
   ttt play --game connect-four      # columns 1 to 7; the computer plays heuristic
   ttt play --game gomoku --level easy
-  ttt play --game connect-four --level alphabeta
-  ttt play --game 5,5,4 --x perfect --o mcts")]
+  ttt play --game connect-four --level perfect
+  ttt play --game 19,19,5 --level alphabeta --think-time 1
+  ttt play --game 4x4 --x perfect --o mcts")]
 pub struct Args {
-    /// Who plays X: human, easy, medium, hard, perfect, heuristic, random or eps:E.
+    /// Who plays X: human, a level (easy, medium, hard, perfect) or a player (random,
+    /// heuristic, eps:E, mcts, alphabeta).
     #[arg(long, default_value = "human", value_parser = parse_seat)]
     x: Seat,
-    /// Who plays O (default: the level, perfect unless --level says otherwise).
+    /// Who plays O (default: the level; perfect for tic-tac-toe, heuristic with --game).
     #[arg(long, value_parser = parse_seat)]
     o: Option<Seat>,
-    /// How well the computer plays: easy, medium, hard or perfect (sets O, or X with --o human);
-    /// with --game also random, heuristic, mcts or alphabeta.
+    /// How well the computer plays: easy, medium, hard or perfect, or a player (sets O, or X
+    /// with --o human).
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     level: Option<Seat>,
     /// Seed of the engine players' random choices (default: from the clock; shown, so that a
     /// game can be replayed).
     #[arg(long)]
     seed: Option<u64>,
-    /// A game of the k-in-a-row family instead of tic-tac-toe (every level of its ladder): tic-tac-toe, 4x4,
+    /// A game of the k-in-a-row family instead of tic-tac-toe: tic-tac-toe, 4x4,
     /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
     #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
-    game: Option<tictactoe::mnk::Rules>,
+    game: Option<Rules>,
+    /// The most the search levels (mcts, alphabeta) think per move, in seconds [default: 3];
+    /// also the longest wait for a move's verdict with --game. perfect, random and heuristic
+    /// do not use it.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    think_time: Option<f64>,
+}
+
+/// Seconds: a positive number up to a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err(format!(
+            "not a think time: {text:?}; give seconds, more than 0 and at most 86400 (e.g. 0.5)"
+        )),
+    }
 }
 
 /// Who sits on one side of the board.
@@ -61,13 +101,29 @@ pub struct Args {
 pub enum Seat {
     /// Moves typed on standard input.
     Human,
-    /// An engine player.
+    /// A level: `easy`, `medium`, `hard` or `perfect`, a player per game (see [`LEVELS`] and
+    /// [`crate::family::LEVELS`]).
+    Level(&'static str),
+    /// A player of the 3 × 3 core (`random`, `heuristic`, `eps:E`); the family has `random`
+    /// and `heuristic` too.
     Engine(Strategy),
-    /// A player only the k-in-a-row family has (`mcts`, `alphabeta`): needs `--game`.
+    /// A player only the k-in-a-row family has (`mcts`, `alphabeta`).
     Family(FamilyStrategy),
 }
 
-/// The named levels and the players they stand for.
+impl Seat {
+    /// The word that names the seat on the command line.
+    fn word(self) -> String {
+        match self {
+            Seat::Human => "human".to_owned(),
+            Seat::Level(level) => level.to_owned(),
+            Seat::Engine(strategy) => strategy.to_string(),
+            Seat::Family(strategy) => strategy.name().to_owned(),
+        }
+    }
+}
+
+/// The named levels of tic-tac-toe and the players they stand for.
 const LEVELS: [(&str, &str); 4] = [
     ("easy", "random"),
     ("medium", "eps:0.5"),
@@ -83,48 +139,35 @@ fn parse_core_level(text: &str) -> Option<Strategy> {
         .and_then(|(_, strategy)| strategy.parse().ok())
 }
 
-/// A level: `easy`, `medium`, `hard`, `perfect`, or a rung of the family's ladder (`random`,
-/// `heuristic`, `mcts`, `alphabeta`).
+/// A level (`easy`, `medium`, `hard`, `perfect`) or a player other than `human`.
 fn parse_level(text: &str) -> Result<Seat, String> {
-    if let Some(strategy) = parse_core_level(text) {
-        return Ok(Seat::Engine(strategy));
+    match parse_seat(text) {
+        Ok(Seat::Human) | Err(_) => Err(format!(
+            "unknown level {text:?}: expected easy, medium, hard or perfect, or a player \
+(random, heuristic, mcts, alphabeta, eps:E)"
+        )),
+        Ok(seat) => Ok(seat),
     }
-    text.parse::<FamilyStrategy>()
-        .map(family_seat)
-        .map_err(|_| {
-            format!(
-                "unknown level {text:?}: expected easy, medium, hard or perfect (with --game also \
-random, heuristic, mcts or alphabeta)"
-            )
-        })
 }
 
-/// A family player as a seat: the 3 × 3 player of the same name when the core has one.
-fn family_seat(strategy: FamilyStrategy) -> Seat {
-    strategy
-        .name()
-        .parse::<Strategy>()
-        .map_or(Seat::Family(strategy), Seat::Engine)
-}
-
-/// `human`, a level or a strategy (`perfect`, `heuristic`, `random`, `eps:E`).
+/// `human`, a level or a player (`random`, `heuristic`, `eps:E`, `mcts`, `alphabeta`).
 pub fn parse_seat(text: &str) -> Result<Seat, String> {
     if text == "human" {
         return Ok(Seat::Human);
     }
-    if let Some(strategy) = parse_core_level(text) {
+    if let Some(&(level, _)) = LEVELS.iter().find(|(name, _)| *name == text) {
+        return Ok(Seat::Level(level));
+    }
+    if let Ok(strategy) = text.parse::<Strategy>() {
         return Ok(Seat::Engine(strategy));
     }
-    if let Ok(strategy) = text.parse::<FamilyStrategy>() {
-        return Ok(family_seat(strategy));
-    }
-    text.parse::<Strategy>()
-        .map(Seat::Engine)
-        .map_err(|error| match error {
-            ParseStrategyError::Unknown => "unknown player: expected human, easy, medium, hard, \
-perfect, heuristic, random or eps:E (with --game also mcts or alphabeta)"
+    text.parse::<FamilyStrategy>()
+        .map(Seat::Family)
+        .map_err(|_| match text.parse::<Strategy>() {
+            Err(error @ ParseStrategyError::BadEpsilon) => error.to_string(),
+            _ => "unknown player: expected human, easy, medium, hard, perfect, random, \
+heuristic, mcts, alphabeta or eps:E"
                 .to_owned(),
-            ParseStrategyError::BadEpsilon => error.to_string(),
         })
 }
 
@@ -138,19 +181,19 @@ fn level_name(strategy: Strategy) -> Option<&'static str> {
 }
 
 /// ANSI colours, on only for a terminal without `NO_COLOR`.
-struct Style {
+pub struct Style {
     colour: bool,
 }
 
 impl Style {
-    fn detect() -> Style {
+    pub fn detect() -> Style {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Style {
             colour: io::stdout().is_terminal() && !no_color,
         }
     }
 
-    fn paint(&self, text: &str, code: &str) -> String {
+    pub fn paint(&self, text: &str, code: &str) -> String {
         if self.colour {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
@@ -158,16 +201,16 @@ impl Style {
         }
     }
 
-    fn mark(&self, player: Player) -> String {
+    pub fn mark(&self, player: Player) -> String {
         match player {
             Player::X => self.paint("X", "1;36"),
             Player::O => self.paint("O", "1;33"),
         }
     }
 
-    /// The board with marks, cell numbers on the empty cells, and the cells of complete lines
-    /// in brackets.
-    fn board(&self, board: Board) -> String {
+    /// The board with marks, cell numbers on the empty cells, the cells of complete lines
+    /// in brackets and the last move, if given, in parentheses.
+    fn board(&self, board: Board, last: Option<Cell>) -> String {
         let mut marked = [false; 9];
         for line in board.lines() {
             for cell in line.to_cells() {
@@ -185,6 +228,8 @@ impl Style {
                         };
                         if marked[cell.index()] {
                             format!("[{inner}]")
+                        } else if last == Some(cell) {
+                            format!("({inner})")
                         } else {
                             format!(" {inner} ")
                         }
@@ -272,53 +317,82 @@ enum Command {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
-    if let Some(rules) = args.game {
-        // The same seats and levels, played by the family's players (hard by default).
-        let player = |strategy: Strategy| {
-            let name = level_name(strategy).map_or_else(|| strategy.to_string(), str::to_owned);
-            crate::family::player(&name, rules)
-        };
-        let seat = |seat: Seat| match seat {
-            Seat::Human => Ok(None),
-            Seat::Engine(strategy) => player(strategy).map(Some),
-            Seat::Family(strategy) => Ok(Some(strategy)),
-        };
-        let level = match args.level {
-            None => FamilyStrategy::Heuristic,
-            Some(level) => seat(level)?.unwrap_or(FamilyStrategy::Heuristic),
-        };
-        let o = args.o.map_or(Ok(Some(level)), seat)?;
-        let x = match (args.x, args.o, args.level) {
-            (Seat::Human, Some(Seat::Human), Some(_)) => Some(level),
-            (x, _, _) => seat(x)?,
-        };
-        return crate::family::play::run(rules, [x, o], seed);
-    }
-    let level = args.level.unwrap_or(Seat::Engine(Strategy::Perfect));
+    // The default level: perfect in tic-tac-toe, heuristic with --game.
+    let default = if args.game.is_some() {
+        Seat::Engine(Strategy::Heuristic)
+    } else {
+        Seat::Level("perfect")
+    };
+    let level = args.level.unwrap_or(default);
     let o = args.o.unwrap_or(level);
     let x = match (args.x, args.o, args.level) {
         (Seat::Human, Some(Seat::Human), Some(level)) => level,
         (x, _, _) => x,
     };
     let seats = [x, o];
-    for seat in seats {
-        if let Seat::Family(strategy) = seat {
-            return crate::exit::usage(format!(
-                "{strategy} plays only the k-in-a-row family: give --game SPEC"
-            ));
-        }
+    let engines = seats.iter().any(|seat| !matches!(seat, Seat::Human));
+    // A family player (mcts, alphabeta) without --game plays tic-tac-toe on the family's engine.
+    let family = args.game.or_else(|| {
+        seats
+            .iter()
+            .any(|seat| matches!(seat, Seat::Family(_)))
+            .then_some(Rules::TIC_TAC_TOE)
+    });
+    let replay = engines.then(|| {
+        let game = args
+            .game
+            .map(|rules| format!(" --game {rules}"))
+            .unwrap_or_default();
+        let think = args
+            .think_time
+            .map(|t| format!(" --think-time {t}"))
+            .unwrap_or_default();
+        format!(
+            "ttt play{game} --x {} --o {} --seed {seed}{think}",
+            x.word(),
+            o.word()
+        )
+    });
+    if let Some(rules) = family {
+        let seat = |seat: Seat| -> anyhow::Result<Option<FamilyStrategy>> {
+            match seat {
+                Seat::Human => Ok(None),
+                Seat::Family(strategy) => Ok(Some(strategy)),
+                other => crate::family::player(&other.word(), rules).map(Some),
+            }
+        };
+        let describe = |seat: Seat, strategy: Option<FamilyStrategy>| match (seat, strategy) {
+            (_, None) => "a person".to_owned(),
+            (Seat::Level(level), Some(strategy)) if level != strategy.name() => {
+                format!("the computer ({level}: {strategy})")
+            }
+            (_, Some(strategy)) => format!("the computer ({strategy})"),
+        };
+        let players = [seat(x)?, seat(o)?];
+        let options = crate::family::play::Options {
+            seed,
+            think_time: Duration::from_secs_f64(args.think_time.unwrap_or(THINK_TIME)),
+            replay,
+            names: [describe(x, players[0]), describe(o, players[1])],
+        };
+        return crate::family::play::run(rules, players, options);
     }
+    // The levels of tic-tac-toe, as its players.
+    let seats = seats.map(|seat| match seat {
+        Seat::Level(level) => parse_core_level(level).map_or(seat, Seat::Engine),
+        other => other,
+    });
     // Each engine side draws from its own generator: X from `seed`, O from `seed + 1`.
     let mut agents: [Option<Agent>; 2] = [0, 1].map(|i| match seats[i] {
-        Seat::Human | Seat::Family(_) => None,
         Seat::Engine(strategy) => Some(Agent::new(strategy, seed.wrapping_add(i as u64))),
+        _ => None,
     });
     let names = Names::new(seats);
     let style = Style::detect();
     let echo = !io::stdin().is_terminal();
     let mut input = Lines::stdin();
     let mut out = crate::output::stdout();
-    greet(&mut out, &seats, &names, seed)?;
+    greet(&mut out, &seats, &names, replay.as_deref(), seed)?;
     loop {
         match play_one(&mut out, &mut input, &mut agents, &names, &style, echo)? {
             Some(status) => announce(&mut out, status, &names)?,
@@ -335,7 +409,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Asks "Play again?" until the answer is yes or no (or the input ends: no).
-fn again(out: &mut impl Write, input: &mut Lines, echo: bool) -> io::Result<bool> {
+pub fn again(out: &mut impl Write, input: &mut Lines, echo: bool) -> io::Result<bool> {
     loop {
         write!(out, "\nPlay again? (y/n): ")?;
         out.flush()?;
@@ -353,14 +427,20 @@ fn again(out: &mut impl Write, input: &mut Lines, echo: bool) -> io::Result<bool
     }
 }
 
-fn greet(out: &mut impl Write, seats: &[Seat; 2], names: &Names, seed: u64) -> io::Result<()> {
+fn greet(
+    out: &mut impl Write,
+    seats: &[Seat; 2],
+    names: &Names,
+    replay: Option<&str>,
+    seed: u64,
+) -> io::Result<()> {
     let describe = |seat: Seat| match seat {
         Seat::Human => "a person".to_owned(),
         Seat::Engine(strategy) => match level_name(strategy) {
             Some(level) => format!("the computer ({level})"),
             None => format!("the computer ({strategy})"),
         },
-        Seat::Family(strategy) => format!("the computer ({strategy})"),
+        other => format!("the computer ({})", other.word()),
     };
     writeln!(out, "Tic-tac-toe: three in a row wins.")?;
     match names.person {
@@ -383,10 +463,13 @@ fn greet(out: &mut impl Write, seats: &[Seat; 2], names: &Names, seed: u64) -> i
             "Enter a cell number (0 to 8, as drawn); u to undo, h for help, q to quit."
         )?;
     }
-    writeln!(
-        out,
-        "Seed {seed} (ttt play --seed {seed} replays the computer's choices)."
-    )
+    match replay {
+        Some(replay) => writeln!(
+            out,
+            "Seed {seed} ({replay} replays the computer's choices)."
+        ),
+        None => Ok(()),
+    }
 }
 
 /// Plays one game to its end: its status, or `None` when the person quit or the input ended.
@@ -399,7 +482,11 @@ fn play_one(
     echo: bool,
 ) -> anyhow::Result<Option<Status>> {
     let mut game = Game::new();
-    write!(out, "{}", style.board(game.position().board()))?;
+    write!(
+        out,
+        "{}",
+        style.board(game.position().board(), game.last_move())
+    )?;
     loop {
         let position = game.position();
         let Some(mover) = position.to_move() else {
@@ -417,7 +504,11 @@ fn play_one(
                 }
                 Command::Undo => {
                     if undo(&mut game, names, mover) {
-                        write!(out, "{}", style.board(game.position().board()))?;
+                        write!(
+                            out,
+                            "{}",
+                            style.board(game.position().board(), game.last_move())
+                        )?;
                     } else {
                         writeln!(out, "nothing to undo: no move of yours yet")?;
                     }
@@ -447,7 +538,11 @@ fn play_one(
             verdict(position, cell, names)?
         )?;
         game.play(cell)?;
-        write!(out, "{}", style.board(game.position().board()))?;
+        write!(
+            out,
+            "{}",
+            style.board(game.position().board(), game.last_move())
+        )?;
     }
 }
 
@@ -478,7 +573,11 @@ fn verdict(position: Position, cell: Cell, names: &Names) -> anyhow::Result<Stri
 
 /// One line of input, at most [`crate::input::MAX_LINE`] bytes kept, read as text even when
 /// it is not UTF-8; `None` at the end of the input. Echoed when the input is not a terminal.
-fn read_line(input: &mut Lines, out: &mut impl Write, echo: bool) -> io::Result<Option<String>> {
+pub fn read_line(
+    input: &mut Lines,
+    out: &mut impl Write,
+    echo: bool,
+) -> io::Result<Option<String>> {
     if !input.next_raw(&mut || Ok(()))? {
         return Ok(None);
     }

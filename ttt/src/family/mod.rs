@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 
 use crate::exit;
 
-use tictactoe::mnk::agents::Strategy;
+use tictactoe::mnk::agents::{self, Strategy};
 use tictactoe::mnk::{AnyBoard, Rules, RulesError, Square};
 use tictactoe::{Player, Status};
 
@@ -34,23 +34,36 @@ pub fn parse_game(text: &str) -> Result<Rules, String> {
     text.parse().map_err(|error: RulesError| error.to_string())
 }
 
-/// The family player named by a 3 × 3 player or level name, for `--x`, `--o` and `--level`.
+/// The levels of `play` and the family player each stands for with `--game`.
+pub const LEVELS: [(&str, Strategy); 4] = [
+    ("easy", Strategy::Random),
+    ("medium", Strategy::Heuristic),
+    ("hard", Strategy::AlphaBeta),
+    ("perfect", Strategy::Perfect),
+];
+
+/// The family player named by a player or level name, for `--x`, `--o` and `--level`;
+/// `perfect` only where it plays in bounded time.
 ///
 /// # Errors
-/// A usage error naming the players of the family.
+/// A usage error naming the players of the family, or saying why `perfect` is refused.
 pub fn player(name: &str, rules: Rules) -> anyhow::Result<Strategy> {
-    let name = match name {
-        "easy" => "random",
-        "hard" => "heuristic",
-        other => other,
-    };
-    match name.parse() {
-        Ok(strategy) => Ok(strategy),
-        Err(_) => {
+    let level = LEVELS.iter().find(|(level, _)| *level == name);
+    let parsed = level.map_or_else(|| name.parse().ok(), |&(_, strategy)| Some(strategy));
+    match parsed {
+        Some(Strategy::Perfect) if !agents::perfect_is_bounded(rules) => exit::usage(format!(
+            "perfect does not play {rules}: its solver has no time bound on a board of {} \
+cells (perfect play is offered on Connect Four and boards of at most {} cells); use alphabeta, \
+the strongest search level",
+            rules.cells(),
+            agents::PERFECT_MAX_CELLS
+        )),
+        Some(strategy) => Ok(strategy),
+        None => {
             let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
             exit::usage(format!(
                 "{name} does not play {rules}: the players of --game are {} (and the levels \
-easy, hard and perfect of play)",
+easy, medium, hard and perfect of play)",
                 names.join(", ")
             ))
         }
@@ -110,6 +123,25 @@ pub fn describe(status: Status, side_to_move: Player) -> String {
 /// `empty` draws an empty cell. Each row ends with a newline.
 #[must_use]
 pub fn draw(board: &AnyBoard, indent: &str, empty: &dyn Fn(Square) -> String) -> String {
+    draw_marked(
+        board,
+        indent,
+        empty,
+        &|player| player.to_char().to_string(),
+        None,
+    )
+}
+
+/// [`draw`] with the marks drawn by `mark` (colour) and the square `last` in parentheses,
+/// `(X)`, unless it is on a complete line (brackets win).
+#[must_use]
+pub fn draw_marked(
+    board: &AnyBoard,
+    indent: &str,
+    empty: &dyn Fn(Square) -> String,
+    mark: &dyn Fn(Player) -> String,
+    last: Option<Square>,
+) -> String {
     let rules = board.rules();
     let mut marked = vec![false; rules.cells() as usize];
     for line in board.lines() {
@@ -140,11 +172,13 @@ pub fn draw(board: &AnyBoard, indent: &str, empty: &dyn Fn(Square) -> String) ->
                 continue;
             };
             let inner = match board.at(square) {
-                Some(player) => player.to_char().to_string(),
+                Some(player) => mark(player),
                 None => empty(square),
             };
             if marked[rules.index(square) as usize] {
                 let _ = write!(out, "[{inner}]");
+            } else if last == Some(square) {
+                let _ = write!(out, "({inner})");
             } else {
                 let _ = write!(out, " {inner} ");
             }

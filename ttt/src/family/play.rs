@@ -4,18 +4,45 @@
 //! A person types a column number from 1 with gravity (as Connect Four players count), else
 //! a cell as drawn (`h8`: column letter, row from 1 at the bottom); `u` takes back the last
 //! move of the person (and the computer's answer), `h` shows help, `q` quits.
+//!
+//! The search levels (`mcts`, `alphabeta`) stop at the think time and play what they have;
+//! while the computer thinks, a spinner with the elapsed time runs on standard error when it
+//! is a terminal. Each move gets a verdict from the solver (the value before and after it)
+//! when the solver answers within the think time; the solver runs on its own thread, so a
+//! slow answer never holds up the game.
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
 
-use tictactoe::mnk::agents::{Agent, Chooser, Strategy};
-use tictactoe::mnk::{AnyPosition, PlayError, Rules, Square};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tictactoe::mnk::agents::{Agent, Strategy};
+use tictactoe::mnk::{AnyPosition, AnySolver, PlayError, Rules, Square};
+use tictactoe::solver::Value;
 use tictactoe::{Player, Status};
 
+use crate::cmd::play::{Style, again, read_line};
 use crate::input::Lines;
 
 /// Who sits on one side: a person (`None`) or a family player.
 pub type Seat = Option<Strategy>;
+
+/// Nodes the family solver may search for one verdict position (Connect Four's solver has no
+/// budget; the think time bounds the wait for it).
+const VERDICT_NODES: u64 = 500_000;
+
+/// How the game is set up beyond the seats.
+pub struct Options {
+    /// The seed of the engine players (X's generator from it, O's from it + 1).
+    pub seed: u64,
+    /// The most a search level thinks per move, and the longest wait for a verdict.
+    pub think_time: Duration,
+    /// The command that replays the game, when an engine plays.
+    pub replay: Option<String>,
+    /// How each seat is described in the greeting (`the computer (hard: alphabeta)`).
+    pub names: [String; 2],
+}
 
 /// How a person names a move, for prompts and help.
 fn move_hint(rules: Rules) -> String {
@@ -59,6 +86,11 @@ struct Table {
     person: Option<Player>,
     input: Lines,
     echo: bool,
+    style: Style,
+    think_time: Duration,
+    judge: Judge,
+    /// Replies of a search level cut short by the think time, this game.
+    cut: u32,
 }
 
 impl Table {
@@ -73,18 +105,28 @@ impl Table {
             super::square_name(self.rules, square)
         }
     }
+
+    /// `you`, `the computer`, or the mark.
+    fn name(&self, player: Player) -> String {
+        match self.person {
+            Some(person) if person == player => "you".to_owned(),
+            Some(_) => "the computer".to_owned(),
+            None => player.to_string(),
+        }
+    }
 }
 
 /// Plays games until the person stops.
 ///
 /// # Errors
 /// A failed read or write.
-pub fn run(rules: Rules, seats: [Seat; 2], seed: u64) -> anyhow::Result<ExitCode> {
+pub fn run(rules: Rules, seats: [Seat; 2], options: Options) -> anyhow::Result<ExitCode> {
     let person = match seats {
         [None, Some(_)] => Some(Player::X),
         [Some(_), None] => Some(Player::O),
         _ => None,
     };
+    let seed = options.seed;
     let mut table = Table {
         rules,
         seats,
@@ -92,46 +134,50 @@ pub fn run(rules: Rules, seats: [Seat; 2], seed: u64) -> anyhow::Result<ExitCode
         person,
         input: Lines::stdin(),
         echo: !io::stdin().is_terminal(),
+        style: Style::detect(),
+        think_time: options.think_time,
+        judge: Judge::start(),
+        cut: 0,
     };
-    let mut out = io::stdout().lock();
-    greet(&mut out, &table, seed)?;
+    let mut out = crate::output::stdout();
+    greet(&mut out, &table, &options)?;
     loop {
-        match play_one(&mut out, &mut table)? {
-            Some(status) => announce(&mut out, &table, status)?,
-            None => return Ok(ExitCode::SUCCESS),
+        table.cut = 0;
+        let end = play_one(&mut out, &mut table)?;
+        if let Some(status) = end {
+            announce(&mut out, &table, status)?;
+        }
+        if table.cut > 0 {
+            writeln!(
+                out,
+                "({} of the computer's replies stopped at the think time: a replay can differ.)",
+                table.cut
+            )?;
+        }
+        if end.is_none() {
+            return Ok(ExitCode::SUCCESS);
         }
         if !table.is_human(Player::X) && !table.is_human(Player::O) {
             return Ok(ExitCode::SUCCESS);
         }
-        write!(out, "\nPlay again? (y/n): ")?;
-        out.flush()?;
-        let answer = read_line(&mut table, &mut out)?;
-        if !matches!(answer.as_deref(), Some("y" | "Y" | "yes")) {
+        if !again(&mut out, &mut table.input, table.echo)? {
             writeln!(out, "Thanks for playing.")?;
             return Ok(ExitCode::SUCCESS);
         }
     }
 }
 
-fn greet(out: &mut impl Write, table: &Table, seed: u64) -> io::Result<()> {
-    let describe = |seat: Seat| match seat {
-        None => "a person".to_owned(),
-        Some(strategy) => format!("the computer ({strategy})"),
-    };
+fn greet(out: &mut impl Write, table: &Table, options: &Options) -> io::Result<()> {
+    let [x, o] = &options.names;
     writeln!(out, "{}", title(table.rules))?;
     match table.person {
         Some(person) => writeln!(
             out,
             "You are {person}, {} is {}. X moves first.",
-            describe(table.seats[person.opponent() as usize]),
+            options.names[person.opponent() as usize],
             person.opponent()
         )?,
-        None => writeln!(
-            out,
-            "X is {}, O is {}.",
-            describe(table.seats[0]),
-            describe(table.seats[1])
-        )?,
+        None => writeln!(out, "X is {x}, O is {o}.")?,
     }
     if table.is_human(Player::X) || table.is_human(Player::O) {
         writeln!(
@@ -140,19 +186,34 @@ fn greet(out: &mut impl Write, table: &Table, seed: u64) -> io::Result<()> {
             move_hint(table.rules)
         )?;
     }
-    writeln!(
-        out,
-        "Seed {seed} (ttt play --game {} --seed {seed} replays the computer's choices).",
-        table.rules
-    )
+    if let Some(replay) = &options.replay {
+        writeln!(
+            out,
+            "Seed {} ({replay} replays the computer's choices).",
+            options.seed
+        )?;
+    }
+    Ok(())
 }
 
-fn show(out: &mut impl Write, position: &AnyPosition) -> io::Result<()> {
+fn show(
+    out: &mut impl Write,
+    table: &Table,
+    position: &AnyPosition,
+    last: Option<Square>,
+) -> io::Result<()> {
+    let style = &table.style;
     writeln!(out)?;
     write!(
         out,
         "{}",
-        super::draw(&position.board(), "  ", &|_| ".".to_owned())
+        super::draw_marked(
+            &position.board(),
+            "  ",
+            &|_| style.paint(".", "2"),
+            &|player| style.mark(player),
+            last
+        )
     )
 }
 
@@ -160,24 +221,33 @@ fn show(out: &mut impl Write, position: &AnyPosition) -> io::Result<()> {
 fn play_one(out: &mut impl Write, table: &mut Table) -> anyhow::Result<Option<Status>> {
     let mut position = AnyPosition::new(table.rules);
     let mut history: Vec<Square> = Vec::new();
-    show(out, &position)?;
+    show(out, table, &position, None)?;
     loop {
         let Some(mover) = position.to_move() else {
             return Ok(Some(position.status()));
         };
-        let action = match &mut table.agents[mover as usize] {
-            Some(agent) => agent
-                .choose(&position)
-                .ok_or_else(|| anyhow::anyhow!("no move found at {position}"))?,
-            None => match ask(out, table, mover, &position)? {
+        let action = if let Some(agent) = &mut table.agents[mover as usize] {
+            let spinner =
+                Spinner::start(format!("the computer ({}) is thinking", agent.strategy()));
+            let deadline = Instant::now() + table.think_time;
+            let choice = agent.choose_until(&position, &mut || Instant::now() >= deadline);
+            spinner.finish();
+            let choice = choice.ok_or_else(|| anyhow::anyhow!("no move found at {position}"))?;
+            table.cut += u32::from(choice.cut);
+            choice.action
+        } else {
+            match ask(out, table, mover, &position)? {
                 Command::Play(action) => action,
                 Command::Help => {
                     writeln!(out, "{}", help(table.rules))?;
                     continue;
                 }
                 Command::Undo => {
-                    undo(&mut position, &mut history, table, mover);
-                    show(out, &position)?;
+                    if undo(&mut position, &mut history, table, mover) {
+                        show(out, table, &position, history.last().copied())?;
+                    } else {
+                        writeln!(out, "nothing to undo: no move of yours yet")?;
+                    }
                     continue;
                 }
                 Command::Quit => {
@@ -188,36 +258,74 @@ fn play_one(out: &mut impl Write, table: &mut Table) -> anyhow::Result<Option<St
                     writeln!(out, "\nend of input: game left unfinished")?;
                     return Ok(None);
                 }
-            },
+            }
         };
+        let before = position;
         let square = position.play(action)?;
         history.push(square);
         let who = match (&table.agents[mover as usize], table.person) {
             (Some(agent), Some(_)) => format!("The computer ({})", agent.strategy()),
-            (Some(agent), None) => format!("{mover} ({})", agent.strategy()),
+            (Some(agent), None) => format!("{} ({})", table.style.mark(mover), agent.strategy()),
             (None, Some(_)) => "You".to_owned(),
-            (None, None) => mover.to_string(),
+            (None, None) => table.style.mark(mover),
         };
-        writeln!(out, "{who} played {}.", table.move_name(square, action))?;
-        show(out, &position)?;
+        let name = table.move_name(square, action);
+        match table.judge.verdict(&before, &position, table.think_time) {
+            Some((was, now)) => writeln!(
+                out,
+                "{who} played {name}: {}",
+                verdict(table, mover, was, now)
+            )?,
+            None => writeln!(out, "{who} played {name}.")?,
+        }
+        show(out, table, &position, Some(square))?;
     }
 }
 
-/// Takes back moves until it is `mover`'s turn again with one of `mover`'s moves undone.
-fn undo(position: &mut AnyPosition, history: &mut Vec<Square>, table: &Table, mover: Player) {
-    let mut undone = false;
-    while let Some(square) = history.pop() {
+/// The verdict on a move by `mover` that turned the value `was` into `now`: whether it keeps
+/// or throws away the win or the draw, and what best play makes of the game after it.
+fn verdict(table: &Table, mover: Player, was: Value, now: Value) -> String {
+    let quality = if was == now {
+        match was.winner() {
+            Some(winner) if winner == mover => "keeps the win",
+            Some(_) => "the game was already lost",
+            None => "keeps the draw",
+        }
+    } else if was.winner() == Some(mover) {
+        "throws away the win"
+    } else {
+        "throws away the draw"
+    };
+    let after = match now.winner() {
+        None => "a draw with best play".to_owned(),
+        Some(winner) => {
+            let name = table.name(winner);
+            let verb = if name == "you" { "can win" } else { "wins" };
+            format!("{name} {verb} with best play")
+        }
+    };
+    format!("{quality}; {after}")
+}
+
+/// Takes back moves until it is `mover`'s turn again with one of `mover`'s moves undone;
+/// `false` (and nothing changed) when `mover` has no move to take back.
+fn undo(
+    position: &mut AnyPosition,
+    history: &mut Vec<Square>,
+    table: &Table,
+    mover: Player,
+) -> bool {
+    let (mut earlier, mut moves) = (*position, history.clone());
+    while let Some(square) = moves.pop() {
         // Moves of a game undo in reverse order.
-        let _ = position.undo(square);
-        if position.side_to_move() == mover && table.is_human(mover) {
-            undone = true;
-            break;
+        let _ = earlier.undo(square);
+        if earlier.side_to_move() == mover && table.is_human(mover) {
+            *position = earlier;
+            *history = moves;
+            return true;
         }
     }
-    if !undone {
-        *position = AnyPosition::new(table.rules);
-        history.clear();
-    }
+    false
 }
 
 fn help(rules: Rules) -> String {
@@ -226,19 +334,6 @@ fn help(rules: Rules) -> String {
 answer)\n  h, help   show this help\n  q, quit   leave the game",
         move_hint(rules)
     )
-}
-
-/// One line of input, trimmed; `None` at the end. Echoed when the input is not a terminal.
-fn read_line(table: &mut Table, out: &mut impl Write) -> io::Result<Option<String>> {
-    if !table.input.next_raw(&mut || Ok(()))? {
-        return Ok(None);
-    }
-    let text = String::from_utf8_lossy(table.input.raw()).trim().to_owned();
-    if table.echo {
-        let shown: String = text.chars().take(40).collect();
-        writeln!(out, "{shown}")?;
-    }
-    Ok(Some(text))
 }
 
 /// The action a person names: a column number from 1 with gravity, else a cell as drawn.
@@ -266,12 +361,13 @@ fn ask(
         "cell"
     };
     loop {
+        let mark = table.style.mark(mover);
         match table.person {
-            Some(_) => write!(out, "Your move ({mover}), {what}: ")?,
-            None => write!(out, "{mover} to move, {what}: ")?,
+            Some(_) => write!(out, "Your move ({mark}), {what}: ")?,
+            None => write!(out, "{mark} to move, {what}: ")?,
         }
         out.flush()?;
-        let Some(text) = read_line(table, out)? else {
+        let Some(text) = read_line(&mut table.input, out, table.echo)? else {
             return Ok(Command::End);
         };
         match text.to_ascii_lowercase().as_str() {
@@ -318,6 +414,116 @@ fn announce(out: &mut impl Write, table: &Table, status: Status) -> io::Result<(
     writeln!(out, "{line}")
 }
 
+/// The computer's "thinking" spinner with the elapsed time, on standard error when it is a
+/// terminal (never in a pipe).
+pub struct Spinner(Option<ProgressBar>);
+
+impl Spinner {
+    pub fn start(message: String) -> Spinner {
+        if !io::stderr().is_terminal() {
+            return Spinner(None);
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}… {elapsed}") {
+            bar.set_style(style);
+        }
+        bar.set_message(message);
+        bar.enable_steady_tick(Duration::from_millis(100));
+        Spinner(Some(bar))
+    }
+
+    pub fn finish(self) {
+        if let Some(bar) = self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The verdicts' solver, on its own thread: it answers the value before and after each move,
+/// one request at a time; a request it has not answered within the wait is left to finish
+/// while the game goes on, and no new one is sent until it has.
+struct Judge {
+    requests: Sender<(u64, AnyPosition)>,
+    answers: Receiver<(u64, Option<Value>)>,
+    /// The last request sent, and whether it is answered.
+    sent: u64,
+    busy: bool,
+    /// The last position valued, and its value: the position before the next move.
+    known: Option<(AnyPosition, Value)>,
+}
+
+impl Judge {
+    fn start() -> Judge {
+        let (requests, inbox) = mpsc::channel::<(u64, AnyPosition)>();
+        let (outbox, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut solver = AnySolver::new();
+            while let Ok((id, position)) = inbox.recv() {
+                let value = solver.value(&position, VERDICT_NODES);
+                if outbox.send((id, value)).is_err() {
+                    return;
+                }
+            }
+        });
+        Judge {
+            requests,
+            answers,
+            sent: 0,
+            busy: false,
+            known: None,
+        }
+    }
+
+    /// The value of `position` if the solver gives it by `deadline`.
+    fn value(&mut self, position: &AnyPosition, deadline: Instant) -> Option<Value> {
+        if let Some((known, value)) = self.known
+            && known == *position
+        {
+            return Some(value);
+        }
+        // A late answer to an earlier request frees the solver.
+        while self.busy {
+            match self.answers.try_recv() {
+                Ok((id, _)) if id == self.sent => self.busy = false,
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
+        self.sent += 1;
+        self.requests.send((self.sent, *position)).ok()?;
+        self.busy = true;
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.answers.recv_timeout(wait) {
+                Ok((id, value)) if id == self.sent => {
+                    self.busy = false;
+                    if let Some(value) = value {
+                        self.known = Some((*position, value));
+                    }
+                    return value;
+                }
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// The values before and after a move, if the solver gives both within `wait`.
+    fn verdict(
+        &mut self,
+        before: &AnyPosition,
+        after: &AnyPosition,
+        wait: Duration,
+    ) -> Option<(Value, Value)> {
+        let deadline = Instant::now() + wait;
+        let spinner = Spinner::start("the solver is judging the move".to_owned());
+        let was = self.value(before, deadline);
+        let now = was.and_then(|_| self.value(after, deadline));
+        spinner.finish();
+        Some((was?, now?))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +537,24 @@ mod tests {
         assert_eq!(parse_move(Rules::TIC_TAC_TOE, "a3"), Some(0));
         assert_eq!(parse_move(Rules::TIC_TAC_TOE, "c1"), Some(8));
         assert_eq!(parse_move(Rules::TIC_TAC_TOE, "4"), None);
+    }
+
+    #[test]
+    fn the_judge_answers_small_games_and_keeps_the_last_value() {
+        let mut judge = Judge::start();
+        let empty = AnyPosition::new(Rules::FOUR_BY_FOUR);
+        let mut after = empty;
+        after.play(5).unwrap();
+        let wait = Duration::from_secs(60);
+        assert_eq!(
+            judge.verdict(&empty, &after, wait),
+            Some((Value::Draw, Value::Draw))
+        );
+        assert_eq!(judge.known, Some((after, Value::Draw)));
+        // Gomoku is beyond the solver's budget: no verdict.
+        let gomoku = AnyPosition::new(Rules::GOMOKU);
+        let mut next = gomoku;
+        next.play(112).unwrap();
+        assert_eq!(judge.verdict(&gomoku, &next, wait), None);
     }
 }
