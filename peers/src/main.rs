@@ -16,6 +16,7 @@
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
 
 mod family;
+mod moves;
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -261,11 +262,12 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
-    family::run(run);
+    family::run(&run);
+    moves::run(&run);
 }
 
 /// The groups, by the names `main` takes as arguments.
-const GROUPS: [&str; 9] = [
+const GROUPS: [&str; 12] = [
     "single",
     "play",
     "array",
@@ -275,6 +277,9 @@ const GROUPS: [&str; 9] = [
     "c4-perft",
     "gomoku",
     "ttt-family",
+    "c4-moves",
+    "gomoku-moves",
+    "ttt-moves",
 ];
 
 /// How many times a single-board group goes over the positions in one timed run.

@@ -2,9 +2,9 @@
 
 use core::fmt;
 
-use super::bits::Bits;
+use super::bits::{BitIter, Bits};
 use super::board::{Board, WidthError, cell_mask};
-use super::line::{has_line, wins_by_playing};
+use super::line::{connect_four_has_line, has_line, wins_by_playing};
 use super::validate::InvalidBoard;
 use super::zobrist;
 use super::{Rules, Square};
@@ -38,6 +38,11 @@ pub struct Position<const W: usize> {
     plies: u16,
     status: Status,
     hash: u64,
+    /// With gravity, bit `c` for each column `c` with room (0 without gravity): kept by
+    /// `play_bit` and `undo_bit`, which change it only when a column fills or empties (a
+    /// branch the CPU predicts), so that the count and choice of a move in
+    /// [`Moves::pick`] do not wait on the move before (see docs/benchmarks.md).
+    open: u32,
 }
 
 /// Why a move was refused.
@@ -91,6 +96,254 @@ pub enum UndoError {
     },
 }
 
+/// Connect Four's bottom cells (bit `7c`) and cells (six bits a column under a guard bit).
+const CONNECT_FOUR_BOTTOM: u64 = 0x0408_1020_4081; // the sum of 2^(7c), c = 0..7
+const CONNECT_FOUR_CELLS: u64 = 0x3f * CONNECT_FOUR_BOTTOM;
+
+/// A legal move of a [`Position`], from [`Position::legal_moves`] or
+/// [`Position::legal_move`]: its bitboard bit (see [`Rules::bit`]), played by
+/// [`Position::play_move`] without a second check. Only those two make one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move(u16);
+
+impl Move {
+    /// Its bitboard bit: column-major, a column bottom to top (see [`Rules::bit`]).
+    #[must_use]
+    #[inline(always)]
+    pub const fn bit(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The square it fills under `rules` (the rules of the position it came from).
+    #[must_use]
+    #[inline]
+    pub const fn square(self, rules: Rules) -> Square {
+        let (col, up) = (self.bit() / rules.stride(), self.bit() % rules.stride());
+        Square::new((rules.rows() - 1 - up) as u8, col as u8)
+    }
+
+    /// Its action under `rules`: the column with gravity, the cell `row × cols + col` without
+    /// (what [`Position::play`] takes).
+    #[must_use]
+    #[inline]
+    pub const fn action(self, rules: Rules) -> usize {
+        let square = self.square(rules);
+        if rules.gravity() {
+            square.col() as usize
+        } else {
+            rules.index(square) as usize
+        }
+    }
+}
+
+/// The legal moves of a [`Position`] ([`Position::legal_moves`]): a `Copy` value that
+/// counts ([`len`](Moves::len)), picks ([`pick`](Moves::pick), [`nth`](Moves::nth)) and
+/// iterates ([`iter`](Moves::iter), `for mv in moves`) lowest bit first (column by column from
+/// the left, each bottom to top) without the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Moves<const W: usize> {
+    bits: Bits<W>,
+    /// The position's open columns (gravity; 0 without): with gravity the moves are one a
+    /// column, so counting and choosing among the columns is counting and choosing the moves.
+    open: u32,
+    rules: Rules,
+}
+
+/// `OPEN_COUNT[open]`: the number of open columns in a 7-column board's 7-bit mask of them.
+const OPEN_COUNT: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut open = 0;
+    while open < 128 {
+        table[open] = (open as u32).count_ones() as u8;
+        open += 1;
+    }
+    table
+};
+
+/// `OPEN_SHIFT[open][k]`: `7 × c` for the `k`-th open column `c` of a 7-column board's 7-bit
+/// mask of open columns (the shift of its cells in a Connect Four word); 1 KiB.
+const OPEN_SHIFT: [[u8; 8]; 128] = {
+    let mut table = [[0u8; 8]; 128];
+    let mut open = 0;
+    while open < 128 {
+        let (mut c, mut k) = (0, 0);
+        while c < 7 {
+            if open >> c & 1 == 1 {
+                table[open][k] = 7 * c as u8;
+                k += 1;
+            }
+            c += 1;
+        }
+        open += 1;
+    }
+    table
+};
+
+impl<const W: usize> Moves<W> {
+    /// How many moves.
+    #[must_use]
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        if self.rules.gravity() {
+            self.open.count_ones() as usize
+        } else {
+            self.bits.count() as usize
+        }
+    }
+
+    /// Whether there is none (the game is over).
+    #[must_use]
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.bits.is_empty()
+    }
+
+    /// Whether `mv` is one of them.
+    #[must_use]
+    #[inline]
+    pub fn contains(&self, mv: Move) -> bool {
+        self.bits.contains(mv.bit())
+    }
+
+    /// The `n`-th move, lowest bit first, counting from 0.
+    #[must_use]
+    #[inline]
+    pub fn nth(&self, n: usize) -> Option<Move> {
+        let n = u32::try_from(n).ok()?;
+        self.bits.nth(n).map(|bit| Move(bit as u16))
+    }
+
+    /// A move chosen by 32 random bits, uniformly when the bits are, or `None` when there is
+    /// none: the [`nth`](Moves::nth) move for `n = ⌊random × len / 2^32⌋` (Lemire's
+    /// multiply-shift without rejection: a bias below `len / 2^32`), as the 3 × 3 core's
+    /// [`Bitboard::pick`](crate::Bitboard::pick).
+    ///
+    /// With gravity the count and the column come from the position's open columns, which
+    /// change only when a column fills: only the cell in the column waits on the move before.
+    #[must_use]
+    #[inline(always)]
+    pub fn pick(&self, random: u32) -> Option<Move> {
+        let rules = self.rules;
+        if W == 1 && rules.is(Rules::CONNECT_FOUR) {
+            let open = self.open as usize & 127;
+            let n = OPEN_COUNT[open];
+            if n == 0 {
+                return None;
+            }
+            let k = (u64::from(random) * u64::from(n)) >> 32;
+            let shift = OPEN_SHIFT[open][k as usize & 7];
+            // The column's one playable cell.
+            let cell = self.bits.0[0] & (0x3f << shift);
+            return Some(Move(cell.trailing_zeros() as u16));
+        }
+        if rules.gravity() {
+            let n = self.open.count_ones();
+            if n == 0 {
+                return None;
+            }
+            let k = ((u64::from(random) * u64::from(n)) >> 32) as u32;
+            let start = select32(self.open, k) * rules.stride();
+            let up = self.bits.word_at(start).trailing_zeros();
+            return Some(Move((start + up) as u16));
+        }
+        let n = self.bits.count();
+        if n == 0 {
+            return None;
+        }
+        let k = ((u64::from(random) * u64::from(n)) >> 32) as u32;
+        Some(Move(self.bits.nth_in_range(k) as u16))
+    }
+
+    /// The moves as bits.
+    #[must_use]
+    #[inline(always)]
+    pub const fn bits(&self) -> Bits<W> {
+        self.bits
+    }
+
+    /// The moves, lowest bit first.
+    #[inline]
+    pub fn iter(&self) -> MoveIter<W> {
+        MoveIter(self.bits.iter())
+    }
+}
+
+/// The position of the `k`-th set bit of `word` (which has more than `k`).
+#[inline]
+fn select32(word: u32, k: u32) -> u32 {
+    let mut word = word;
+    for _ in 0..k {
+        word &= word - 1;
+    }
+    word.trailing_zeros()
+}
+
+impl<const W: usize> IntoIterator for Moves<W> {
+    type Item = Move;
+    type IntoIter = MoveIter<W>;
+
+    #[inline]
+    fn into_iter(self) -> MoveIter<W> {
+        self.iter()
+    }
+}
+
+/// The moves of a [`Moves`], lowest bit first.
+#[derive(Clone, Debug)]
+pub struct MoveIter<const W: usize>(BitIter<W>);
+
+impl<const W: usize> Iterator for MoveIter<W> {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        self.0.next().map(|bit| Move(bit as u16))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<const W: usize> ExactSizeIterator for MoveIter<W> {}
+
+/// The legal actions, ascending: the moves' columns with gravity (their bits ascend by
+/// column), the cells tested in row-major order without.
+struct Actions<const W: usize> {
+    rules: Rules,
+    moves: Bits<W>,
+    /// The next cell to test (no gravity).
+    next: u32,
+}
+
+impl<const W: usize> Iterator for Actions<W> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        let rules = self.rules;
+        if rules.gravity() {
+            let bit = self.moves.first()?;
+            self.moves.remove(bit);
+            return Some(Move(bit as u16).action(rules));
+        }
+        while self.next < rules.cells() && !self.moves.is_empty() {
+            let cell = self.next;
+            self.next += 1;
+            let bit = rules.bit(Square::new(
+                (cell / rules.cols()) as u8,
+                (cell % rules.cols()) as u8,
+            ));
+            if self.moves.contains(bit) {
+                self.moves.remove(bit);
+                return Some(cell as usize);
+            }
+        }
+        None
+    }
+}
+
 impl<const W: usize> Position<W> {
     /// The empty board of `rules`, X to move.
     ///
@@ -115,6 +368,11 @@ impl<const W: usize> Position<W> {
             plies: 0,
             status: Status::Ongoing,
             hash: 0,
+            open: if rules.gravity() {
+                (1 << rules.cols()) - 1
+            } else {
+                0
+            },
         })
     }
 
@@ -148,6 +406,7 @@ impl<const W: usize> Position<W> {
             plies: board.marks() as u16,
             status,
             hash: zobrist::hash(&board),
+            open: open_columns(&board),
         }
     }
 
@@ -258,26 +517,78 @@ impl<const W: usize> Position<W> {
     #[must_use]
     #[inline]
     pub fn is_legal(&self, action: usize) -> bool {
-        self.check(action).is_ok()
+        self.legal_move(action).is_ok()
     }
 
-    /// The legal moves, ascending (none when the game is over).
+    /// The legal moves as actions, ascending (none when the game is over): the columns with
+    /// room with gravity, the empty cells without. [`legal_moves`](Position::legal_moves) is
+    /// the same set as [`Move`]s, which [`play_move`](Position::play_move) plays unchecked.
     pub fn legal_actions(&self) -> impl Iterator<Item = usize> + use<W> {
-        let position = *self;
-        (0..self.rules().actions() as usize).filter(move |&a| position.is_legal(a))
+        Actions {
+            rules: self.rules(),
+            moves: self.playable(),
+            next: 0,
+        }
+    }
+
+    /// The legal moves (none when the game is over): a small `Copy` set that counts, picks
+    /// and iterates without touching the position, each one a [`Move`] that
+    /// [`play_move`](Position::play_move) plays without checking it again. The loop of MCTS
+    /// rollouts, a search or an environment:
+    ///
+    /// ```
+    /// use tictactoe::mnk::{Position, Rules};
+    /// use tictactoe::Status;
+    /// let mut game = Position::<1>::new(Rules::CONNECT_FOUR)?;
+    /// let mut random = 0x9e37_79b9_u32;
+    /// while let Some(mv) = game.legal_moves().pick(random) {
+    ///     game.play_move(mv);
+    ///     random = random.wrapping_mul(0x0019_660d).wrapping_add(0x3c6e_f35f);
+    /// }
+    /// assert_ne!(game.status(), Status::Ongoing);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    #[inline(always)]
+    pub fn legal_moves(&self) -> Moves<W> {
+        let ongoing = self.status == Status::Ongoing;
+        Moves {
+            bits: self.playable(),
+            open: if ongoing { self.open } else { 0 },
+            rules: self.rules(),
+        }
+    }
+
+    /// `action` as a [`Move`] of this position, or why it is not one: the check of
+    /// [`play`](Position::play), which is `legal_move` then [`play_move`](Position::play_move).
+    ///
+    /// # Errors
+    /// [`PlayError`] when the game is over, the action is off the board, or its cell or
+    /// column is full.
+    #[inline(always)]
+    pub fn legal_move(&self, action: usize) -> Result<Move, PlayError> {
+        self.check(action).map(|(_, bit)| Move(bit as u16))
     }
 
     /// The empty cells a move can fill, as bits: the lowest empty cell of each column that has
     /// one with gravity, every empty cell without (none when the game is over).
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn playable(&self) -> Bits<W> {
         if self.status != Status::Ongoing {
             return Bits::EMPTY;
         }
-        let empty = self.cells.and_not(self.board.occupied());
+        let occupied = self.board.occupied();
+        if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
+            // The carry of each column's bottom bit through its marks stops at its lowest
+            // empty cell (at the guard bit of a full column, which is no cell): two word
+            // operations (John Tromp's `mask + bottom`).
+            let mut cells = Bits::EMPTY;
+            cells.0[0] = occupied.0[0].wrapping_add(CONNECT_FOUR_BOTTOM) & CONNECT_FOUR_CELLS;
+            return cells;
+        }
+        let empty = self.cells.and_not(occupied);
         if self.rules().gravity() {
-            let occupied = self.board.occupied();
             // The bottom cell of each column is a cell whose bit below is not one (a guard
             // bit or nothing): three word operations, no loop over the columns.
             let bottom = self.cells.and_not(self.cells.shl(1));
@@ -326,7 +637,8 @@ impl<const W: usize> Position<W> {
         }
     }
 
-    /// Plays `action` for the side to move and returns the square it filled.
+    /// Plays `action` for the side to move and returns the square it filled:
+    /// [`legal_move`](Position::legal_move), then [`play_move`](Position::play_move).
     ///
     /// # Errors
     /// [`PlayError`] when the game is over, the action is off the board, or its cell or
@@ -336,6 +648,16 @@ impl<const W: usize> Position<W> {
         let (square, bit) = self.check(action)?;
         self.play_bit(bit);
         Ok(square)
+    }
+
+    /// Plays `mv`, a legal move of this position (from [`legal_moves`](Position::legal_moves)
+    /// or [`legal_move`](Position::legal_move)), for the side to move, without checking it
+    /// again: the status after it comes from the lines through the new mark. A move of another
+    /// position that is not legal here is checked in debug builds only; in release builds it
+    /// leaves a position no game reaches (never undefined behaviour).
+    #[inline(always)]
+    pub fn play_move(&mut self, mv: Move) {
+        self.play_bit(mv.bit());
     }
 
     /// Plays the empty, playable bit `bit` (see [`playable`](Position::playable)) for the side
@@ -388,10 +710,20 @@ impl<const W: usize> Position<W> {
         };
         self.hash ^= zobrist::key(mover, bit);
         self.plies += 1;
+        // A mark in a column's top cell (the bit above it is a guard bit) fills the column.
+        let top = if W == 1 && rules.is(Rules::CONNECT_FOUR) {
+            (CONNECT_FOUR_BOTTOM << 5) >> bit & 1 == 1
+        } else {
+            !self.cells.contains(bit + 1)
+        };
+        if rules.gravity() && top {
+            self.open = without_column(self.open, bit, rules);
+        }
         // A position in play has no line, so a line now goes through `bit`: on one word the
-        // whole-board check is the cheaper (branch-free) way to ask.
+        // whole-board check is the cheaper (branch-free) way to ask. No player has `k` marks
+        // before ply `2k - 1` (Connect Four's first six plies check nothing).
         let won = if W == 1 {
-            has_line(pieces, rules)
+            u32::from(self.plies) >= 2 * rules.k() - 1 && has_line(pieces, rules)
         } else {
             wins_by_playing(before, bit, rules)
         };
@@ -445,10 +777,15 @@ impl<const W: usize> Position<W> {
         }
         self.hash ^= zobrist::key(mover, bit);
         self.status = Status::Ongoing;
+        // Taking a mark out of a column's top cell opens the column.
+        if self.rules().gravity() && !self.cells.contains(bit + 1) {
+            self.open |= 1 << (bit / self.rules().stride());
+        }
     }
 
-    /// Plays uniformly random legal moves to the end of the game and returns its status: one
-    /// `next_u32` a move, scaled to the number of moves by a multiply (bias below `n / 2^32`).
+    /// Plays uniformly random legal moves to the end of the game and returns its status: the
+    /// per-move API's loop, `legal_moves().pick(rng.next_u32())` then `play_move` (one 32-bit
+    /// draw a move scaled to the number of moves by a multiply: a bias below `n / 2^32`).
     ///
     /// Connect Four on one word (`Position<1>`) has a loop of its own: six bits of a
     /// `next_u64` a move (four moves a call), 63 of their 64 values naming a column, 9 each,
@@ -459,18 +796,11 @@ impl<const W: usize> Position<W> {
         if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
             return self.play_random_connect_four(rng);
         }
-        while self.status == Status::Ongoing {
-            let playable = self.playable();
-            // Without gravity every empty cell is playable: no count needed.
-            let n = if self.rules().gravity() {
-                playable.count()
-            } else {
-                self.rules().cells() - self.plies()
-            };
-            // One 32-bit draw scaled by a multiply (Lemire's method without the rejection
-            // step): the bias is below n / 2^32, under 10^-7 for 361 moves.
-            let pick = ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32;
-            self.play_bit(playable.nth_in_range(pick));
+        // The per-move API's own loop: `pick` is one 32-bit draw scaled by a multiply
+        // (Lemire's method without the rejection step: a bias below n / 2^32, under 10^-7
+        // for 361 moves).
+        while let Some(mv) = self.legal_moves().pick(rng.next_u32()) {
+            self.play_move(mv);
         }
         self.status
     }
@@ -523,7 +853,6 @@ impl<const W: usize> Position<W> {
     /// The loop of [`play_random_connect_four`](Self::play_random_connect_four).
     #[inline(always)]
     fn play_random_connect_four_loop<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
-        const RULES: Rules = Rules::CONNECT_FOUR;
         /// Each 6-bit draw's column: 63 of the 64 values name a column, 9 each, as its
         /// bottom bit and its cells (loaded, not computed: the index comes from the
         /// generator, so the loads wait on nothing the board does). The 64th value has no
@@ -584,7 +913,7 @@ impl<const W: usize> Position<W> {
                 }
                 occupied |= new;
                 $word |= new;
-                if $check && has_line(Bits::<1>([$word]), RULES) {
+                if $check && connect_four_has_line($word) {
                     break $game Status::Won($player);
                 }
             };
@@ -617,12 +946,34 @@ impl<const W: usize> Position<W> {
         self.board.x_mut().0[0] = x;
         self.board.o_mut().0[0] = o;
         self.plies = plies as u16;
+        self.open = open_columns(&self.board);
         // Hashed at the end by columns (7 loads, no branch; a key a move costs more, and a
         // loop over the marks ends with a mispredicted branch).
         self.hash = zobrist::connect_four_hash(x, x | o);
         self.status = status;
         status
     }
+}
+
+/// `open` without the column of `bit`: out of line and cold, so that the update is a branch
+/// the CPU predicts (not taken) and the next move's choice does not wait on this one. By
+/// value, so that a position in registers stays there.
+#[cold]
+#[inline(never)]
+fn without_column(open: u32, bit: u32, rules: Rules) -> u32 {
+    open & !(1 << (bit / rules.stride()))
+}
+
+/// With gravity, bit `c` for each column `c` with room; 0 without gravity.
+fn open_columns<const W: usize>(board: &Board<W>) -> u32 {
+    let rules = board.rules();
+    if !rules.gravity() {
+        return 0;
+    }
+    let occupied = board.occupied();
+    (0..rules.cols())
+        .filter(|&c| !occupied.contains(c * rules.stride() + rules.rows() - 1))
+        .fold(0, |open, c| open | 1 << c)
 }
 
 impl<const W: usize> TryFrom<Board<W>> for Position<W> {

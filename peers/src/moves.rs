@@ -1,0 +1,367 @@
+//! The per-move API: whole random games played the way a user writes MCTS, a search or an
+//! environment on an engine, move after move: ask for the legal moves, pick one, play it, look
+//! at the status. Every contender is driven through its own public move API:
+//!
+//! | engine | the legal moves | play | the status |
+//! |---|---|---|---|
+//! | ours, family (`mnk::Position`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
+//! | ours, family, the checked calls | `legal_actions()` into a list | `play(action)` | `status()` |
+//! | ours, family, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
+//! | ours, 3×3 core (`Position`) | `legal_moves()` (a `Bitboard`), `pick` | `play(cell)` | `status()` |
+//! | `board-game` 0.8 | `available_moves()` into a list | `play(mv)` | `is_done()` |
+//! | `connect-four-solver` 0.2 | `legal_moves()` into a list | `play(column)` | `is_over()` |
+//! | `connect-four-ai` 1.0 | `possible()` (a mask of cells), a set bit's column | `play(col)` | `is_won_position()`, `get_moves()` |
+//! | `tic-tac-toe-board` 0.2 | `open_fields()` into a list | `play_move` | `state()` |
+//! | `norts` 1.1 | `is_valid_move` over the 9 cells into a list | `play` | `is_in_play()` |
+//!
+//! Every contender draws from the same generator (xorshift64, [`Xorshift`]) and picks the
+//! same way: one 32-bit draw, multiplied by the number of legal moves, the high half
+//! ([`Xorshift::pick`]; ours does that multiply inside `pick`). A list is a stack array the
+//! library's iterator fills. Games start from the empty board and the same seed every run.
+
+use std::hint::black_box;
+
+use board_game::board::{Board as _, BoardMoves as _};
+use board_game::games::connect4::Connect4;
+use board_game::games::ttt::TTTBoard;
+use board_game::util::coord::Coord3;
+use connect_four_ai::Position as AiPosition;
+use connect_four_solver::{Column, ConnectFour};
+use internal_iterator::InternalIterator as _;
+use tic_tac_toe_board::TicTacToe;
+use tictactoe::mnk::{Position as MnkPosition, Rules};
+use tictactoe::{Position as CorePosition, Status};
+
+use crate::{case, group, status_code};
+
+/// Marsaglia's xorshift64 (shifts 13, 7, 17), the generator every contender here draws from.
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    pub fn new(seed: u64) -> Xorshift {
+        Xorshift(seed | 1)
+    }
+
+    #[inline(always)]
+    pub fn next_u32(&mut self) -> u32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        (x >> 32) as u32
+    }
+
+    /// A uniform index below `n` (bias below `n / 2^32`).
+    #[inline(always)]
+    pub fn pick(&mut self, n: usize) -> usize {
+        ((u64::from(self.next_u32()) * n as u64) >> 32) as usize
+    }
+}
+
+/// A list of up to `N` moves on the stack, filled from an engine's iterator.
+struct List<T, const N: usize> {
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> List<T, N> {
+    #[inline(always)]
+    fn new(fill: T) -> Self {
+        List {
+            items: [fill; N],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn pick(&self, rng: &mut Xorshift) -> T {
+        self.items[rng.pick(self.len)]
+    }
+}
+
+/// `games` games, each by `game` from one generator seeded 11 (the same games every run),
+/// the sum of the codes it returns.
+#[inline(always)]
+fn games(games: usize, mut game: impl FnMut(&mut Xorshift) -> u64) -> u64 {
+    let mut rng = Xorshift::new(11);
+    (0..games).map(|_| game(&mut rng)).sum()
+}
+
+/// A family position of `rules` on `W` words.
+fn empty<const W: usize>(rules: Rules) -> MnkPosition<W> {
+    MnkPosition::new(rules).expect("wide enough")
+}
+
+/// Our family engine's three shapes on `rules` at width `W`, as cases.
+fn family_cases<'a, const W: usize>(
+    rules: Rules,
+    n: usize,
+    label: &'static [&'static str; 3],
+) -> Vec<crate::Case<'a>> {
+    vec![
+        case(label[0], n, move || {
+            games(n, |rng| {
+                let mut p = empty::<W>(rules);
+                while p.status() == Status::Ongoing {
+                    let mv = p.legal_moves().pick(rng.next_u32()).expect("ongoing");
+                    p.play_move(mv);
+                }
+                status_code(p.status())
+            })
+        }),
+        case(label[1], n, move || {
+            games(n, |rng| {
+                let mut p = empty::<W>(rules);
+                let mut moves = List::<usize, 361>::new(0);
+                while p.status() == Status::Ongoing {
+                    moves.len = 0;
+                    for action in p.legal_actions() {
+                        moves.push(action);
+                    }
+                    p.play(moves.pick(rng)).expect("legal");
+                }
+                status_code(p.status())
+            })
+        }),
+        case(label[2], n, move || {
+            games(n, |rng| {
+                let mut p = empty::<W>(rules);
+                while p.status() == Status::Ongoing {
+                    let playable = p.playable();
+                    let k = rng.pick(playable.count() as usize);
+                    p.play_bit(playable.nth(k as u32).expect("in range"));
+                }
+                status_code(p.status())
+            })
+        }),
+    ]
+}
+
+fn connect_four() {
+    const GAMES: usize = 20_000;
+    let mut cases = family_cases::<1>(
+        Rules::CONNECT_FOUR,
+        GAMES,
+        &[
+            "ours mnk::Position<1> legal_moves().pick + play_move + status",
+            "ours mnk::Position<1> legal_actions() list + play(action) + status",
+            "ours mnk::Position<1> playable().nth + play_bit + status",
+        ],
+    );
+    cases.extend([
+        case(
+            "board-game Connect4 available_moves() list + play + is_done",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut b = Connect4::default();
+                    let mut moves = List::<u8, 7>::new(0);
+                    while !b.is_done() {
+                        moves.len = 0;
+                        b.available_moves()
+                            .expect("not done")
+                            .for_each(|mv| moves.push(mv));
+                        b.play(moves.pick(rng)).expect("legal");
+                    }
+                    u64::from(b.outcome().is_some())
+                })
+            },
+        ),
+        case(
+            "connect-four-solver legal_moves() list + play + is_over",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut p = ConnectFour::new();
+                    let mut moves = List::<Column, 7>::new(Column::from_index(0));
+                    while !p.is_over() {
+                        moves.len = 0;
+                        for column in p.legal_moves() {
+                            moves.push(column);
+                        }
+                        p.play(moves.pick(rng));
+                    }
+                    u64::from(p.is_victory())
+                })
+            },
+        ),
+        case(
+            "connect-four-ai possible() bit + play + is_won_position",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut p = AiPosition::new();
+                    loop {
+                        let mut possible = p.possible();
+                        for _ in 0..rng.pick(possible.count_ones() as usize) {
+                            possible &= possible - 1;
+                        }
+                        p.play(possible.trailing_zeros() as usize / 7);
+                        if p.is_won_position() {
+                            return 1;
+                        }
+                        if p.get_moves() == AiPosition::BOARD_SIZE {
+                            return 3;
+                        }
+                    }
+                })
+            },
+        ),
+    ]);
+    group(
+        &format!(
+            "Connect Four through the per-move API: {GAMES} random games from the empty board per run"
+        ),
+        "game",
+        cases,
+    );
+}
+
+fn gomoku() {
+    const GAMES: usize = 400;
+    let cases = family_cases::<4>(
+        Rules::GOMOKU,
+        GAMES,
+        &[
+            "ours mnk::Position<4> legal_moves().pick + play_move + status",
+            "ours mnk::Position<4> legal_actions() list + play(action) + status",
+            "ours mnk::Position<4> playable().nth + play_bit + status",
+        ],
+    );
+    group(
+        &format!(
+            "Gomoku 15x15 through the per-move API: {GAMES} random games from the empty board per run"
+        ),
+        "game",
+        cases,
+    );
+    const SMALL: usize = 20_000;
+    let cases = family_cases::<1>(
+        Rules::FOUR_BY_FOUR,
+        SMALL,
+        &[
+            "ours mnk::Position<1> legal_moves().pick + play_move + status",
+            "ours mnk::Position<1> legal_actions() list + play(action) + status",
+            "ours mnk::Position<1> playable().nth + play_bit + status",
+        ],
+    );
+    group(
+        &format!(
+            "4x4 (4,4,4) through the per-move API: {SMALL} random games from the empty board per run"
+        ),
+        "game",
+        cases,
+    );
+}
+
+fn tic_tac_toe() {
+    const GAMES: usize = 20_000;
+    let mut cases = vec![case(
+        "ours 3x3 core Position legal_moves().pick + play + status",
+        GAMES,
+        || {
+            games(GAMES, |rng| {
+                let mut p = CorePosition::EMPTY;
+                while p.status() == Status::Ongoing {
+                    let cell = p.legal_moves().pick(rng.next_u32()).expect("ongoing");
+                    p = p.play(cell).expect("legal");
+                }
+                status_code(p.status())
+            })
+        },
+    )];
+    cases.extend(family_cases::<1>(
+        Rules::TIC_TAC_TOE,
+        GAMES,
+        &[
+            "ours family mnk::Position<1> (3,3,3) legal_moves().pick + play_move + status",
+            "ours family (3,3,3) legal_actions() list + play(action) + status",
+            "ours family (3,3,3) playable().nth + play_bit + status",
+        ],
+    ));
+    cases.extend([
+        case(
+            "board-game TTTBoard available_moves() list + play + is_done",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut b = TTTBoard::default();
+                    let mut moves = List::<_, 9>::new(Coord3::from_index(0));
+                    while !b.is_done() {
+                        moves.len = 0;
+                        b.available_moves()
+                            .expect("not done")
+                            .for_each(|mv| moves.push(mv));
+                        b.play(moves.pick(rng)).expect("legal");
+                    }
+                    u64::from(b.outcome().is_some())
+                })
+            },
+        ),
+        case(
+            "tic-tac-toe-board open_fields() list + play_move + state",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut t = TicTacToe::new();
+                    let mut moves = List::<_, 9>::new(tic_tac_toe_board::CellIndex::new(0));
+                    while !t.state().is_terminal() {
+                        moves.len = 0;
+                        for cell in t.open_fields() {
+                            moves.push(cell);
+                        }
+                        t.play_move(&moves.pick(rng));
+                    }
+                    u64::from(t.state().is_terminal())
+                })
+            },
+        ),
+        case(
+            "norts is_valid_move list + play + is_in_play",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut b = norts::Board::new();
+                    let mut moves = List::<i8, 9>::new(0);
+                    while b.is_in_play() {
+                        moves.len = 0;
+                        for square in 0..9 {
+                            if b.is_valid_move(square) {
+                                moves.push(square);
+                            }
+                        }
+                        b.play(moves.pick(rng)).expect("legal");
+                    }
+                    black_box(u64::from(b.situation() != 0))
+                })
+            },
+        ),
+    ]);
+    group(
+        &format!(
+            "Tic-tac-toe through the per-move API: {GAMES} random games from the empty board per run"
+        ),
+        "game",
+        cases,
+    );
+}
+
+/// The per-move groups: `c4-moves`, `gomoku-moves`, `ttt-moves`.
+pub fn run(run: impl Fn(&str) -> bool) {
+    if run("c4-moves") {
+        connect_four();
+    }
+    if run("gomoku-moves") {
+        gomoku();
+    }
+    if run("ttt-moves") {
+        tic_tac_toe();
+    }
+}

@@ -1,0 +1,98 @@
+//! The per-move API (`legal_moves`, `Moves::pick`, `play_move`) against the checked calls
+//! (`legal_move`, `play`) and against a position rebuilt from its board, on random games of
+//! the presets and of other rules at several board widths.
+//!
+//! `cargo test --release -p tictactoe-kit --test mnk_moves` (a few seconds).
+#![cfg(feature = "rand")]
+
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+use tictactoe::Status;
+use tictactoe::mnk::{Move, Position, Rules};
+
+/// Every fact of the per-move API at `p`, checked against the one-action-at-a-time calls.
+fn assert_moves<const W: usize>(p: &Position<W>, rng: &mut SmallRng) {
+    let rules = p.rules();
+    let moves = p.legal_moves();
+    // The slow definition: every action that `legal_move` accepts, ascending.
+    let slow: Vec<usize> = (0..rules.actions() as usize)
+        .filter(|&a| p.legal_move(a).is_ok())
+        .collect();
+    assert_eq!(p.legal_actions().collect::<Vec<_>>(), slow, "{p:?}");
+    assert_eq!(moves.len(), slow.len(), "{p:?}");
+    assert_eq!(moves.is_empty(), slow.is_empty());
+    assert_eq!(p.legal_count() as usize, slow.len());
+    let mut by_bit: Vec<Move> = slow.iter().map(|&a| p.legal_move(a).unwrap()).collect();
+    by_bit.sort();
+    let listed: Vec<Move> = moves.iter().collect();
+    assert_eq!(listed, by_bit, "{p:?}");
+    assert_eq!(moves.bits(), p.playable());
+    for (k, &mv) in listed.iter().enumerate() {
+        assert_eq!(moves.nth(k), Some(mv));
+        assert!(moves.contains(mv));
+        let action = mv.action(rules);
+        assert_eq!(p.legal_move(action), Ok(mv));
+        // `play_move` and `play` reach the same position; `play` returns the move's square.
+        let (mut fast, mut checked) = (*p, *p);
+        fast.play_move(mv);
+        assert_eq!(checked.play(action), Ok(mv.square(rules)));
+        assert_eq!(fast, checked, "{p:?} {action}");
+        // Undone, the position is the one before.
+        fast.undo_bit(mv.bit());
+        assert_eq!(fast, *p);
+    }
+    assert_eq!(moves.nth(listed.len()), None);
+    // `pick` is `nth` of the multiply-shift of its bits.
+    for random in [0, u32::MAX, rng.next_u32(), rng.next_u32()] {
+        let k = (u64::from(random) * listed.len() as u64) >> 32;
+        assert_eq!(moves.pick(random), listed.get(k as usize).copied(), "{p:?}");
+    }
+    // The position rebuilt from its board is this one (the open columns recomputed).
+    assert_eq!(Position::from_board(p.board()).unwrap(), *p, "{p:?}");
+}
+
+/// `games` random games of `rules` on `W` words through `pick` and `play_move`, every position
+/// checked by [`assert_moves`]; then games by `play_random`, whose ends are checked too.
+fn random_games<const W: usize>(spec: &str, games: usize, seed: u64) {
+    let rules: Rules = spec.parse().unwrap();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut p = Position::<W>::new(rules).unwrap();
+        while p.status() == Status::Ongoing {
+            assert_moves(&p, &mut rng);
+            let mv = p.legal_moves().pick(rng.next_u32()).unwrap();
+            p.play_move(mv);
+        }
+        assert_moves(&p, &mut rng);
+        assert!(p.legal_moves().is_empty());
+        assert_eq!(p.legal_moves().pick(rng.next_u32()), None);
+        let mut played = Position::<W>::new(rules).unwrap();
+        played.play_random(&mut rng);
+        assert_moves(&played, &mut rng);
+    }
+}
+
+#[test]
+fn the_per_move_api_matches_the_checked_calls() {
+    random_games::<1>("connect-four", 300, 1);
+    random_games::<2>("connect-four", 100, 2);
+    random_games::<1>("tic-tac-toe", 300, 3);
+    random_games::<1>("4x4", 200, 4);
+    random_games::<1>("6,7,4", 50, 5);
+    random_games::<1>("3,5,3,gravity", 200, 6);
+    random_games::<2>("10,10,5,gravity", 20, 7);
+    random_games::<4>("gomoku", 3, 8);
+    random_games::<6>("19,19,6,gravity", 3, 9);
+}
+
+/// The example of the docs: a game of random moves through the per-move API ends.
+#[test]
+fn a_random_game_through_pick_ends() {
+    let mut game = Position::<1>::new(Rules::CONNECT_FOUR).unwrap();
+    let mut rng = SmallRng::seed_from_u64(10);
+    while let Some(mv) = game.legal_moves().pick(rng.next_u32()) {
+        game.play_move(mv);
+    }
+    assert_ne!(game.status(), Status::Ongoing);
+    assert!(game.plies() >= 7);
+}
