@@ -321,3 +321,137 @@ fn play_errors_name_the_rule() {
     assert!(position.play(Move::try_from(1).unwrap()).is_err()); // Occupied.
     assert_eq!(position, before);
 }
+
+mod encodings {
+    use super::*;
+    use tictactoe::ultimate::encoding::{Base3, Base4, DecodeError, EncodeError, Ranks};
+
+    #[test]
+    fn every_state_of_random_games_round_trips_through_every_encoding() {
+        let mut next = xorshift(11);
+        let (mut states, mut ranked) = (0, 0);
+        for _ in 0..500 {
+            let (positions, _) = random_game(&mut next);
+            for position in positions {
+                let setup = position.to_setup();
+                let base4 = Base4::from_position(&position);
+                assert_eq!(base4.to_setup(), setup);
+                assert_eq!(Base4::try_from(base4.words()), Ok(base4));
+                let base3 = Base3::from_position(&position);
+                assert_eq!(base3.to_setup(), setup);
+                assert_eq!(Base3::try_from(base3.words()), Ok(base3));
+                states += 1;
+                if let Ok(code) = Ranks::from_position(&position) {
+                    assert!(code.code() < Ranks::COUNT);
+                    assert_eq!(code.to_position(), Ok(position));
+                    ranked += 1;
+                }
+                for b in Cell::ALL {
+                    assert_eq!(base3.board(b), position.board(b));
+                    for c in Cell::ALL {
+                        assert_eq!(base4.cell(b, c), position.at(b, c));
+                    }
+                }
+                assert_eq!((base4.next(), base3.next()), (setup.next, setup.next));
+            }
+        }
+        // Most states of random games break the 3x3 turn order in some small board.
+        assert!(ranked > 0 && ranked < states, "{ranked} of {states}");
+    }
+
+    #[test]
+    fn set_then_get_on_every_field() {
+        let mut next = xorshift(5);
+        let (mut base4, mut base3) = (
+            Base4::from_setup(&Setup::EMPTY),
+            Base3::from_setup(&Setup::EMPTY),
+        );
+        let mut setup = Setup::EMPTY;
+        for _ in 0..5_000 {
+            let r = next();
+            let (b, c) = (Cell::ALL[(r % 9) as usize], Cell::ALL[(r / 9 % 9) as usize]);
+            let mark = [None, Some(Player::X), Some(Player::O)][(r / 81 % 3) as usize];
+            base4 = base4.with(b, c, mark);
+            base3 = base3.with(b, c, mark);
+            setup.boards[b.index()].set(c, mark);
+            let target = (r >> 20) % 10;
+            let next_board = (target < 9).then(|| Cell::ALL[target as usize]);
+            base4 = base4.with_next(next_board);
+            base3 = base3.with_next(next_board);
+            setup.next = next_board;
+            assert_eq!(base4.to_setup(), setup);
+            assert_eq!(base3.to_setup(), setup);
+            assert_eq!(Base4::from_setup(&setup), base4);
+            assert_eq!(Base3::from_setup(&setup), base3);
+        }
+        let mut ranks = Ranks::try_from(0).unwrap();
+        let board: tictactoe::Board = "X.O/.X./...".parse().unwrap();
+        let small = tictactoe::Position::try_from(board).unwrap();
+        for b in Cell::ALL {
+            ranks = ranks.with_board(b, small);
+            assert_eq!(
+                ranks.rank(b),
+                tictactoe::encoding::Rank::from_position(small)
+            );
+        }
+        assert_eq!(
+            ranks.with_next(Some(Cell::ALL[8])).next(),
+            Some(Cell::ALL[8])
+        );
+        assert_eq!(Ranks::try_from(Ranks::COUNT - 1).map(Ranks::next), Ok(None));
+    }
+
+    #[test]
+    fn decode_errors_say_why() {
+        assert_eq!(
+            Base4::try_from([3 << 2, 0]),
+            Err(DecodeError::BadCell {
+                board: Cell::ALL[0],
+                cell: Cell::ALL[1]
+            })
+        );
+        assert_eq!(
+            Base4::try_from([0, 10 << 34]),
+            Err(DecodeError::BadNext { value: 10 })
+        );
+        assert_eq!(
+            Base4::try_from([0, 1 << 38]),
+            Err(DecodeError::HighBits { bits: 166 })
+        );
+        assert_eq!(
+            Base3::try_from([19_683 << 15, 0]),
+            Err(DecodeError::BadBoard {
+                board: Cell::ALL[1],
+                value: 19_683
+            })
+        );
+        // Board 8's field straddles the two words: bits 120..135.
+        assert_eq!(
+            Base3::try_from([0, 0x7f]),
+            Err(DecodeError::BadBoard {
+                board: Cell::ALL[8],
+                value: 0x7f << 8
+            })
+        );
+        assert_eq!(
+            Base3::try_from([0, 1 << 11]),
+            Err(DecodeError::HighBits { bits: 139 })
+        );
+        assert!(matches!(
+            Ranks::try_from(u128::MAX),
+            Err(DecodeError::OutOfRange { .. })
+        ));
+        assert_eq!((Base4::BITS, Base3::BITS, Ranks::BITS), (166, 139, 116));
+        let twice: Setup = format!("XX......./{} *", [EMPTY_ROW; 8].join("/"))
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            Ranks::try_from_setup(&twice),
+            Err(EncodeError::NoRank { .. })
+        ));
+        assert_eq!(
+            DecodeError::BadNext { value: 12 }.to_string(),
+            "the board to play holds 12 (expected 0 to 8, or 9 for any)"
+        );
+    }
+}

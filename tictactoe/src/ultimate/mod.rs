@@ -38,6 +38,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod encoding;
 mod moves;
 mod position;
 mod setup;
