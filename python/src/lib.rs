@@ -24,6 +24,7 @@ mod ranges;
 mod selfplay;
 mod symmetry;
 mod tables;
+mod ultimate;
 
 /// The native module `tictactoe_rs._native`.
 #[pymodule]
@@ -68,5 +69,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mnk::register_batch(m)?;
     family::register(m)?;
     ranges::register(m)?;
+    ultimate::register(m)?;
     Ok(())
 }

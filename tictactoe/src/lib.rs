@@ -43,6 +43,7 @@ pub mod status;
 mod symmetry;
 #[cfg(test)]
 mod testing;
+pub mod ultimate;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};

@@ -1,0 +1,544 @@
+//! The position: nine small boards as 9-bit sets per player, the meta-board of won boards, the
+//! open boards and the board to play; play, undo, legal moves and status.
+
+use core::fmt;
+
+use super::{Move, Moves, Setup};
+use crate::{Bitboard, Board, Cell, Player, Status};
+
+/// The value of [`Position::next`]'s byte when the mover may choose any open board.
+const ANY: u8 = 9;
+/// The nine boards (or cells) as a set.
+const FULL: u16 = 0x1ff;
+
+/// A move that cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game is won or drawn: nobody is to move.
+    #[error("the game is over: {status}")]
+    GameOver {
+        /// How it ended.
+        status: Status,
+    },
+    /// The move is in another board than the one the last move sends the mover to.
+    #[error("move {played} is in board {}, but the last move sends the mover to board {next}", played.board())]
+    WrongBoard {
+        /// The move asked for.
+        played: Move,
+        /// The board the mover must play in.
+        next: Cell,
+    },
+    /// The move's board is won or full.
+    #[error("move {played} is in board {}, which is {status}", played.board())]
+    ClosedBoard {
+        /// The move asked for.
+        played: Move,
+        /// The small board's status (won or drawn).
+        status: Status,
+    },
+    /// The cell already holds a mark.
+    #[error("move {played}: the cell is occupied by {by}")]
+    Occupied {
+        /// The move asked for.
+        played: Move,
+        /// Who holds it.
+        by: Player,
+    },
+}
+
+/// What [`Position::undo`] needs to take a move back: the move and the board to play before
+/// it (two bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Undo {
+    played: Move,
+    next: u8,
+}
+
+impl Undo {
+    /// The move this takes back.
+    #[must_use]
+    #[inline]
+    pub const fn played(self) -> Move {
+        self.played
+    }
+}
+
+/// A position of ultimate tic-tac-toe that can arise in play from the empty board.
+///
+/// It holds each player's marks in each small board as a 9-bit set (a [`Bitboard`] of the 3×3
+/// core: bit `i` is cell `i`), the boards each player has won, the open boards (neither won nor
+/// full) and the board the side to move must play in. Playing a move costs one lookup in the
+/// core's 64-byte line table ([`Bitboard::has_line`]) for the small board, and a second one,
+/// for the meta-board, only when the move wins the small board.
+///
+/// The only ways to a `Position` are [`Position::EMPTY`] and the moves from it, and
+/// [`TryFrom<Setup>`](Position#impl-TryFrom<Setup>-for-Position), which checks every rule of
+/// `docs/ultimate.md#validity`.
+///
+/// ```
+/// use tictactoe::ultimate::{Move, Position};
+/// use tictactoe::{Cell, Status};
+///
+/// let mut position = Position::EMPTY;
+/// assert_eq!(position.legal_moves().count(), 81);
+/// // X plays the centre cell of the top-left board: O must play in the centre board.
+/// let undo = position.play(Move::new(Cell::new(0)?, Cell::new(4)?))?;
+/// assert_eq!(position.next_board(), Some(Cell::new(4)?));
+/// assert_eq!(position.legal_moves().count(), 9);
+/// assert_eq!(position.status(), Status::Ongoing);
+/// position.undo(undo);
+/// assert_eq!(position, Position::EMPTY);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// `marks[p][b]`: player `p`'s cells in board `b` (X is 0).
+    marks: [[u16; 9]; 2],
+    /// `won[p]`: the boards player `p` has won.
+    won: [u16; 2],
+    /// The boards neither won nor full.
+    open: u16,
+    /// The board to play, or [`ANY`] (the mover chooses; also after the game ended).
+    next: u8,
+    /// The side to move (the last mover once the game is over).
+    side: Player,
+    /// The meta-board's status.
+    status: Status,
+    /// Marks on the board.
+    plies: u8,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::EMPTY
+    }
+}
+
+/// The index of a player in the per-player arrays.
+#[inline(always)]
+const fn index_of(player: Player) -> usize {
+    match player {
+        Player::X => 0,
+        Player::O => 1,
+    }
+}
+
+/// Whether the 9-bit set holds a line: the core's 64-byte table.
+#[inline(always)]
+const fn has_line(set: u16) -> bool {
+    Bitboard::from_bits_truncate(set).has_line()
+}
+
+impl Position {
+    /// The empty board: X to move, in any board.
+    pub const EMPTY: Position = Position {
+        marks: [[0; 9]; 2],
+        won: [0; 2],
+        open: FULL,
+        next: ANY,
+        side: Player::X,
+        status: Status::Ongoing,
+        plies: 0,
+    };
+
+    /// Builds a position from its boards and board to play, deriving everything else; the
+    /// caller has checked the rules (see `validate.rs`).
+    pub(super) fn from_parts(boards: [Board; 9], next: Option<Cell>) -> Position {
+        let mut position = Position::EMPTY;
+        let mut plies = 0;
+        for (b, board) in boards.iter().enumerate() {
+            let (x, o) = (board.x().bits(), board.o().bits());
+            position.marks[0][b] = x;
+            position.marks[1][b] = o;
+            plies += board.marks();
+            if has_line(x) {
+                position.won[0] |= 1 << b;
+            } else if has_line(o) {
+                position.won[1] |= 1 << b;
+            }
+            if has_line(x) || has_line(o) || x | o == FULL {
+                position.open &= !(1 << b);
+            }
+        }
+        position.plies = plies as u8;
+        position.side = if plies % 2 == 0 { Player::X } else { Player::O };
+        let meta = Board::from_bitboards(
+            Bitboard::from_bits_truncate(position.won[0]),
+            Bitboard::from_bits_truncate(position.won[1]),
+        )
+        .expect("a board is won by one player");
+        if let Some(winner) = [Player::X, Player::O]
+            .into_iter()
+            .find(|p| meta.has_line(*p))
+        {
+            position.status = Status::Won(winner);
+            position.side = winner;
+        } else if position.open == 0 {
+            position.status = Status::Draw;
+            position.side = position.side.opponent();
+        }
+        position.next = match next {
+            Some(cell) if !position.status.is_finished() => cell.index() as u8,
+            _ => ANY,
+        };
+        position
+    }
+
+    /// The board and board to play as plain data.
+    #[must_use]
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            boards: core::array::from_fn(|b| self.board(Cell::ALL[b])),
+            next: self.next_board(),
+        }
+    }
+
+    /// Small board `board` as a 3×3 [`Board`] of the core.
+    #[must_use]
+    #[inline]
+    pub fn board(&self, board: Cell) -> Board {
+        let b = board.index();
+        Board::from_bitboards(
+            Bitboard::from_bits_truncate(self.marks[0][b]),
+            Bitboard::from_bits_truncate(self.marks[1][b]),
+        )
+        .expect("the players' sets are disjoint")
+    }
+
+    /// The mark at `cell` of small board `board`.
+    #[must_use]
+    #[inline]
+    pub fn at(&self, board: Cell, cell: Cell) -> Option<Player> {
+        self.board(board).at(cell)
+    }
+
+    /// The meta-board: each player's won boards, as a 3×3 [`Board`] (a drawn board is empty
+    /// there, as it counts for nobody).
+    #[must_use]
+    #[inline]
+    pub fn meta(&self) -> Board {
+        Board::from_bitboards(
+            Bitboard::from_bits_truncate(self.won[0]),
+            Bitboard::from_bits_truncate(self.won[1]),
+        )
+        .expect("a board is won by one player")
+    }
+
+    /// The status of small board `board`: won, drawn (full without a line) or ongoing.
+    #[must_use]
+    #[inline]
+    pub const fn board_status(&self, board: Cell) -> Status {
+        let bit = 1 << board.index();
+        if self.won[0] & bit != 0 {
+            Status::Won(Player::X)
+        } else if self.won[1] & bit != 0 {
+            Status::Won(Player::O)
+        } else if self.open & bit == 0 {
+            Status::Draw
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    /// The boards still open (neither won nor full).
+    #[must_use]
+    #[inline]
+    pub const fn open_boards(&self) -> Bitboard {
+        Bitboard::from_bits_truncate(self.open)
+    }
+
+    /// The status of the game: won by three won boards in a row, drawn when every board is
+    /// closed without that, ongoing otherwise.
+    #[must_use]
+    #[inline]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The player to move, or `None` once the game is over.
+    #[must_use]
+    #[inline]
+    pub const fn to_move(&self) -> Option<Player> {
+        if self.status.is_finished() {
+            None
+        } else {
+            Some(self.side)
+        }
+    }
+
+    /// The player who made the last move, `None` on the empty board.
+    #[must_use]
+    #[inline]
+    pub const fn last_mover(&self) -> Option<Player> {
+        if self.plies == 0 {
+            None
+        } else if self.plies % 2 == 1 {
+            Some(Player::X)
+        } else {
+            Some(Player::O)
+        }
+    }
+
+    /// Marks on the board (moves played).
+    #[must_use]
+    #[inline]
+    pub const fn plies(&self) -> u32 {
+        self.plies as u32
+    }
+
+    /// The board the side to move must play in, or `None` when it may choose any open board
+    /// (at the start, after a move that sends it to a closed board, and once the game is over).
+    #[must_use]
+    #[inline]
+    pub const fn next_board(&self) -> Option<Cell> {
+        if self.next == ANY {
+            None
+        } else {
+            Some(Cell::ALL[self.next as usize])
+        }
+    }
+
+    /// The empty cells of small board `b` (index `0..9`).
+    #[inline(always)]
+    const fn empty_in(&self, b: usize) -> u16 {
+        !(self.marks[0][b] | self.marks[1][b]) & FULL
+    }
+
+    /// The legal moves in small board `board`: its empty cells when the mover may play there,
+    /// else none. One mask.
+    #[must_use]
+    #[inline]
+    pub const fn moves_in(&self, board: Cell) -> Bitboard {
+        let b = board.index();
+        let allowed = if self.status.is_finished() {
+            0
+        } else if self.next == ANY {
+            self.open
+        } else {
+            1 << self.next
+        };
+        if allowed >> b & 1 == 0 {
+            Bitboard::EMPTY
+        } else {
+            Bitboard::from_bits_truncate(self.empty_in(b))
+        }
+    }
+
+    /// The legal moves, as an 81-bit set (bit `9 * board + cell`).
+    #[must_use]
+    #[inline]
+    pub fn legal_moves(&self) -> Moves {
+        if self.status.is_finished() {
+            return Moves::EMPTY;
+        }
+        if self.next != ANY {
+            let b = self.next as usize;
+            return Moves::from_bits(u128::from(self.empty_in(b)) << (9 * b));
+        }
+        let mut bits = 0u128;
+        let mut open = self.open;
+        while open != 0 {
+            let b = open.trailing_zeros() as usize;
+            bits |= u128::from(self.empty_in(b)) << (9 * b);
+            open &= open - 1;
+        }
+        Moves::from_bits(bits)
+    }
+
+    /// Why `played` is not legal here, if it is not.
+    ///
+    /// # Errors
+    ///
+    /// [`PlayError`] names the rule the move breaks.
+    pub fn check(&self, played: Move) -> Result<(), PlayError> {
+        if self.status.is_finished() {
+            return Err(PlayError::GameOver {
+                status: self.status,
+            });
+        }
+        let (b, c) = (played.board(), played.cell());
+        if self.next != ANY && self.next as usize != b.index() {
+            return Err(PlayError::WrongBoard {
+                played,
+                next: Cell::ALL[self.next as usize],
+            });
+        }
+        let status = self.board_status(b);
+        if status.is_finished() {
+            return Err(PlayError::ClosedBoard { played, status });
+        }
+        if let Some(by) = self.at(b, c) {
+            return Err(PlayError::Occupied { played, by });
+        }
+        Ok(())
+    }
+
+    /// Plays `played` for the side to move after checking it; returns what
+    /// [`undo`](Position::undo) needs to take it back.
+    ///
+    /// # Errors
+    ///
+    /// [`PlayError`] when the move is not legal; the position is unchanged then.
+    #[inline]
+    pub fn play(&mut self, played: Move) -> Result<Undo, PlayError> {
+        self.check(played)?;
+        let undo = Undo {
+            played,
+            next: self.next,
+        };
+        self.play_unchecked(played);
+        Ok(undo)
+    }
+
+    /// Plays a legal move without checking it: the playout loop's step.
+    ///
+    /// The move must be in [`legal_moves`](Position::legal_moves); debug builds check, release
+    /// builds leave an illegal move's result unspecified (never memory-unsafe).
+    #[inline]
+    pub fn play_unchecked(&mut self, played: Move) {
+        debug_assert!(self.check(played).is_ok(), "{played} is not legal here");
+        let (b, c) = (played.board_index(), played.cell_index());
+        let p = index_of(self.side);
+        let set = self.marks[p][b] | 1 << c;
+        self.marks[p][b] = set;
+        self.plies += 1;
+        if has_line(set) {
+            self.open &= !(1 << b);
+            self.won[p] |= 1 << b;
+            if has_line(self.won[p]) {
+                self.status = Status::Won(self.side);
+                self.next = ANY;
+                return;
+            }
+        } else if set | self.marks[1 - p][b] == FULL {
+            self.open &= !(1 << b);
+        }
+        if self.open == 0 {
+            self.status = Status::Draw;
+            self.next = ANY;
+            return;
+        }
+        self.next = if self.open >> c & 1 != 0 {
+            c as u8
+        } else {
+            ANY
+        };
+        self.side = self.side.opponent();
+    }
+
+    /// Takes back the move `undo` came from; it must be the last move played.
+    pub fn undo(&mut self, undo: Undo) {
+        let (b, c) = (undo.played.board_index(), undo.played.cell_index());
+        let mover = if self.status.is_finished() {
+            self.side
+        } else {
+            self.side.opponent()
+        };
+        let p = index_of(mover);
+        debug_assert!(
+            self.marks[p][b] >> c & 1 != 0,
+            "{} is not the last move",
+            undo.played
+        );
+        self.marks[p][b] &= !(1 << c);
+        self.won[p] &= !(1 << b);
+        // Play was allowed there, so the board was open before the move.
+        self.open |= 1 << b;
+        self.status = Status::Ongoing;
+        self.next = undo.next;
+        self.side = mover;
+        self.plies -= 1;
+    }
+
+    /// The legal move chosen by 32 random bits (uniform over the legal moves, by the
+    /// multiply-shift of [`Bitboard::pick`]), or `None` once the game is over.
+    #[must_use]
+    #[inline]
+    pub fn pick(&self, random: u32) -> Option<Move> {
+        if self.status.is_finished() {
+            return None;
+        }
+        if self.next != ANY {
+            let b = self.next as usize;
+            let cell = Bitboard::from_bits_truncate(self.empty_in(b)).pick(random)?;
+            return Some(Move::from_parts(b, cell.index()));
+        }
+        self.pick_any(random)
+    }
+
+    /// [`pick`](Position::pick) when the mover may choose the board: the cells of all open
+    /// boards counted, the `k`-th found board by board.
+    #[cold]
+    fn pick_any(&self, random: u32) -> Option<Move> {
+        let mut total = 0;
+        let mut open = self.open;
+        while open != 0 {
+            let b = open.trailing_zeros() as usize;
+            total += self.empty_in(b).count_ones();
+            open &= open - 1;
+        }
+        let mut k = ((u64::from(random) * u64::from(total)) >> 32) as u32;
+        let mut open = self.open;
+        while open != 0 {
+            let b = open.trailing_zeros() as usize;
+            let empty = Bitboard::from_bits_truncate(self.empty_in(b));
+            if k < empty.count() {
+                return empty.nth(k).map(|cell| Move::from_parts(b, cell.index()));
+            }
+            k -= empty.count();
+            open &= open - 1;
+        }
+        None
+    }
+
+    /// Plays uniformly random legal moves to the end of the game (32 bits of `next_u32` a
+    /// move) and returns how it ended.
+    #[cfg(feature = "rand")]
+    #[inline]
+    pub fn play_random<R: rand::RngCore + ?Sized>(&mut self, rng: &mut R) -> Status {
+        while let Some(played) = self.pick(rng.next_u32()) {
+            self.play_unchecked(played);
+        }
+        self.status
+    }
+
+    /// The number of move sequences of length `depth` from here, stopping at finished games
+    /// (the leaves' moves counted, not played).
+    #[must_use]
+    pub fn perft(&self, depth: u32) -> u64 {
+        if self.status.is_finished() {
+            return u64::from(depth == 0);
+        }
+        match depth {
+            0 => 1,
+            1 => u64::from(self.legal_moves().count()),
+            _ => {
+                let mut total = 0;
+                let mut child = *self;
+                for played in self.legal_moves() {
+                    let undo = Undo {
+                        played,
+                        next: child.next,
+                    };
+                    child.play_unchecked(played);
+                    total += child.perft(depth - 1);
+                    child.undo(undo);
+                }
+                total
+            }
+        }
+    }
+}
+
+/// `{}` prints the one-line text form, `{:#}` the nine-line drawing (see [`Setup`]).
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_setup(), f)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_setup())
+    }
+}

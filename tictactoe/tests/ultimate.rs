@@ -1,0 +1,457 @@
+//! Ultimate tic-tac-toe: perft against pyspiel's figures, the fast engine against its slow
+//! twin on every state of seeded random games, validation, text, undo and symmetry.
+
+use tictactoe::ultimate::slow::Game;
+use tictactoe::ultimate::{Move, ParseSetupError, Position, Setup, Violation};
+use tictactoe::{Cell, Player, Status, Symmetry};
+
+/// Marsaglia's xorshift64 from `seed` (not 0): the tests' reproducible random numbers.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
+/// The positions of one random game, from the empty board to its end, and its moves.
+fn random_game(next: &mut impl FnMut() -> u64) -> (Vec<Position>, Vec<Move>) {
+    let mut position = Position::EMPTY;
+    let (mut states, mut moves) = (vec![position], Vec::new());
+    while let Some(played) = position.pick(next() as u32) {
+        position.play(played).expect("a picked move is legal");
+        states.push(position);
+        moves.push(played);
+    }
+    (states, moves)
+}
+
+/// Move-level perft of pyspiel's `ultimate_tic_tac_toe` (OpenSpiel 2.0.2), depths 0 to 8,
+/// from `peers/ultimate_perft_pyspiel.py 8` (a choice of board and a cell count as one move).
+const PYSPIEL_PERFT: [u64; 9] = [
+    1,
+    81,
+    720,
+    6_336,
+    55_080,
+    473_256,
+    4_020_960,
+    33_782_544,
+    281_067_408,
+];
+
+#[test]
+fn perft_matches_pyspiel() {
+    for (depth, expected) in PYSPIEL_PERFT.iter().enumerate().take(8) {
+        assert_eq!(
+            Position::EMPTY.perft(depth as u32),
+            *expected,
+            "depth {depth}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "about 2 s in release, minutes in debug: cargo test --release -- --ignored"]
+fn perft_depth_8_matches_pyspiel() {
+    assert_eq!(Position::EMPTY.perft(8), PYSPIEL_PERFT[8]);
+}
+
+/// The slow twin's view of a position, field by field.
+fn assert_same(position: &Position, game: &Game, context: &str) {
+    assert_eq!(position.status(), game.status(), "{context}");
+    let legal = game.legal();
+    for (index, &is_legal) in legal.iter().enumerate() {
+        let played = Move::try_from(index).unwrap();
+        assert_eq!(
+            position.legal_moves().contains(played),
+            is_legal,
+            "{context} {played}"
+        );
+        assert_eq!(
+            position.check(played).is_ok(),
+            is_legal,
+            "{context} {played}"
+        );
+    }
+    for b in Cell::ALL {
+        assert_eq!(
+            position.board_status(b),
+            game.board_status(b.index()),
+            "{context} board {b}"
+        );
+        for c in Cell::ALL {
+            assert_eq!(
+                position.at(b, c),
+                game.cells[b.index()][c.index()],
+                "{context}"
+            );
+        }
+        assert_eq!(
+            u128::from(position.moves_in(b).bits()),
+            position.legal_moves().bits() >> (9 * b.index()) & 0x1ff
+        );
+    }
+    assert_eq!(
+        position.next_board().map(Cell::index),
+        game.next,
+        "{context}"
+    );
+    let to_move = (game.status() == Status::Ongoing).then_some(game.side);
+    assert_eq!(position.to_move(), to_move, "{context}");
+}
+
+#[test]
+fn the_fast_engine_matches_the_slow_twin_on_every_state_of_3000_games() {
+    let mut next = xorshift(0x5eed);
+    let mut ends = [0usize; 3];
+    for g in 0..3_000 {
+        let (states, moves) = random_game(&mut next);
+        let mut game = Game::new();
+        assert_same(&states[0], &game, "start");
+        for (i, played) in moves.iter().enumerate() {
+            assert!(
+                game.play(played.index()),
+                "game {g} move {i}: {played} illegal for the twin"
+            );
+            assert_same(&states[i + 1], &game, &format!("game {g} after move {i}"));
+        }
+        ends[match states.last().unwrap().status() {
+            Status::Won(Player::X) => 0,
+            Status::Won(Player::O) => 1,
+            _ => 2,
+        }] += 1;
+    }
+    // Every ending occurs (X wins, O wins, draws).
+    assert!(ends.iter().all(|&n| n > 100), "{ends:?}");
+}
+
+#[test]
+fn every_state_of_random_games_is_valid_parses_back_and_undoes() {
+    let mut next = xorshift(42);
+    for _ in 0..1_000 {
+        let (states, moves) = random_game(&mut next);
+        for (i, state) in states.iter().enumerate() {
+            let setup = state.to_setup();
+            assert!(
+                setup.violations().is_empty(),
+                "{setup}: {}",
+                setup.violations()
+            );
+            assert_eq!(Position::try_from(setup), Ok(*state));
+            for text in [state.to_string(), format!("{state:#}")] {
+                assert_eq!(text.parse::<Setup>(), Ok(setup), "{text}");
+            }
+            if let Some(played) = moves.get(i) {
+                let mut child = *state;
+                let undo = child.play(*played).unwrap();
+                assert_eq!(child, states[i + 1]);
+                child.undo(undo);
+                assert_eq!(child, *state);
+            }
+        }
+    }
+}
+
+#[test]
+fn symmetries_commute_with_play_and_moves() {
+    let mut next = xorshift(7);
+    for _ in 0..300 {
+        let (states, moves) = random_game(&mut next);
+        for (state, played) in states.iter().zip(&moves) {
+            for s in Symmetry::ALL {
+                let image = state.transform(s);
+                let mapped: Vec<Move> =
+                    state.legal_moves().iter().map(|m| m.transform(s)).collect();
+                let mut expected = image.legal_moves().iter().collect::<Vec<_>>();
+                let mut mapped_sorted = mapped.clone();
+                mapped_sorted.sort();
+                expected.sort();
+                assert_eq!(mapped_sorted, expected);
+                let mut after = *state;
+                after.play(*played).unwrap();
+                let mut image_after = image;
+                image_after.play(played.transform(s)).unwrap();
+                assert_eq!(after.transform(s), image_after);
+                assert_eq!(image.transform(s.inverse()), *state);
+            }
+        }
+    }
+}
+
+/// A setup from nine rows and a board to play.
+fn setup(rows: [&str; 9], next: &str) -> Setup {
+    format!("{} {next}", rows.join("/")).parse().unwrap()
+}
+
+const EMPTY_ROW: &str = ".........";
+
+#[test]
+fn each_violation_is_found_and_named() {
+    let e = EMPTY_ROW;
+    // X, X: X went twice; no O.
+    let twice = setup(["XX.......", e, e, e, e, e, e, e, e], "*");
+    assert!(twice.violations().contains(Violation::XWentTwice));
+    let o_started = setup(["O........", e, e, e, e, e, e, e, e], "0");
+    assert!(o_started.violations().contains(Violation::OStarted));
+    // Board 0 with both lines (XXX over OOO).
+    let both = setup(["XXX......", "OOO......", e, e, e, e, e, e, e], "*");
+    let b0 = Cell::new(0).unwrap();
+    assert!(both.violations().contains(Violation::BothLines(b0)));
+    // Board 0 with two disjoint X lines.
+    let twice_won = setup(
+        [
+            "XXX......",
+            "...",
+            "XXX......",
+            "OOO......",
+            "OOO......",
+            "O........",
+            e,
+            e,
+            e,
+        ]
+        .map(|r| if r == "..." { e } else { r }),
+        "*",
+    );
+    assert!(
+        twice_won
+            .violations()
+            .contains(Violation::ContinuedAfterBoardWon(b0))
+    );
+    // The board to play is closed: board 0 won by X, next 0.
+    let closed = setup(["XXX.O....", "...O.....", e, e, e, e, e, e, e], "0");
+    assert!(closed.violations().contains(Violation::NextClosed(b0)));
+    // The empty board names a board to play.
+    let named = setup([e; 9], "4");
+    assert_eq!(
+        named.violations().iter().collect::<Vec<_>>(),
+        [Violation::NoLastMove]
+    );
+    // X's one mark in cell 1 sends to board 1, not 4.
+    let sent = setup([".X.......", e, e, e, e, e, e, e, e], "4");
+    assert_eq!(
+        sent.violations().iter().collect::<Vec<_>>(),
+        [Violation::NoLastMove]
+    );
+    assert!(
+        setup([".X.......", e, e, e, e, e, e, e, e], "1")
+            .violations()
+            .is_empty()
+    );
+    // Messages name the board.
+    assert_eq!(
+        Violation::NextClosed(b0).to_string(),
+        "the board to play, 0, is closed"
+    );
+    assert_eq!(Violation::BothLines(b0).code(), "both-lines");
+}
+
+#[test]
+fn a_won_game_names_no_board_and_its_winner_moved_last() {
+    // A reachable win: play one out and check the rules on it.
+    let mut next = xorshift(99);
+    let won = loop {
+        let (states, _) = random_game(&mut next);
+        let last = *states.last().unwrap();
+        if last.status().winner().is_some() && !last.open_boards().is_empty() {
+            break last;
+        }
+    };
+    let mut named = won.to_setup();
+    named.next = Some(Cell::new(4).unwrap());
+    assert!(named.violations().contains(Violation::NextAfterGameOver));
+    // One more mark for the loser in an open board: now the winner did not move last.
+    let loser = won.status().winner().unwrap().opponent();
+    let b = won.open_boards().first().unwrap();
+    let c = won.board(b).empty_cells().first().unwrap();
+    let mut extra = won.to_setup();
+    extra.boards[b.index()].set(c, Some(loser));
+    assert!(
+        extra.violations().contains(Violation::WinnerMovedFirst),
+        "{extra}"
+    );
+    assert_eq!(won.to_move(), None);
+    assert!(won.legal_moves().is_empty());
+}
+
+#[test]
+fn parse_errors_name_the_character_and_its_index() {
+    assert_eq!(
+        "X".parse::<Setup>(),
+        Err(ParseSetupError::TooFewCells { cells: 1 })
+    );
+    assert_eq!(
+        "..Z".parse::<Setup>(),
+        Err(ParseSetupError::BadChar { index: 2, ch: 'Z' })
+    );
+    let cells = EMPTY_ROW.repeat(9);
+    assert_eq!(cells.parse::<Setup>(), Err(ParseSetupError::MissingNext));
+    assert_eq!(
+        format!("{cells} 9").parse::<Setup>(),
+        Err(ParseSetupError::BadNext { index: 82, ch: '9' })
+    );
+    assert_eq!(
+        format!("{cells} 4 x").parse::<Setup>(),
+        Err(ParseSetupError::Trailing { index: 84, ch: 'x' })
+    );
+    assert_eq!(
+        format!("{cells}*").parse::<Setup>().map(|s| s.next),
+        Ok(None)
+    );
+}
+
+#[test]
+fn play_errors_name_the_rule() {
+    let mut position = Position::EMPTY;
+    position.play(Move::try_from(1).unwrap()).unwrap(); // X in board 0, cell 1: O to board 1.
+    let wrong = Move::try_from(0).unwrap();
+    assert_eq!(
+        position.play(wrong).unwrap_err().to_string(),
+        "move 0:0 is in board 0, but the last move sends the mover to board 1"
+    );
+    assert_eq!(
+        position
+            .play(Move::try_from(9).unwrap())
+            .map(|u| u.played().index()),
+        Ok(9)
+    );
+    let before = position;
+    assert!(position.play(Move::try_from(1).unwrap()).is_err()); // Occupied.
+    assert_eq!(position, before);
+}
+
+mod encodings {
+    use super::*;
+    use tictactoe::ultimate::encoding::{Base3, Base4, DecodeError, EncodeError, Ranks};
+
+    #[test]
+    fn every_state_of_random_games_round_trips_through_every_encoding() {
+        let mut next = xorshift(11);
+        let (mut states, mut ranked) = (0, 0);
+        for _ in 0..500 {
+            let (positions, _) = random_game(&mut next);
+            for position in positions {
+                let setup = position.to_setup();
+                let base4 = Base4::from_position(&position);
+                assert_eq!(base4.to_setup(), setup);
+                assert_eq!(Base4::try_from(base4.words()), Ok(base4));
+                let base3 = Base3::from_position(&position);
+                assert_eq!(base3.to_setup(), setup);
+                assert_eq!(Base3::try_from(base3.words()), Ok(base3));
+                states += 1;
+                if let Ok(code) = Ranks::from_position(&position) {
+                    assert!(code.code() < Ranks::COUNT);
+                    assert_eq!(code.to_position(), Ok(position));
+                    ranked += 1;
+                }
+                for b in Cell::ALL {
+                    assert_eq!(base3.board(b), position.board(b));
+                    for c in Cell::ALL {
+                        assert_eq!(base4.cell(b, c), position.at(b, c));
+                    }
+                }
+                assert_eq!((base4.next(), base3.next()), (setup.next, setup.next));
+            }
+        }
+        // Most states of random games break the 3x3 turn order in some small board.
+        assert!(ranked > 0 && ranked < states, "{ranked} of {states}");
+    }
+
+    #[test]
+    fn set_then_get_on_every_field() {
+        let mut next = xorshift(5);
+        let (mut base4, mut base3) = (
+            Base4::from_setup(&Setup::EMPTY),
+            Base3::from_setup(&Setup::EMPTY),
+        );
+        let mut setup = Setup::EMPTY;
+        for _ in 0..5_000 {
+            let r = next();
+            let (b, c) = (Cell::ALL[(r % 9) as usize], Cell::ALL[(r / 9 % 9) as usize]);
+            let mark = [None, Some(Player::X), Some(Player::O)][(r / 81 % 3) as usize];
+            base4 = base4.with(b, c, mark);
+            base3 = base3.with(b, c, mark);
+            setup.boards[b.index()].set(c, mark);
+            let target = (r >> 20) % 10;
+            let next_board = (target < 9).then(|| Cell::ALL[target as usize]);
+            base4 = base4.with_next(next_board);
+            base3 = base3.with_next(next_board);
+            setup.next = next_board;
+            assert_eq!(base4.to_setup(), setup);
+            assert_eq!(base3.to_setup(), setup);
+            assert_eq!(Base4::from_setup(&setup), base4);
+            assert_eq!(Base3::from_setup(&setup), base3);
+        }
+        let mut ranks = Ranks::try_from(0).unwrap();
+        let board: tictactoe::Board = "X.O/.X./...".parse().unwrap();
+        let small = tictactoe::Position::try_from(board).unwrap();
+        for b in Cell::ALL {
+            ranks = ranks.with_board(b, small);
+            assert_eq!(
+                ranks.rank(b),
+                tictactoe::encoding::Rank::from_position(small)
+            );
+        }
+        assert_eq!(
+            ranks.with_next(Some(Cell::ALL[8])).next(),
+            Some(Cell::ALL[8])
+        );
+        assert_eq!(Ranks::try_from(Ranks::COUNT - 1).map(Ranks::next), Ok(None));
+    }
+
+    #[test]
+    fn decode_errors_say_why() {
+        assert_eq!(
+            Base4::try_from([3 << 2, 0]),
+            Err(DecodeError::BadCell {
+                board: Cell::ALL[0],
+                cell: Cell::ALL[1]
+            })
+        );
+        assert_eq!(
+            Base4::try_from([0, 10 << 34]),
+            Err(DecodeError::BadNext { value: 10 })
+        );
+        assert_eq!(
+            Base4::try_from([0, 1 << 38]),
+            Err(DecodeError::HighBits { bits: 166 })
+        );
+        assert_eq!(
+            Base3::try_from([19_683 << 15, 0]),
+            Err(DecodeError::BadBoard {
+                board: Cell::ALL[1],
+                value: 19_683
+            })
+        );
+        // Board 8's field straddles the two words: bits 120..135.
+        assert_eq!(
+            Base3::try_from([0, 0x7f]),
+            Err(DecodeError::BadBoard {
+                board: Cell::ALL[8],
+                value: 0x7f << 8
+            })
+        );
+        assert_eq!(
+            Base3::try_from([0, 1 << 11]),
+            Err(DecodeError::HighBits { bits: 139 })
+        );
+        assert!(matches!(
+            Ranks::try_from(u128::MAX),
+            Err(DecodeError::OutOfRange { .. })
+        ));
+        assert_eq!((Base4::BITS, Base3::BITS, Ranks::BITS), (166, 139, 116));
+        let twice: Setup = format!("XX......./{} *", [EMPTY_ROW; 8].join("/"))
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            Ranks::try_from_setup(&twice),
+            Err(EncodeError::NoRank { .. })
+        ));
+        assert_eq!(
+            DecodeError::BadNext { value: 12 }.to_string(),
+            "the board to play holds 12 (expected 0 to 8, or 9 for any)"
+        );
+    }
+}
