@@ -40,7 +40,7 @@ pub mod gomoku {
     #[must_use]
     #[inline]
     pub fn wins_through_multiply(p: [u64; 4], bit: u32) -> bool {
-        crate::mnk::line_gomoku_multiply(p, bit)
+        crate::mnk::gomoku::wins_through_multiply(p, bit)
     }
 }
 

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use super::board::{Board, ParseBoardError};
-use super::line::{Line, Lines};
+use super::board::{Line, Lines};
 use super::position::{PlayError, Position, UndoError};
 use super::validate::Violations;
 use super::{Rules, Square};

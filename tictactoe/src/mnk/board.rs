@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::bits::Bits;
-use super::line::{Lines, has_line, run_starts};
+use super::line::{Direction, has_line, run_starts};
 use super::{Rules, Square};
 use crate::Player;
 
@@ -391,5 +391,98 @@ impl Rules {
     #[inline]
     pub const fn contains(self, square: Square) -> bool {
         square.row() < self.rows() && square.col() < self.cols()
+    }
+}
+
+/// A maximal line of `k` or more marks of one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Line {
+    /// Whose marks.
+    pub player: Player,
+    /// Its direction.
+    pub direction: Direction,
+    /// How many cells (at least `k`).
+    pub len: u32,
+    rules: Rules,
+    first_bit: u32,
+}
+
+impl Line {
+    /// The cells, from the lowest bit up.
+    pub fn cells(&self) -> impl Iterator<Item = Square> + use<> {
+        let d = self.rules.directions()[self.direction as usize];
+        let (rules, first) = (self.rules, self.first_bit);
+        (0..self.len).filter_map(move |i| rules.square_of_bit(first + i * d))
+    }
+}
+
+/// The maximal lines of a board: see [`Board::lines`].
+#[derive(Clone, Debug)]
+pub struct Lines<const W: usize> {
+    board: Board<W>,
+    player: usize,
+    direction: usize,
+    starts: Bits<W>,
+}
+
+impl<const W: usize> Lines<W> {
+    pub(super) fn new(board: Board<W>) -> Lines<W> {
+        let mut lines = Lines {
+            board,
+            player: 0,
+            direction: 0,
+            starts: Bits::EMPTY,
+        };
+        lines.load();
+        lines
+    }
+
+    /// The first cells of the maximal runs of the current player and direction.
+    fn load(&mut self) {
+        let rules = self.board.rules();
+        let pieces = self.board.pieces(Player::BOTH[self.player]);
+        let d = rules.directions()[self.direction];
+        let runs = run_starts(pieces, d, rules.k());
+        // A run starts a maximal line when the cell before it is not the player's.
+        self.starts = runs.and_not(pieces.shl(d));
+    }
+}
+
+impl<const W: usize> Iterator for Lines<W> {
+    type Item = Line;
+
+    fn next(&mut self) -> Option<Line> {
+        loop {
+            if self.player >= 2 {
+                return None;
+            }
+            if let Some(first_bit) = self.starts.first() {
+                self.starts.remove(first_bit);
+                let rules = self.board.rules();
+                let player = Player::BOTH[self.player];
+                let pieces = self.board.pieces(player);
+                let d = rules.directions()[self.direction];
+                let mut len = 1;
+                while pieces.contains(first_bit + len * d) {
+                    len += 1;
+                }
+                return Some(Line {
+                    player,
+                    direction: Direction::ALL[self.direction],
+                    len,
+                    rules,
+                    first_bit,
+                });
+            }
+            self.direction += 1;
+            if self.direction == 4 {
+                self.direction = 0;
+                self.player += 1;
+                if self.player >= 2 {
+                    return None;
+                }
+            }
+            self.load();
+        }
     }
 }

@@ -177,14 +177,51 @@ pub fn wins_through_avx512(p: &[u64; 4], bit: u32) -> bool {
     four & 0x01f0_01f0_01f0_01f0 != 0
 }
 
+/// [`has_line`](super::has_line) for gomoku (15 × 15, k = 5, stride 16): four columns to a word, so a shift
+/// along a column (d = 1) never needs the word above (a run that would cross into it meets
+/// the guard bit first), and the other three directions are funnel shifts by constants.
+#[inline(always)]
+fn has_line_steps(p: [u64; 4]) -> bool {
+    // Every bit moved down by `s < 64`, the word above feeding the top `s` bits.
+    #[inline(always)]
+    fn down(x: [u64; 4], s: u32) -> [u64; 4] {
+        [
+            (x[0] >> s) | (x[1] << (64 - s)),
+            (x[1] >> s) | (x[2] << (64 - s)),
+            (x[2] >> s) | (x[3] << (64 - s)),
+            x[3] >> s,
+        ]
+    }
+    #[inline(always)]
+    fn and(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+        [a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]]
+    }
+    #[inline(always)]
+    fn five(p: [u64; 4], d: u32) -> [u64; 4] {
+        let two = and(p, down(p, d));
+        let four = and(two, down(two, 2 * d));
+        and(four, down(four, d))
+    }
+    // Written out: `array::map` with a closure is not always inlined.
+    let (h, r, f) = (five(p, 16), five(p, 17), five(p, 15));
+    let mut any = 0;
+    for i in 0..4 {
+        let w = p[i];
+        let two = w & (w >> 1);
+        let four = two & (two >> 2);
+        any |= (four & (four >> 1)) | h[i] | r[i] | f[i];
+    }
+    any != 0
+}
+
 /// Gomoku's full-board check ([`has_line`](super::has_line) for 15 × 15, k = 5, on four
-/// words): the shift-and-AND steps of `gomoku_has_line` in `line.rs`, inlined and compiled
+/// words): the shift-and-AND steps of `has_line_steps`, inlined and compiled
 /// for any CPU of the target (with AVX-512 in a native build on Zen 4, where LLVM vectorises
 /// them).
 #[must_use]
 #[inline]
 pub fn has_line_portable(p: [u64; 4]) -> bool {
-    super::line::gomoku_has_line(p)
+    has_line_steps(p)
 }
 
 /// [`has_line_portable`] compiled with AVX-512F, VL and VBMI2 enabled for this function: the
@@ -196,7 +233,7 @@ pub fn has_line_portable(p: [u64; 4]) -> bool {
 #[must_use]
 #[inline]
 pub fn has_line_avx512(p: [u64; 4]) -> bool {
-    super::line::gomoku_has_line(p)
+    has_line_steps(p)
 }
 
 /// The kernels of a build that enables the AVX-512 kernel's features for all of its code
@@ -331,4 +368,57 @@ pub fn wins_through_detected(p: &[u64; 4], bit: u32) -> Option<bool> {
 pub fn has_line_detected(p: [u64; 4]) -> Option<bool> {
     // SAFETY: the CPU has the copy's features (`has_avx512`, just before).
     super::cpu::has_avx512().then(|| unsafe { has_line_avx512(p) })
+}
+
+/// [`wins_through`](super::wins_through) for gomoku as it was before the kernels above, kept to be measured
+/// against them (`lab::gomoku::wins_through_multiply`) and tested with them (15 × 15, k = 5,
+/// stride 16: four columns of 16 bits to a word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
+/// one word (bit `c` of a lane is the line's cell in column `c`, or row `c` for the vertical),
+/// and one shift-and-AND finds a run of five that starts within four cells before the mark.
+///
+/// A lane of a word is a column; the cell of row `r` of column `4i + j` is bit `16j + r` of
+/// word `i`. Along a diagonal the row moves by one a column, so after rotating word `i` by
+/// the line's row at its column 0, the line's cells sit at bits `17j` (rising) or `15j`
+/// (falling), `16j` for the row; one multiply by four powers of two moves those four bits
+/// next to each other (every partial product lands on its own bit: no carries).
+///
+/// Cells past the top or bottom of a column are not masked out: the line's cells leaving the
+/// board read the guard bit (row 15 of the column, or row -1, the guard of the column below,
+/// which the rotation brings in as bit 63 for `j = 0`) before any other bit, and a guard is
+/// never set, so no run through `bit` reaches them. Column 15 does not exist: its lane reads
+/// bits 240 to 255, never set.
+#[must_use]
+#[inline(always)]
+pub fn wins_through_multiply(p: [u64; 4], bit: u32) -> bool {
+    /// Bits `16j`, `17j`, `15j` for `j` = 0 to 3.
+    const ROW: u64 = 0x0001_0001_0001_0001;
+    const RISING: u64 = 1 | 1 << 17 | 1 << 34 | 1 << 51;
+    const FALLING: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    // The multipliers: bit `16j` (`17j`, `15j`) times `2^(15i)` (`2^(16i)`, `2^(14i)`) lands
+    // on bit 45 + j (48 + j, 42 + j) exactly when i + j = 3.
+    const ROW_MUL: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    const RISING_MUL: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
+    const FALLING_MUL: u64 = 1 | 1 << 14 | 1 << 28 | 1 << 42;
+    let (col, up) = (bit >> 4, bit & 15);
+    let (mut row, mut rising, mut falling) = (0, 0, 0);
+    for (i, &w) in p.iter().enumerate() {
+        let i = i as u32;
+        // Word i's four cells of each line, at bits 4i to 4i + 3 above the line's base bit.
+        row |= ((w >> up) & ROW).wrapping_mul(ROW_MUL << (4 * i)) & (0xf << (45 + 4 * i));
+        rising |= (w.rotate_right((up + 4 * i).wrapping_sub(col)) & RISING)
+            .wrapping_mul(RISING_MUL << (4 * i))
+            & (0xf << (48 + 4 * i));
+        falling |= (w.rotate_right((up + col).wrapping_sub(4 * i)) & FALLING)
+            .wrapping_mul(FALLING_MUL << (4 * i))
+            & (0xf << (42 + 4 * i));
+    }
+    let column = (p[(col >> 2) as usize & 3] >> ((col & 3) * 16)) & 0xffff;
+    let lanes = row >> 45 | (rising >> 48) << 16 | (falling >> 42) << 32 | column << 48;
+    // Bit 15 of every lane is clear (column 15, or the guard), so no run crosses lanes.
+    let two = lanes & (lanes >> 1);
+    let four = two & (two >> 2);
+    let five = four & (four >> 1);
+    // A run through the mark starts at most four cells before it.
+    let (at_col, at_up) = ((0x1fu64 << col) >> 4, (0x1fu64 << up) >> 4);
+    five & (at_col | at_col << 16 | at_col << 32 | at_up << 48) != 0
 }

@@ -2,9 +2,8 @@
 //! cell that play uses, and the lines themselves.
 
 use super::bits::Bits;
-use super::board::Board;
-use super::{Rules, Square};
-use crate::Player;
+
+use super::Rules;
 
 /// The four directions of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,43 +170,6 @@ pub(crate) fn connect_four_has_line(p: u64) -> bool {
 /// [`Rules::directions`] of Connect Four (stride 7).
 const C4_DIRECTIONS: [u32; 4] = Rules::CONNECT_FOUR.directions();
 
-/// [`has_line`] for gomoku (15 × 15, k = 5, stride 16): four columns to a word, so a shift
-/// along a column (d = 1) never needs the word above (a run that would cross into it meets
-/// the guard bit first), and the other three directions are funnel shifts by constants.
-#[inline(always)]
-pub(super) fn gomoku_has_line(p: [u64; 4]) -> bool {
-    // Every bit moved down by `s < 64`, the word above feeding the top `s` bits.
-    #[inline(always)]
-    fn down(x: [u64; 4], s: u32) -> [u64; 4] {
-        [
-            (x[0] >> s) | (x[1] << (64 - s)),
-            (x[1] >> s) | (x[2] << (64 - s)),
-            (x[2] >> s) | (x[3] << (64 - s)),
-            x[3] >> s,
-        ]
-    }
-    #[inline(always)]
-    fn and(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-        [a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]]
-    }
-    #[inline(always)]
-    fn five(p: [u64; 4], d: u32) -> [u64; 4] {
-        let two = and(p, down(p, d));
-        let four = and(two, down(two, 2 * d));
-        and(four, down(four, d))
-    }
-    // Written out: `array::map` with a closure is not always inlined.
-    let (h, r, f) = (five(p, 16), five(p, 17), five(p, 15));
-    let mut any = 0;
-    for i in 0..4 {
-        let w = p[i];
-        let two = w & (w >> 1);
-        let four = two & (two >> 2);
-        any |= (four & (four >> 1)) | h[i] | r[i] | f[i];
-    }
-    any != 0
-}
-
 /// [`has_line`] for `k` of 1 or past 5: out of line, so that the presets' paths stay small
 /// enough to inline into play.
 #[inline(never)]
@@ -310,59 +272,6 @@ fn one_word_through<const K: u32>(word: u64, bit: u32, dirs: [u32; 4]) -> bool {
     hit != 0
 }
 
-/// [`wins_through`] for gomoku as it was before the kernels of `gomoku.rs`, kept to be measured
-/// against them (`lab::gomoku::wins_through_multiply`) and tested with them (15 × 15, k = 5,
-/// stride 16: four columns of 16 bits to a word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
-/// one word (bit `c` of a lane is the line's cell in column `c`, or row `c` for the vertical),
-/// and one shift-and-AND finds a run of five that starts within four cells before the mark.
-///
-/// A lane of a word is a column; the cell of row `r` of column `4i + j` is bit `16j + r` of
-/// word `i`. Along a diagonal the row moves by one a column, so after rotating word `i` by
-/// the line's row at its column 0, the line's cells sit at bits `17j` (rising) or `15j`
-/// (falling), `16j` for the row; one multiply by four powers of two moves those four bits
-/// next to each other (every partial product lands on its own bit: no carries).
-///
-/// Cells past the top or bottom of a column are not masked out: the line's cells leaving the
-/// board read the guard bit (row 15 of the column, or row -1, the guard of the column below,
-/// which the rotation brings in as bit 63 for `j = 0`) before any other bit, and a guard is
-/// never set, so no run through `bit` reaches them. Column 15 does not exist: its lane reads
-/// bits 240 to 255, never set.
-#[must_use]
-#[inline(always)]
-pub fn gomoku_through(p: [u64; 4], bit: u32) -> bool {
-    /// Bits `16j`, `17j`, `15j` for `j` = 0 to 3.
-    const ROW: u64 = 0x0001_0001_0001_0001;
-    const RISING: u64 = 1 | 1 << 17 | 1 << 34 | 1 << 51;
-    const FALLING: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
-    // The multipliers: bit `16j` (`17j`, `15j`) times `2^(15i)` (`2^(16i)`, `2^(14i)`) lands
-    // on bit 45 + j (48 + j, 42 + j) exactly when i + j = 3.
-    const ROW_MUL: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
-    const RISING_MUL: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
-    const FALLING_MUL: u64 = 1 | 1 << 14 | 1 << 28 | 1 << 42;
-    let (col, up) = (bit >> 4, bit & 15);
-    let (mut row, mut rising, mut falling) = (0, 0, 0);
-    for (i, &w) in p.iter().enumerate() {
-        let i = i as u32;
-        // Word i's four cells of each line, at bits 4i to 4i + 3 above the line's base bit.
-        row |= ((w >> up) & ROW).wrapping_mul(ROW_MUL << (4 * i)) & (0xf << (45 + 4 * i));
-        rising |= (w.rotate_right((up + 4 * i).wrapping_sub(col)) & RISING)
-            .wrapping_mul(RISING_MUL << (4 * i))
-            & (0xf << (48 + 4 * i));
-        falling |= (w.rotate_right((up + col).wrapping_sub(4 * i)) & FALLING)
-            .wrapping_mul(FALLING_MUL << (4 * i))
-            & (0xf << (42 + 4 * i));
-    }
-    let column = (p[(col >> 2) as usize & 3] >> ((col & 3) * 16)) & 0xffff;
-    let lanes = row >> 45 | (rising >> 48) << 16 | (falling >> 42) << 32 | column << 48;
-    // Bit 15 of every lane is clear (column 15, or the guard), so no run crosses lanes.
-    let two = lanes & (lanes >> 1);
-    let four = two & (two >> 2);
-    let five = four & (four >> 1);
-    // A run through the mark starts at most four cells before it.
-    let (at_col, at_up) = ((0x1fu64 << col) >> 4, (0x1fu64 << up) >> 4);
-    five & (at_col | at_col << 16 | at_col << 32 | at_up << 48) != 0
-}
-
 /// [`one_word_through`] for any `k`, its doubling steps in a loop.
 #[inline(never)]
 fn one_word_through_long(word: u64, bit: u32, rules: Rules) -> bool {
@@ -380,99 +289,6 @@ fn one_word_through_long(word: u64, bit: u32, rules: Rules) -> bool {
         hit |= starts.checked_shl(63 - bit).unwrap_or(0) & through;
     }
     hit != 0
-}
-
-/// A maximal line of `k` or more marks of one player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Line {
-    /// Whose marks.
-    pub player: Player,
-    /// Its direction.
-    pub direction: Direction,
-    /// How many cells (at least `k`).
-    pub len: u32,
-    rules: Rules,
-    first_bit: u32,
-}
-
-impl Line {
-    /// The cells, from the lowest bit up.
-    pub fn cells(&self) -> impl Iterator<Item = Square> + use<> {
-        let d = self.rules.directions()[self.direction as usize];
-        let (rules, first) = (self.rules, self.first_bit);
-        (0..self.len).filter_map(move |i| rules.square_of_bit(first + i * d))
-    }
-}
-
-/// The maximal lines of a board: see [`Board::lines`].
-#[derive(Clone, Debug)]
-pub struct Lines<const W: usize> {
-    board: Board<W>,
-    player: usize,
-    direction: usize,
-    starts: Bits<W>,
-}
-
-impl<const W: usize> Lines<W> {
-    pub(super) fn new(board: Board<W>) -> Lines<W> {
-        let mut lines = Lines {
-            board,
-            player: 0,
-            direction: 0,
-            starts: Bits::EMPTY,
-        };
-        lines.load();
-        lines
-    }
-
-    /// The first cells of the maximal runs of the current player and direction.
-    fn load(&mut self) {
-        let rules = self.board.rules();
-        let pieces = self.board.pieces(Player::BOTH[self.player]);
-        let d = rules.directions()[self.direction];
-        let runs = run_starts(pieces, d, rules.k());
-        // A run starts a maximal line when the cell before it is not the player's.
-        self.starts = runs.and_not(pieces.shl(d));
-    }
-}
-
-impl<const W: usize> Iterator for Lines<W> {
-    type Item = Line;
-
-    fn next(&mut self) -> Option<Line> {
-        loop {
-            if self.player >= 2 {
-                return None;
-            }
-            if let Some(first_bit) = self.starts.first() {
-                self.starts.remove(first_bit);
-                let rules = self.board.rules();
-                let player = Player::BOTH[self.player];
-                let pieces = self.board.pieces(player);
-                let d = rules.directions()[self.direction];
-                let mut len = 1;
-                while pieces.contains(first_bit + len * d) {
-                    len += 1;
-                }
-                return Some(Line {
-                    player,
-                    direction: Direction::ALL[self.direction],
-                    len,
-                    rules,
-                    first_bit,
-                });
-            }
-            self.direction += 1;
-            if self.direction == 4 {
-                self.direction = 0;
-                self.player += 1;
-                if self.player >= 2 {
-                    return None;
-                }
-            }
-            self.load();
-        }
-    }
 }
 
 #[cfg(test)]

@@ -66,9 +66,8 @@ pub use any_solver::{
     AnySolution, AnySolver, ParsePositionError, parse_position, score_of, value_of,
 };
 pub use bits::{BitIter, Bits};
-pub use board::{Board, ParseBoardError, WidthError, cell_mask};
-pub(crate) use line::gomoku_through as line_gomoku_multiply;
-pub use line::{Direction, Line, Lines, has_line, run_starts, wins_through};
+pub use board::{Board, Line, Lines, ParseBoardError, WidthError, cell_mask};
+pub use line::{Direction, has_line, run_starts, wins_through};
 pub use position::{Move, MoveIter, Moves, PlayError, Position, UndoError};
 pub use rules::{MAX_SIDE, Preset, Rules, RulesError, ShortText};
 pub use validate::{InvalidBoard, Violation, Violations};
