@@ -31,7 +31,7 @@ use core::fmt;
 /// stops the search, which then answers as if its node budget had run out. A progress bar, a
 /// clock or a check for Ctrl-C.
 #[cfg(feature = "alloc")]
-pub type Watch = alloc::boxed::Box<dyn FnMut(u64) -> bool + Send>;
+pub type Watch = alloc::boxed::Box<dyn FnMut(u64) -> bool + Send + Sync>;
 
 /// How many nodes a search takes between two calls of its [`Watch`]: about a tenth of a
 /// second.
