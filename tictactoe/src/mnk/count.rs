@@ -379,7 +379,7 @@ fn layers_of<const W: usize>(
         let held = table_bytes(slot, buckets(frontier.len() as u64));
         let of = frontier.len() as u64;
         for (done, (&(x, o), &(sequences, status))) in frontier.iter().enumerate() {
-            if done as u64 % TICK_PARENTS == 0 && done > 0 {
+            if (done as u64).is_multiple_of(TICK_PARENTS) && done > 0 {
                 tick(Tick::Parents {
                     plies,
                     done: done as u64,
@@ -550,7 +550,7 @@ fn grids_of(empty: Board<1>, tick: &mut dyn FnMut(u64, u64)) -> GridCounts {
     };
     let all = (1u32 << cells) - 1;
     for x_mask in 0..=all {
-        if x_mask % 256 == 0 {
+        if x_mask.is_multiple_of(256) {
             tick(u64::from(x_mask), u64::from(all) + 1);
         }
         let xs = x_mask.count_ones();

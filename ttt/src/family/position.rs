@@ -48,7 +48,11 @@ impl Input {
         match self {
             Input::Moves(position) => Ok(*position),
             Input::Board(board) => AnyPosition::from_board(*board).map_err(|invalid| {
-                let codes: Vec<&str> = invalid.violations.iter().map(|v| v.code()).collect();
+                let codes: Vec<&str> = invalid
+                    .violations
+                    .iter()
+                    .map(tictactoe::mnk::Violation::code)
+                    .collect();
                 format!(
                     "not a reachable position ({}): {}",
                     codes.join(", "),
