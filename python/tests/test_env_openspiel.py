@@ -70,5 +70,5 @@ def test_state_from_board_round_trips_every_position():
     for board in boards:
         state = state_from_board(board, game)
         assert board_from_state(state).tolist() == board.tolist()
-    with pytest.raises(ValueError, match="board: not a reachable position"):
+    with pytest.raises(ValueError, match="argument `board`: not a reachable position"):
         moves_to([2, 0, 0, 0, 0, 0, 0, 0, 0])

@@ -156,11 +156,14 @@ def _kernel(
     rules: _native.Rules | None = None,
 ) -> EnvKernel | FamilyKernel:
     if agent not in _SEATS:
-        raise ValueError(f"agent: expected 'x', 'o' or 'random', got {agent!r}")
+        raise ValueError(f"argument `agent` must be 'x', 'o' or 'random', got {agent!r}")
     name = "external" if callable(opponent) else opponent
     if rules is not None:
         if not isinstance(name, str) or (name == "external" and not callable(opponent)):
-            raise ValueError("opponent: expected random, heuristic, mcts, alphabeta, perfect or a callable")
+            raise ValueError(
+                "argument `opponent` must be random, heuristic, mcts, alphabeta, perfect or a callable, "
+                f"got {opponent!r}"
+            )
         return _native.FamilyKernel(
             _checks.index("num_envs", num_envs),
             rules,
@@ -171,7 +174,9 @@ def _kernel(
             illegal_reward=illegal_reward,
         )
     if not isinstance(name, str) or (name == "external" and not callable(opponent)):
-        raise ValueError("opponent: expected random, heuristic, perfect, eps:E or a callable")
+        raise ValueError(
+            f"argument `opponent` must be random, heuristic, perfect, eps:E or a callable, got {opponent!r}"
+        )
     return _native.EnvKernel(
         _checks.index("num_envs", num_envs),
         "gym",

@@ -199,7 +199,7 @@ def moves_to(board: npt.ArrayLike, game: Any = "tic-tac-toe") -> list[int]:
     try:
         winner = Position.from_board(rules, text).winner
     except ValueError as error:
-        raise ValueError(f"board: not a reachable position: {error}") from None
+        raise ValueError(f"argument `board`: not a reachable position: {error}") from None
     last_candidates = []
     if winner:
         mark = winner  # 1 X, 2 O
@@ -230,7 +230,7 @@ def moves_to(board: npt.ArrayLike, game: Any = "tic-tac-toe") -> list[int]:
                 order.append(col)
                 break
     if order is None:  # from_board found an order, so one exists
-        raise ValueError(f"board: no move order found for {text}")
+        raise ValueError(f"argument `board`: no move order found for {text}")
     return order
 
 
@@ -268,7 +268,7 @@ def _moves_to_3x3(board: npt.ArrayLike) -> list[int]:
     """:func:`moves_to` for tic-tac-toe, on the package's 3 × 3 functions."""
     cells = np.asarray(board, dtype=np.int8).reshape(9)
     if not t.is_position(cells[None])[0]:
-        raise ValueError(f"board: not a reachable position: {cells.tolist()}")
+        raise ValueError(f"argument `board`: not a reachable position: {cells.tolist()}")
     xs, os = list(np.flatnonzero(cells == 1)), list(np.flatnonzero(cells == 2))
     last = xs if len(xs) > len(os) else os
     if last:

@@ -28,15 +28,15 @@ from gymnasium.vector.utils import batch_space
 __all__ = ["ActionMaskObservation", "VectorActionMaskObservation"]
 
 
-def _mask_space(action_space: gym.Space[Any]) -> spaces.Box:
+def _mask_space(action_space: gym.Space[Any], name: str) -> spaces.Box:
     if not isinstance(action_space, spaces.Discrete):
-        raise TypeError(f"action_space: expected Discrete, got {action_space}")
+        raise TypeError(f"argument `{name}`: its action space must be Discrete, got {action_space}")
     return spaces.Box(0, 1, (int(action_space.n),), np.int8)
 
 
-def _dict_space(observation_space: gym.Space[Any], action_space: gym.Space[Any]) -> spaces.Dict:
+def _dict_space(observation_space: gym.Space[Any], action_space: gym.Space[Any], name: str) -> spaces.Dict:
     return spaces.Dict(
-        {"observation": observation_space, "action_mask": _mask_space(action_space)}
+        {"observation": observation_space, "action_mask": _mask_space(action_space, name)}
     )
 
 
@@ -52,7 +52,7 @@ class ActionMaskObservation(gym.Wrapper[dict[str, Any], Any, Any, Any]):
 
     def __init__(self, env: gym.Env[Any, Any]) -> None:
         super().__init__(env)
-        self.observation_space = _dict_space(env.observation_space, env.action_space)
+        self.observation_space = _dict_space(env.observation_space, env.action_space, "env")
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -76,10 +76,10 @@ class VectorActionMaskObservation(VectorWrapper):
     def __init__(self, envs: VectorEnv) -> None:
         super().__init__(envs)
         self.single_observation_space = _dict_space(
-            envs.single_observation_space, envs.single_action_space
+            envs.single_observation_space, envs.single_action_space, "envs"
         )
         self.observation_space = batch_space(self.single_observation_space, envs.num_envs)
-        actions = _mask_space(envs.single_action_space).shape[0]
+        actions = _mask_space(envs.single_action_space, "envs").shape[0]
         self._last_masks = np.zeros((envs.num_envs, actions), np.int8)
 
     def _masks(self, infos: dict[str, Any], where: str) -> np.ndarray:
