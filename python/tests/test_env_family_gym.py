@@ -94,7 +94,10 @@ def test_search_opponents_answer_natively(game, opponent):
     env = MnkEnv(opponent=opponent, agent="x", game=game)
     obs, info = env.reset(seed=1)
     for _ in range(2):
-        action = int(np.flatnonzero(info["action_mask"])[0])
+        # The middle legal action: on Connect Four the centre, which keeps perfect's replies on
+        # its opening book (after a first move in column 1 its reply is a search of minutes).
+        legal = np.flatnonzero(info["action_mask"])
+        action = int(legal[len(legal) // 2])
         obs, _, terminated, _, info = env.step(action)
         # The agent's marks and the opponent's: one each a step.
         assert obs[:, :, 0].sum() == obs[:, :, 1].sum()
@@ -253,3 +256,9 @@ def test_tic_tac_toe_batched_opponent_plays_as_the_per_game_callable():
     assert 0 < len(calls) <= 2 * 31  # at most two rounds a step (a game restarting with O)
     with pytest.raises(TypeError, match="callable"):
         BatchedOpponent(3)
+
+
+def test_perfect_is_refused_where_its_solver_has_no_time_bound():
+    """``perfect`` has no budget: on gomoku it would search for ever, so it is refused."""
+    with pytest.raises(ValueError, match="perfect does not play gomoku.*use \"alphabeta\""):
+        TicTacToeEnv(opponent="perfect", game="gomoku")

@@ -875,6 +875,17 @@ impl FamilyKernel {
                 ))
             })?)
         };
+        // `perfect` has no budget: refused where its solver has no time bound (as `ttt play`).
+        if opponent == Some(Strategy::Perfect) && !tictactoe::mnk::agents::perfect_is_bounded(rules)
+        {
+            return Err(PyValueError::new_err(format!(
+                "argument `opponent`: perfect does not play {rules}: its solver has no time bound \
+on a board of {} cells (perfect play is offered on Connect Four and boards of at most {} cells); \
+use \"alphabeta\"",
+                rules.cells(),
+                tictactoe::mnk::agents::PERFECT_MAX_CELLS
+            )));
+        }
         let setup = Setup::new(rules, convention, autoreset, seat, opponent, illegal_reward);
         let games = Games::new(rules, n, seed.0)?;
         let agent = match (convention, opponent) {

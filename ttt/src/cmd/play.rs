@@ -659,6 +659,29 @@ mod tests {
     }
 
     #[test]
+    fn colour_marks_and_the_last_move_on_every_board() {
+        let (plain, colour) = (Style { colour: false }, Style { colour: true });
+        assert_eq!(plain.mark(Player::X), "X");
+        assert_eq!(colour.mark(Player::X), "\x1b[1;36mX\x1b[0m");
+        let board: Board = "X.O/.X./...".parse().unwrap();
+        let drawn = plain.board(board, Some(Cell::ALL[4]));
+        assert!(drawn.contains("    3 |(X)| 5\n"), "{drawn}");
+        // The family's boards through the same style.
+        let rules = tictactoe::mnk::Rules::TIC_TAC_TOE;
+        let board = tictactoe::mnk::AnyBoard::parse(rules, "X.O/.X./...").unwrap();
+        let last = rules.square(1, 1);
+        let family = crate::family::draw_marked(
+            &board,
+            "",
+            &|_| colour.paint(".", "2"),
+            &|player| colour.mark(player),
+            last,
+        );
+        assert!(family.contains("(\x1b[1;36mX\x1b[0m)"), "{family:?}");
+        assert!(family.contains("\x1b[2m.\x1b[0m"), "{family:?}");
+    }
+
+    #[test]
     fn levels_are_players() {
         for (level, player) in LEVELS {
             let strategy = parse_core_level(level).unwrap();

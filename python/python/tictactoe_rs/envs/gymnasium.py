@@ -37,7 +37,7 @@ importing this module registers for ``gym.make`` and ``gym.make_vec``:
   observation is then ``(rows, cols, 2)``, the action ``Discrete(actions)`` (a column with
   gravity, the cell ``row * cols + col`` without), and ``opponent`` one of the family's
   players, all native: ``"random"``, ``"heuristic"``, ``"mcts"``, ``"alphabeta"`` or
-  ``"perfect"`` (the solver within a node budget a move, else alpha-beta), or a callable
+  ``"perfect"`` (exact play, Connect Four and boards of at most 20 cells only), or a callable
   called ONCE per step with the games that wait for it, ``opponent(observations, masks) ->
   actions`` (int8 ``(k, rows, cols, 2)`` from its own view, int8 ``(k, actions)``, an integer
   array of shape ``(k,)`` back); if it raises or answers a wrong shape, a non-integer or an
