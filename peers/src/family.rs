@@ -154,31 +154,16 @@ fn c4_check_scalar(p: u64) -> bool {
     runs != 0
 }
 
-/// The same check with two directions to an SSE2 register (x86-64's baseline vector set):
-/// its shifts move both lanes by one amount, so each lane's amount is a shift of its own and
-/// a `movsd` joins the two.
+/// The same check with two directions to an SSE2 register: the library's check in builds
+/// without AVX2 (`lab::connect_four::has_line_sse2`); in builds with AVX2 the scalar check,
+/// which LLVM vectorizes with per-lane shifts.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn c4_check_sse2(p: u64) -> bool {
-    use std::arch::x86_64::*;
-    #[inline(always)]
-    fn lanes(x: __m128i, low: i32, high: i32) -> __m128i {
-        // SAFETY: SSE2 is part of every x86-64 CPU (the target's baseline).
-        unsafe {
-            let low = _mm_srl_epi64(x, _mm_cvtsi32_si128(low));
-            let high = _mm_srl_epi64(x, _mm_cvtsi32_si128(high));
-            _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(high), _mm_castsi128_pd(low)))
-        }
-    }
-    // SAFETY: as above.
-    unsafe {
-        let x = _mm_set1_epi64x(p as i64);
-        let two = _mm_and_si128(x, lanes(x, 7, 8));
-        let runs = _mm_and_si128(two, lanes(two, 14, 16));
-        let two = _mm_and_si128(x, lanes(x, 1, 6));
-        let runs = _mm_or_si128(runs, _mm_and_si128(two, lanes(two, 2, 12)));
-        _mm_cvtsi128_si64(_mm_or_si128(runs, _mm_unpackhi_epi64(runs, runs))) != 0
-    }
+    #[cfg(not(target_feature = "avx2"))]
+    return connect_four::has_line_sse2(p);
+    #[cfg(target_feature = "avx2")]
+    return c4_check_scalar(p);
 }
 
 /// Connect Four: play one move on a copy of a position and ask whether the game is over.

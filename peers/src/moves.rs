@@ -21,10 +21,8 @@
 
 use std::hint::black_box;
 
-use board_game::board::{Board as _, BoardMoves as _};
 use board_game::games::connect4::Connect4;
 use board_game::games::ttt::TTTBoard;
-use board_game::util::coord::Coord3;
 use connect_four_ai::Position as AiPosition;
 use connect_four_solver::{Column, ConnectFour};
 use internal_iterator::InternalIterator as _;
@@ -94,6 +92,29 @@ fn games(games: usize, mut game: impl FnMut(&mut Xorshift) -> u64) -> u64 {
     (0..games).map(|_| game(&mut rng)).sum()
 }
 
+/// `games` games of a `board-game` board through its per-move API: `available_moves()` into a
+/// list, a pick, `play`, until `is_done()`.
+#[inline(always)]
+fn board_game_games<B, const N: usize>(n: usize) -> u64
+where
+    B: board_game::board::Board + Default,
+    for<'a> B: board_game::board::BoardMoves<'a, B>,
+{
+    let first = B::all_possible_moves().nth(0).expect("a move");
+    games(n, |rng| {
+        let mut b = B::default();
+        let mut moves = List::<B::Move, N>::new(first);
+        while !b.is_done() {
+            moves.len = 0;
+            b.available_moves()
+                .expect("not done")
+                .for_each(|mv| moves.push(mv));
+            b.play(moves.pick(rng)).expect("legal");
+        }
+        u64::from(b.outcome().is_some())
+    })
+}
+
 /// A family position of `rules` on `W` words.
 fn empty<const W: usize>(rules: Rules) -> MnkPosition<W> {
     MnkPosition::new(rules).expect("wide enough")
@@ -159,20 +180,7 @@ fn connect_four() {
         case(
             "board-game Connect4 available_moves() list + play + is_done",
             GAMES,
-            || {
-                games(GAMES, |rng| {
-                    let mut b = Connect4::default();
-                    let mut moves = List::<u8, 7>::new(0);
-                    while !b.is_done() {
-                        moves.len = 0;
-                        b.available_moves()
-                            .expect("not done")
-                            .for_each(|mv| moves.push(mv));
-                        b.play(moves.pick(rng)).expect("legal");
-                    }
-                    u64::from(b.outcome().is_some())
-                })
-            },
+            || board_game_games::<Connect4, 7>(GAMES),
         ),
         case(
             "connect-four-solver legal_moves() list + play + is_over",
@@ -290,20 +298,7 @@ fn tic_tac_toe() {
         case(
             "board-game TTTBoard available_moves() list + play + is_done",
             GAMES,
-            || {
-                games(GAMES, |rng| {
-                    let mut b = TTTBoard::default();
-                    let mut moves = List::<_, 9>::new(Coord3::from_index(0));
-                    while !b.is_done() {
-                        moves.len = 0;
-                        b.available_moves()
-                            .expect("not done")
-                            .for_each(|mv| moves.push(mv));
-                        b.play(moves.pick(rng)).expect("legal");
-                    }
-                    u64::from(b.outcome().is_some())
-                })
-            },
+            || board_game_games::<TTTBoard, 9>(GAMES),
         ),
         case(
             "tic-tac-toe-board open_fields() list + play_move + state",

@@ -60,6 +60,15 @@ pub mod connect_four {
     ) -> Status {
         position.play_random_connect_four_portable(rng)
     }
+
+    /// Whether one Connect Four word (7 bits a column) holds four in a row, checked two
+    /// directions to an SSE2 register: the check of [`Position::play_bit`] in builds without
+    /// AVX2.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    #[must_use]
+    pub fn has_line_sse2(word: u64) -> bool {
+        crate::mnk::line_c4_sse2(word)
+    }
 }
 
 /// The paper's method as printed: its patterns, the defective one, and its array conversion.

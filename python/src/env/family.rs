@@ -70,8 +70,6 @@ pub struct Setup {
     /// The observation index (`row × cols + col`) of each bitboard bit ([`NO_CELL`] for the
     /// guard bits).
     pub cell_of_bit: Vec<u16>,
-    /// The bitboard bit of each observation index.
-    pub bit_of_cell: Vec<u16>,
     /// The action that fills each bitboard bit (0 for the guard bits).
     pub action_of_bit: Vec<u16>,
 }
@@ -97,7 +95,7 @@ impl Setup {
         opponent: Option<Strategy>,
         illegal_reward: f32,
     ) -> Setup {
-        let [cell_of_bit, bit_of_cell, action_of_bit] = Setup::tables(rules);
+        let [cell_of_bit, action_of_bit] = Setup::tables(rules);
         Setup {
             rules,
             convention,
@@ -108,7 +106,6 @@ impl Setup {
             cells: rules.cells() as usize,
             actions: rules.actions() as usize,
             cell_of_bit,
-            bit_of_cell,
             action_of_bit,
         }
     }
@@ -169,20 +166,18 @@ impl Setup {
         }
     }
 
-    /// The tables of `rules`: `cell_of_bit`, `bit_of_cell`, `action_of_bit`.
-    fn tables(rules: Rules) -> [Vec<u16>; 3] {
+    /// The tables of `rules`: `cell_of_bit`, `action_of_bit`.
+    fn tables(rules: Rules) -> [Vec<u16>; 2] {
         let mut cell_of_bit = vec![NO_CELL; 64 * rules.words().max(1)];
         let mut action_of_bit = vec![0; 64 * rules.words().max(1)];
-        let mut bit_of_cell = vec![0; rules.cells() as usize];
         for cell in 0..rules.cells() {
             if let Some(square) = rules.square_at(cell) {
                 let bit = rules.bit(square) as usize;
                 cell_of_bit[bit] = cell as u16;
-                bit_of_cell[cell as usize] = bit as u16;
                 action_of_bit[bit] = if rules.gravity() { square.col() } else { cell } as u16;
             }
         }
-        [cell_of_bit, bit_of_cell, action_of_bit]
+        [cell_of_bit, action_of_bit]
     }
 
     /// The observation index of bit `bit`, if it is a cell.
@@ -258,26 +253,16 @@ where
     }
 
     /// Plays `action` (already checked to be below the number of actions) for the side to
-    /// move in a game in play: the outcome and the mark made. The legality check is the
-    /// library's `Position::play` made once on the kernel's tables (the column's height with
-    /// gravity, the cell's bit without), then `play_bit`.
+    /// move in a game in play: the outcome and the mark made. The check is the library's
+    /// (`Position::legal_move`), the move its `play_move`.
     #[inline(always)]
     fn play(&mut self, setup: &Setup, action: usize) -> (Outcome, Option<Mark>) {
         let mover = self.mover();
-        let rules = setup.rules;
-        let bit = if self.position.status() != Status::Ongoing {
-            None
-        } else if rules.gravity() {
-            let height = self.position.height(action as u32);
-            (height < rules.rows()).then(|| action as u32 * rules.stride() + height)
-        } else {
-            let bit = u32::from(setup.bit_of_cell[action]);
-            (!self.position.board().occupied().contains(bit)).then_some(bit)
-        };
-        let Some(bit) = bit else {
+        let Ok(mv) = self.position.legal_move(action) else {
             return (Outcome::Illegal(mover), None);
         };
-        self.position.play_bit(bit);
+        self.position.play_move(mv);
+        let bit = mv.bit();
         let outcome = match self.position.status() {
             Status::Ongoing => Outcome::Ongoing,
             Status::Draw => Outcome::Draw,
@@ -662,13 +647,12 @@ impl Core<'_> {
         if game.done {
             return ((random * actions) >> 32) as i64;
         }
-        let playable = game.position.playable();
-        let n = u64::from(playable.count());
-        let pick = ((random * n) >> 32) as u32;
-        let bit = playable.nth(pick).unwrap_or(0) as usize;
+        let Some(mv) = game.position.legal_moves().pick(random as u32) else {
+            return 0;
+        };
         self.setup
             .action_of_bit
-            .get(bit)
+            .get(mv.bit() as usize)
             .map_or(0, |&a| i64::from(a))
     }
 }

@@ -133,7 +133,7 @@ pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[inline(always)]
 #[allow(unsafe_code)]
-fn c4_has_line_sse2(p: u64) -> bool {
+pub(crate) fn c4_has_line_sse2(p: u64) -> bool {
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_castpd_si128, _mm_castsi128_pd, _mm_cvtsi32_si128,
         _mm_cvtsi128_si64, _mm_move_sd, _mm_or_si128, _mm_set1_epi64x, _mm_srl_epi64,

@@ -142,6 +142,9 @@ impl Move {
 /// the left, each bottom to top) without the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Moves<const W: usize> {
+    /// The moves' bits; for Connect Four on one word, the carry `occupied + bottom` that
+    /// holds them ([`set`](Moves::set) masks it to the cells): a choice's cell is then one
+    /// AND of the carry with its column, one step fewer after the move before.
     bits: Bits<W>,
     /// The position's open columns (gravity; 0 without): with gravity the moves are one a
     /// column, so counting and choosing among the columns is counting and choosing the moves.
@@ -191,18 +194,28 @@ impl<const W: usize> Moves<W> {
         }
     }
 
+    /// The moves' bits (see the field).
+    #[inline(always)]
+    fn set(&self) -> Bits<W> {
+        let mut bits = self.bits;
+        if W == 1 && self.rules.is(Rules::CONNECT_FOUR) {
+            bits.0[0] &= CONNECT_FOUR_CELLS;
+        }
+        bits
+    }
+
     /// Whether there is none (the game is over).
     #[must_use]
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.bits.is_empty()
+        self.set().is_empty()
     }
 
     /// Whether `mv` is one of them.
     #[must_use]
     #[inline]
     pub fn contains(&self, mv: Move) -> bool {
-        self.bits.contains(mv.bit())
+        self.set().contains(mv.bit())
     }
 
     /// The `n`-th move, lowest bit first, counting from 0.
@@ -210,7 +223,7 @@ impl<const W: usize> Moves<W> {
     #[inline]
     pub fn nth(&self, n: usize) -> Option<Move> {
         let n = u32::try_from(n).ok()?;
-        self.bits.nth(n).map(|bit| Move(bit as u16))
+        self.set().nth(n).map(|bit| Move(bit as u16))
     }
 
     /// A move chosen by 32 random bits, uniformly when the bits are, or `None` when there is
@@ -232,7 +245,7 @@ impl<const W: usize> Moves<W> {
             }
             let k = (u64::from(random) * u64::from(n)) >> 32;
             let shift = OPEN_SHIFT[open][k as usize & 7];
-            // The column's one playable cell.
+            // The column's one playable cell: the carry's bit in its cells.
             let cell = self.bits.0[0] & (0x3f << shift);
             return Some(Move(cell.trailing_zeros() as u16));
         }
@@ -257,14 +270,14 @@ impl<const W: usize> Moves<W> {
     /// The moves as bits.
     #[must_use]
     #[inline(always)]
-    pub const fn bits(&self) -> Bits<W> {
-        self.bits
+    pub fn bits(&self) -> Bits<W> {
+        self.set()
     }
 
     /// The moves, lowest bit first.
     #[inline]
     pub fn iter(&self) -> MoveIter<W> {
-        MoveIter(self.bits.iter())
+        MoveIter(self.set().iter())
     }
 }
 
@@ -552,8 +565,18 @@ impl<const W: usize> Position<W> {
     #[inline(always)]
     pub fn legal_moves(&self) -> Moves<W> {
         let ongoing = self.status == Status::Ongoing;
+        let bits = if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
+            // The carry alone (see `Moves::bits`).
+            let mut carry = Bits::EMPTY;
+            if ongoing {
+                carry.0[0] = self.board.occupied().0[0].wrapping_add(CONNECT_FOUR_BOTTOM);
+            }
+            carry
+        } else {
+            self.playable()
+        };
         Moves {
-            bits: self.playable(),
+            bits,
             open: if ongoing { self.open } else { 0 },
             rules: self.rules(),
         }
@@ -723,7 +746,7 @@ impl<const W: usize> Position<W> {
         // whole-board check is the cheaper (branch-free) way to ask. No player has `k` marks
         // before ply `2k - 1` (Connect Four's first six plies check nothing).
         let won = if W == 1 {
-            u32::from(self.plies) >= 2 * rules.k() - 1 && has_line(pieces, rules)
+            has_line(pieces, rules)
         } else {
             wins_by_playing(before, bit, rules)
         };
