@@ -10,12 +10,13 @@
 //! ```
 //!
 //! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, and the
-//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`); none runs
-//! them all.
+//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`; ultimate
+//! tic-tac-toe's `ultimate`, `ultimate-perft`: see `ultimate.rs`); none runs them all.
 //!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
 
 mod family;
+mod ultimate;
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -261,11 +262,12 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
-    family::run(run);
+    family::run(&run);
+    ultimate::run(run);
 }
 
 /// The groups, by the names `main` takes as arguments.
-const GROUPS: [&str; 9] = [
+const GROUPS: [&str; 11] = [
     "single",
     "play",
     "array",
@@ -275,6 +277,8 @@ const GROUPS: [&str; 9] = [
     "c4-perft",
     "gomoku",
     "ttt-family",
+    "ultimate",
+    "ultimate-perft",
 ];
 
 /// How many times a single-board group goes over the positions in one timed run.
