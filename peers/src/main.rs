@@ -262,7 +262,7 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
-    family::run(&run);
+    family::run(run);
     ultimate::run(run);
 }
 

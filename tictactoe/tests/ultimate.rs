@@ -455,3 +455,36 @@ mod encodings {
         );
     }
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use tictactoe::ultimate::encoding::{Base3, Base4};
+
+    proptest! {
+        /// Any sequence of move indices: legal ones play, illegal ones are refused and change
+        /// nothing; every reached position survives its text and codes; undoing all of them
+        /// returns to the empty board.
+        #[test]
+        fn play_refuse_and_undo(indices in proptest::collection::vec(0usize..81, 0..120)) {
+            let mut position = Position::EMPTY;
+            let mut undos = Vec::new();
+            for index in indices {
+                let played = Move::try_from(index).unwrap();
+                let before = position;
+                match position.play(played) {
+                    Ok(undo) => undos.push(undo),
+                    Err(_) => prop_assert_eq!(position, before),
+                }
+                prop_assert_eq!(position.to_string().parse::<Setup>(), Ok(position.to_setup()));
+                prop_assert_eq!(Base4::from_position(&position).to_setup(), position.to_setup());
+                prop_assert_eq!(Base3::from_position(&position).to_setup(), position.to_setup());
+                prop_assert_eq!(Position::try_from(position.to_setup()), Ok(position));
+            }
+            while let Some(undo) = undos.pop() {
+                position.undo(undo);
+            }
+            prop_assert_eq!(position, Position::EMPTY);
+        }
+    }
+}
