@@ -42,6 +42,15 @@ const PYSPIEL_PERFT: [u64; 9] = [
 ];
 
 #[test]
+fn sizes_are_as_documented() {
+    // docs/ultimate.md#the-model and the module's table.
+    assert_eq!(Position::BYTES, 48);
+    assert_eq!(std::mem::size_of::<Setup>(), 38);
+    assert_eq!(std::mem::size_of::<Move>(), 1);
+    assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 2);
+}
+
+#[test]
 fn perft_matches_pyspiel() {
     for (depth, expected) in PYSPIEL_PERFT.iter().enumerate().take(8) {
         assert_eq!(
