@@ -50,7 +50,10 @@ fn main() {
     }
     let per_board = 9.0 * f64::from(boards).log2() + 10f64.log2();
     let turn_order = ((total[81] + total[82]) as f64).log2() + 10f64.log2();
-    println!("small boards a game can leave: {boards} of 19683 ({:.2} bits)", f64::from(boards).log2());
+    println!(
+        "small boards a game can leave: {boards} of 19683 ({:.2} bits)",
+        f64::from(boards).log2()
+    );
     println!("limit, nine such boards and the board to play: {per_board:.2} bits");
     println!("limit, with turn order (X - O in 0..=1): {turn_order:.2} bits");
     println!(
