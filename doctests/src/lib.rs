@@ -36,3 +36,8 @@ pub struct Family;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/solver.md")]
 pub struct Solver;
+
+/// The examples of `docs/ultimate.md`.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/ultimate.md")]
+pub struct Ultimate;

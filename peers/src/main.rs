@@ -10,13 +10,14 @@
 //! ```
 //!
 //! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, and the
-//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`); none runs
-//! them all.
+//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`; ultimate
+//! tic-tac-toe's `ultimate`, `ultimate-perft`: see `ultimate.rs`); none runs them all.
 //!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
 
 mod family;
 mod moves;
+mod ultimate;
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -264,10 +265,11 @@ fn main() {
     }
     family::run(&run);
     moves::run(&run);
+    ultimate::run(&run);
 }
 
 /// The groups, by the names `main` takes as arguments.
-const GROUPS: [&str; 12] = [
+const GROUPS: [&str; 14] = [
     "single",
     "play",
     "array",
@@ -280,6 +282,8 @@ const GROUPS: [&str; 12] = [
     "c4-moves",
     "gomoku-moves",
     "ttt-moves",
+    "ultimate",
+    "ultimate-perft",
 ];
 
 /// How many times a single-board group goes over the positions in one timed run.

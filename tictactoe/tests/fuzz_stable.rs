@@ -1,7 +1,8 @@
 //! The fuzz targets' checks (`fuzz/shared/checks.rs`) on pseudo-random inputs, so that they
 //! run on a stable toolchain without libFuzzer: `ttt_reader` (raw bytes, and valid files of
 //! every packing, both ways, damaged), `constructors` (arbitrary lengths and bytes) and
-//! `mnk_decode` (arbitrary bytes through the family's decoders, `fuzz/shared/mnk_encodings.rs`).
+//! `mnk_decode` (arbitrary bytes through the family's decoders, `fuzz/shared/mnk_encodings.rs`)
+//! and `ultimate` (text and codes of ultimate tic-tac-toe, `fuzz/shared/ultimate.rs`).
 //! `TTT_FUZZ_CASES` sets the number of cases per check (default 3,000).
 
 #[path = "../../fuzz/shared/checks.rs"]
@@ -9,6 +10,9 @@ mod checks;
 
 #[path = "../../fuzz/shared/mnk_encodings.rs"]
 mod mnk_encodings;
+
+#[path = "../../fuzz/shared/ultimate.rs"]
+mod ultimate;
 
 fn cases() -> usize {
     std::env::var("TTT_FUZZ_CASES")
@@ -94,4 +98,34 @@ fn mnk_decode_checks_on_random_bytes() {
         mnk_encodings::check(&data);
     }
     eprintln!("mnk_decode: {cases} inputs");
+}
+
+#[test]
+fn ultimate_checks_on_random_inputs() {
+    let mut bytes = Bytes(0x2545_f491_4f6c_dd1d);
+    let cases = cases() * 10;
+    let cell_chars = b"XO.XO...../ \n*012345678x";
+    for case in 0..cases {
+        let len = (bytes.next() % 120) as usize;
+        let mut data = bytes.fill(len + 1);
+        if case % 2 == 0 {
+            // Text: mostly cell characters, so that many inputs parse or fail late.
+            data[0] &= !1;
+            for byte in data.iter_mut().skip(1) {
+                *byte = cell_chars[(*byte as usize) % cell_chars.len()];
+            }
+            if case % 4 == 0 {
+                // A well-formed setup with a character or two changed.
+                let mut text = tictactoe::ultimate::Position::EMPTY
+                    .to_string()
+                    .into_bytes();
+                let at = (bytes.next() as usize) % text.len();
+                text[at] = cell_chars[(bytes.next() as usize) % cell_chars.len()];
+                data.truncate(1);
+                data.extend_from_slice(&text);
+            }
+        }
+        ultimate::check(&data);
+    }
+    eprintln!("ultimate: {cases} inputs");
 }

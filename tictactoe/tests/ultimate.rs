@@ -42,6 +42,15 @@ const PYSPIEL_PERFT: [u64; 9] = [
 ];
 
 #[test]
+fn sizes_are_as_documented() {
+    // docs/ultimate.md#the-model and the module's table.
+    assert_eq!(Position::BYTES, 48);
+    assert_eq!(std::mem::size_of::<Setup>(), 38);
+    assert_eq!(std::mem::size_of::<Move>(), 1);
+    assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 2);
+}
+
+#[test]
 fn perft_matches_pyspiel() {
     for (depth, expected) in PYSPIEL_PERFT.iter().enumerate().take(8) {
         assert_eq!(
@@ -453,5 +462,38 @@ mod encodings {
             DecodeError::BadNext { value: 12 }.to_string(),
             "the board to play holds 12 (expected 0 to 8, or 9 for any)"
         );
+    }
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use tictactoe::ultimate::encoding::{Base3, Base4};
+
+    proptest! {
+        /// Any sequence of move indices: legal ones play, illegal ones are refused and change
+        /// nothing; every reached position survives its text and codes; undoing all of them
+        /// returns to the empty board.
+        #[test]
+        fn play_refuse_and_undo(indices in proptest::collection::vec(0usize..81, 0..120)) {
+            let mut position = Position::EMPTY;
+            let mut undos = Vec::new();
+            for index in indices {
+                let played = Move::try_from(index).unwrap();
+                let before = position;
+                match position.play(played) {
+                    Ok(undo) => undos.push(undo),
+                    Err(_) => prop_assert_eq!(position, before),
+                }
+                prop_assert_eq!(position.to_string().parse::<Setup>(), Ok(position.to_setup()));
+                prop_assert_eq!(Base4::from_position(&position).to_setup(), position.to_setup());
+                prop_assert_eq!(Base3::from_position(&position).to_setup(), position.to_setup());
+                prop_assert_eq!(Position::try_from(position.to_setup()), Ok(position));
+            }
+            while let Some(undo) = undos.pop() {
+                position.undo(undo);
+            }
+            prop_assert_eq!(position, Position::EMPTY);
+        }
     }
 }
