@@ -561,19 +561,24 @@ pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     )))
 }
 
-/// A stop check for the library's solvers that takes the GIL about every
-/// [`tictactoe::POLL_NODES`] nodes to run Python's signal handlers, and the error they raised
-/// (a `KeyboardInterrupt` on Ctrl-C), if any: the search then stops within milliseconds.
-pub(crate) fn signal_check() -> (tictactoe::StopCheck, Arc<Mutex<Option<PyErr>>>) {
+/// A watch for the library's solvers that takes the GIL every
+/// [`WATCH_NODES`](tictactoe::solver::WATCH_NODES) nodes (a tenth of a second at most) to run
+/// Python's signal handlers, and the error they raised (a `KeyboardInterrupt` on Ctrl-C), if
+/// any: the search then stops.
+pub(crate) fn signal_check() -> (tictactoe::solver::Watch, Arc<Mutex<Option<PyErr>>>) {
     let raised = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&raised);
-    let check = Box::new(move || match Python::attach(|py| py.check_signals()) {
-        Ok(()) => false,
-        Err(error) => {
-            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
-            true
-        }
-    });
+    // The method path clippy suggests does not take every `Python<'py>` lifetime.
+    #[allow(clippy::redundant_closure_for_method_calls)]
+    let check = Box::new(
+        move |_nodes| match Python::attach(|py| py.check_signals()) {
+            Ok(()) => true,
+            Err(error) => {
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+                false
+            }
+        },
+    );
     (check, raised)
 }
 
@@ -586,8 +591,8 @@ pub(crate) fn raised(slot: &Mutex<Option<PyErr>>) -> Option<PyErr> {
 /// (int8: 1 X wins, 2 O wins, 3 draw, -1 not solved within `max_nodes`), and unless `weak`
 /// the distance in plies (int16, -1 unsolved), the score for the side to move (int16, 0
 /// unsolved) and the best-move mask (bool, one row of `actions` per position). The search runs
-/// without the GIL and stops on a signal (Ctrl-C raises `KeyboardInterrupt` within
-/// milliseconds).
+/// without the GIL and stops on a signal (Ctrl-C raises `KeyboardInterrupt` within about a
+/// tenth of a second).
 #[pyfunction]
 #[pyo3(signature = (positions, game = None, *, weak = None, max_nodes = None))]
 fn mnk_solve<'py>(
@@ -620,7 +625,7 @@ fn mnk_solve<'py>(
     let (check, signal) = signal_check();
     py.detach(|| {
         let mut solver = AnySolver::new();
-        let _ = solver.set_stop_check(Some(check));
+        let _ = solver.set_watch(Some(check));
         for (i, position) in positions.iter().enumerate() {
             if signal.lock().is_ok_and(|s| s.is_some()) {
                 break;

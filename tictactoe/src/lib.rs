@@ -47,8 +47,6 @@ mod testing;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
-#[cfg(feature = "alloc")]
-pub use budget::{POLL_NODES, StopCheck};
 pub use cell::{Cell, CellError};
 pub use game::{Game, MovesError, ParseGameError};
 pub use line::Line;

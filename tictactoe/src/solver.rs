@@ -26,6 +26,19 @@
 
 use core::fmt;
 
+/// A caller's eye on a long search ([`crate::mnk::AnySolver::set_watch`]): called every
+/// [`WATCH_NODES`] nodes with the nodes the current search has taken so far; returning `false`
+/// stops the search, which then answers as if its node budget had run out. A progress bar, a
+/// clock or a check for Ctrl-C.
+#[cfg(feature = "alloc")]
+pub type Watch = alloc::boxed::Box<dyn FnMut(u64) -> bool + Send + Sync>;
+
+/// How many nodes a search takes between two calls of its [`Watch`]: 2^16, a few hundredths of
+/// a second of Connect Four's solver and about a tenth of the family solver's on gomoku (2^20
+/// made Ctrl-C in Python take 1.7 to 2.3 s on gomoku on a loaded machine; a call costs a
+/// closure call, nothing measurable per node).
+pub const WATCH_NODES: u64 = 1 << 16;
+
 use crate::encoding::Rank;
 use crate::encoding::rank::RankIndex;
 use crate::{Bitboard, Player, Position, Status};

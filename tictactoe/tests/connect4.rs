@@ -244,21 +244,21 @@ fn a_budget_stops_the_search_and_what_it_learnt_stays_true() {
 }
 
 #[test]
-fn a_stop_check_stops_a_bounded_search_and_only_it() {
+fn a_watch_stops_a_bounded_search_and_only_it() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
     let calls = Arc::new(AtomicU64::new(0));
     let counted = Arc::clone(&calls);
     let mut solver = Solver::new();
-    // Stops at its third call, after 2 x POLL_NODES nodes.
-    let _ = solver.set_stop_check(Some(Box::new(move || {
-        counted.fetch_add(1, Ordering::Relaxed) >= 2
+    // Stops at its third call, after 3 x WATCH_NODES nodes.
+    let _ = solver.set_watch(Some(Box::new(move |_| {
+        counted.fetch_add(1, Ordering::Relaxed) < 2
     })));
     let hard: Position = "6".parse().unwrap_or_default();
     assert_eq!(solver.solve_within(hard, u64::MAX), None);
     assert_eq!(calls.load(Ordering::Relaxed), 3);
     assert!(
-        solver.nodes() <= 3 * tictactoe::POLL_NODES + 1,
+        solver.nodes() <= 3 * tictactoe::solver::WATCH_NODES + 1,
         "{}",
         solver.nodes()
     );
@@ -266,5 +266,5 @@ fn a_stop_check_stops_a_bounded_search_and_only_it() {
     let easy: Position = "4455".parse().unwrap_or_default();
     assert_eq!(solver.solve(easy).score, 18);
     assert_eq!(calls.load(Ordering::Relaxed), 3);
-    assert!(solver.set_stop_check(None).is_some());
+    assert!(solver.set_watch(None).is_some());
 }

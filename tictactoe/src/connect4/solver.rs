@@ -3,9 +3,8 @@
 use super::book::Book;
 use super::position::{CELLS, Column, Columns, Position, column_mask, mirror_bits};
 use super::table::Table;
-use crate::StopCheck;
 use crate::budget::Limits;
-use crate::solver::{Outcome, Value};
+use crate::solver::{Outcome, Value, Watch};
 
 /// The lowest score of any position: a loss to the opponent's 21st stone... and the highest.
 /// Scores follow the benchmark sets: `22 - k` when the player to move wins with its `k`-th
@@ -74,7 +73,7 @@ pub const fn distance_of(score: i32, moves: usize) -> u32 {
 ///
 /// [`Solver::solve`] and [`Solver::solve_weak`] always finish; [`Solver::solve_within`] and
 /// [`Solver::solve_weak_within`] stop after a node budget or when the
-/// [stop check](Solver::set_stop_check) says so, and then answer `None`.
+/// [watch](Solver::set_watch) says so, and then answer `None`.
 ///
 /// ```no_run
 /// use tictactoe::connect4::{Position, Solver};
@@ -96,7 +95,7 @@ pub struct Solver {
     book: Option<Book>,
     nodes: u64,
     limits: Limits,
-    // Set when the budget or the stop check ended the search: no result stands after it.
+    // Set when the budget or the watch ended the search: no result stands after it.
     aborted: bool,
 }
 
@@ -163,11 +162,12 @@ impl Solver {
         self.nodes = 0;
     }
 
-    /// Keeps `check` (or none) for the bounded searches ([`Solver::solve_within`],
-    /// [`Solver::solve_weak_within`]): they call it about every [`POLL_NODES`](crate::POLL_NODES)
-    /// nodes and stop when it answers `true`. Returns the check kept before.
-    pub fn set_stop_check(&mut self, check: Option<StopCheck>) -> Option<StopCheck> {
-        self.limits.set_stop_check(check)
+    /// Gives the bounded searches ([`Solver::solve_within`], [`Solver::solve_weak_within`]) a
+    /// [`Watch`] (or takes it away with `None`): they call it every
+    /// [`WATCH_NODES`](crate::solver::WATCH_NODES) nodes and stop when it answers `false`.
+    /// Returns the one it had.
+    pub fn set_watch(&mut self, watch: Option<Watch>) -> Option<Watch> {
+        self.limits.set_watch(watch)
     }
 
     /// The score, outcome, value, distance and every best move of `position`.
@@ -177,7 +177,7 @@ impl Solver {
     }
 
     /// [`Solver::solve`] within `budget` nodes: `None` when the search needs more, or when
-    /// the stop check stopped it. What the table learnt before stopping stays true.
+    /// the watch stopped it. What the table learnt before stopping stays true.
     pub fn solve_within(&mut self, position: Position, budget: u64) -> Option<Solution> {
         self.bounded(budget, true, |s| s.solution(position))
     }
@@ -189,7 +189,7 @@ impl Solver {
         })
     }
 
-    /// `search` under `budget` nodes (and the stop check when `poll`), `None` when stopped.
+    /// `search` under `budget` nodes (and the watch when `poll`), `None` when stopped.
     fn bounded<T>(
         &mut self,
         budget: u64,

@@ -7,7 +7,7 @@
 //! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | [`AnySolver::solve`]'s `budget` nodes |
 //! | any other, or a finished Connect Four game | [`solve::Solver`] of the position's width | [`AnySolver::solve`]'s `budget` nodes |
 //!
-//! Either search also stops when the [stop check](AnySolver::set_stop_check) says so.
+//! Either search also stops when the [watch](AnySolver::set_watch) says so.
 //!
 //! The **score** generalises the Connect Four benchmark sets' convention to every game:
 //! positive when the side to move wins, `(cells + 1) / 2 + 1` minus the winner's marks at the
@@ -31,8 +31,8 @@ use alloc::vec::Vec;
 use super::solve::{self, DEFAULT_TABLE_BITS, Solver};
 use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, PlayError, Rules, Square};
 use crate::connect4;
-use crate::solver::{Outcome, Value};
-use crate::{Player, Status, StopCheck};
+use crate::solver::{Outcome, Value, Watch};
+use crate::{Player, Status};
 
 /// What perfect play makes of a position: [`solve::Solution`] with the score.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,7 +62,7 @@ pub struct AnySolver {
     w6: Option<Box<Solver<6>>>,
     connect4: Option<Box<connect4::Solver>>,
     nodes: u64,
-    stop: Option<StopCheck>,
+    watch: Option<Watch>,
 }
 
 impl Default for AnySolver {
@@ -85,30 +85,30 @@ fn family<const W: usize>(
     slot.as_deref_mut()
 }
 
-/// `search`'s answer on `solver` and the nodes it took, with the stop check `stop` lent to
+/// `search`'s answer on `solver` and the nodes it took, with `watch` lent to
 /// the solver for the search.
 fn within<const W: usize, T>(
     solver: &mut Solver<W>,
-    stop: &mut Option<StopCheck>,
+    watch: &mut Option<Watch>,
     search: impl FnOnce(&mut Solver<W>) -> Option<T>,
 ) -> (Option<T>, u64) {
     let start = solver.nodes();
-    let _ = solver.set_stop_check(stop.take());
+    let _ = solver.set_watch(watch.take());
     let answer = search(solver);
-    *stop = solver.set_stop_check(None);
+    *watch = solver.set_watch(None);
     (answer, solver.nodes() - start)
 }
 
 /// [`within`] for Connect Four's solver.
 fn within_connect4<T>(
     solver: &mut connect4::Solver,
-    stop: &mut Option<StopCheck>,
+    watch: &mut Option<Watch>,
     search: impl FnOnce(&mut connect4::Solver) -> Option<T>,
 ) -> (Option<T>, u64) {
     let start = solver.nodes();
-    let _ = solver.set_stop_check(stop.take());
+    let _ = solver.set_watch(watch.take());
     let answer = search(solver);
-    *stop = solver.set_stop_check(None);
+    *watch = solver.set_watch(None);
     (answer, solver.nodes() - start)
 }
 
@@ -131,15 +131,16 @@ impl AnySolver {
             w6: None,
             connect4: None,
             nodes: 0,
-            stop: None,
+            watch: None,
         }
     }
 
-    /// Keeps `check` (or none): every search of [`AnySolver::solve`] and [`AnySolver::value`]
-    /// calls it about every [`POLL_NODES`](crate::POLL_NODES) nodes and answers `None` when it
-    /// says `true`. Returns the check kept before.
-    pub fn set_stop_check(&mut self, check: Option<StopCheck>) -> Option<StopCheck> {
-        core::mem::replace(&mut self.stop, check)
+    /// Gives every later search of [`AnySolver::solve`] and [`AnySolver::value`] a [`Watch`]
+    /// (or takes it away with `None`): it is called every
+    /// [`WATCH_NODES`](crate::solver::WATCH_NODES) nodes and the search answers `None` when it
+    /// says `false`. Returns the one it had.
+    pub fn set_watch(&mut self, watch: Option<Watch>) -> Option<Watch> {
+        core::mem::replace(&mut self.watch, watch)
     }
 
     /// Nodes searched since the solver was made, budgets that ran out included.
@@ -149,12 +150,12 @@ impl AnySolver {
     }
 
     /// Value, distance, score and best moves of `position`; `None` when the search needs more
-    /// than `budget` nodes, or the stop check stopped it.
+    /// than `budget` nodes, or the watch stopped it.
     pub fn solve(&mut self, position: &AnyPosition, budget: u64) -> Option<AnySolution> {
         if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
             let (solution, nodes) =
-                within_connect4(solver, &mut self.stop, |s| s.solve_within(c4, budget));
+                within_connect4(solver, &mut self.watch, |s| s.solve_within(c4, budget));
             self.nodes += nodes;
             let solution = solution?;
             return Some(AnySolution {
@@ -170,18 +171,18 @@ impl AnySolver {
                 nodes,
             });
         }
-        let (rules, bits, stop) = (position.rules(), self.table_bits, &mut self.stop);
+        let (rules, bits, watch) = (position.rules(), self.table_bits, &mut self.watch);
         let (solution, nodes) = match position {
-            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, stop, |s| {
+            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, stop, |s| {
+            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, stop, |s| {
+            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
-            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, stop, |s| {
+            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, watch, |s| {
                 s.solve_within(p, budget)
             }),
         };
@@ -198,24 +199,24 @@ impl AnySolver {
     }
 
     /// Only who wins under perfect play (the weak mode, faster); `None` when the search needs
-    /// more than `budget` nodes, or the stop check stopped it.
+    /// more than `budget` nodes, or the watch stopped it.
     pub fn value(&mut self, position: &AnyPosition, budget: u64) -> Option<Value> {
         let (outcome, nodes) = if let Some(c4) = connect4_position(position) {
             let solver = self.connect4.get_or_insert_with(connect4_solver);
-            within_connect4(solver, &mut self.stop, |s| s.solve_weak_within(c4, budget))
+            within_connect4(solver, &mut self.watch, |s| s.solve_weak_within(c4, budget))
         } else {
-            let (rules, bits, stop) = (position.rules(), self.table_bits, &mut self.stop);
+            let (rules, bits, watch) = (position.rules(), self.table_bits, &mut self.watch);
             match position {
-                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, stop, |s| {
+                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, stop, |s| {
+                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, stop, |s| {
+                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
-                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, stop, |s| {
+                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, watch, |s| {
                     s.outcome_within(p, budget)
                 }),
             }
@@ -420,7 +421,7 @@ mod tests {
     }
 
     #[test]
-    fn the_budget_and_the_stop_check_hold_for_connect_four_and_the_family() {
+    fn the_budget_and_the_watch_hold_for_connect_four_and_the_family() {
         let mut solver = AnySolver::with_table_bits(12);
         let mut c4 = AnyPosition::new(Rules::CONNECT_FOUR);
         let _ = c4.play(5);
@@ -436,11 +437,11 @@ mod tests {
             (solution.value, solution.best_moves),
             (Value::XWins, alloc::vec![3])
         );
-        // A check that says stop at once stops both solvers' bounded searches.
-        let _ = solver.set_stop_check(Some(Box::new(|| true)));
+        // A watch that says stop at once stops both solvers' bounded searches.
+        let _ = solver.set_watch(Some(Box::new(|_| false)));
         assert_eq!(solver.solve(&c4, u64::MAX), None);
         let gomoku = AnyPosition::new(Rules::GOMOKU);
         assert_eq!(solver.value(&gomoku, u64::MAX), None);
-        assert!(solver.set_stop_check(None).is_some());
+        assert!(solver.set_watch(None).is_some());
     }
 }

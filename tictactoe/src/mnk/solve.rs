@@ -62,8 +62,8 @@ use super::bits::Bits;
 use super::board::{WidthError, cell_mask};
 use super::{Position, Rules, zobrist};
 use crate::budget::Limits;
-use crate::solver::{Outcome, Value};
-use crate::{Player, Status, StopCheck};
+use crate::solver::{Outcome, Value, Watch};
+use crate::{Player, Status};
 
 /// Bytes of one table entry: the 64-bit hash, two 16-bit bounds, a 16-bit move and a 16-bit
 /// count of marks.
@@ -336,19 +336,19 @@ impl<const W: usize> Solver<W> {
     }
 
     /// [`solve`](Solver::solve) with at most `budget` nodes: `None` when the search needs
-    /// more, or when the [stop check](Solver::set_stop_check) stopped it. What it stored
+    /// more, or when the [watch](Solver::set_watch) stopped it. What it stored
     /// before stopping stays in the table and is correct.
     #[must_use]
     pub fn solve_within(&mut self, position: &Position<W>, budget: u64) -> Option<Solution> {
         self.bounded(position, budget, true)
     }
 
-    /// Keeps `check` (or none) for the bounded searches ([`Solver::solve_within`],
-    /// [`Solver::outcome_within`]): they call it about every [`POLL_NODES`](crate::POLL_NODES)
-    /// nodes and stop when it answers `true`. Returns the check kept before. A clone of the
-    /// solver has none.
-    pub fn set_stop_check(&mut self, check: Option<StopCheck>) -> Option<StopCheck> {
-        self.limits.set_stop_check(check)
+    /// Gives the bounded searches ([`Solver::solve_within`], [`Solver::outcome_within`]) a
+    /// [`Watch`] (or takes it away with `None`): they call it every
+    /// [`WATCH_NODES`](crate::solver::WATCH_NODES) nodes and stop when it answers `false`.
+    /// Returns the one it had. A clone of the solver has none.
+    pub fn set_watch(&mut self, watch: Option<Watch>) -> Option<Watch> {
+        self.limits.set_watch(watch)
     }
 
     fn bounded(&mut self, position: &Position<W>, budget: u64, poll: bool) -> Option<Solution> {
@@ -407,7 +407,7 @@ impl<const W: usize> Solver<W> {
     }
 
     /// [`outcome`](Solver::outcome) with at most `budget` nodes: `None` when the search needs
-    /// more, or when the stop check stopped it. What it stored before stopping stays in the
+    /// more, or when the watch stopped it. What it stored before stopping stays in the
     /// table and is correct.
     #[must_use]
     pub fn outcome_within(&mut self, position: &Position<W>, budget: u64) -> Option<Outcome> {
