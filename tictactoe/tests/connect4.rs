@@ -258,7 +258,8 @@ fn a_watch_stops_a_bounded_search_and_only_it() {
     assert_eq!(solver.solve_within(hard, u64::MAX), None);
     assert_eq!(calls.load(Ordering::Relaxed), 3);
     assert!(
-        solver.nodes() <= 3 * tictactoe::solver::WATCH_NODES + 1,
+        // The third call comes after 3 x WATCH_NODES nodes; the search unwinds in a few more.
+        solver.nodes() <= 3 * tictactoe::solver::WATCH_NODES + 16,
         "{}",
         solver.nodes()
     );

@@ -78,8 +78,8 @@ def solve(
     ``TypeError``. ``game`` (a ``Rules`` or a spec) is needed for strings; positions must all
     be of it. ``weak=True`` answers only the value, faster. ``max_nodes`` bounds the search of
     each position, Connect Four's included (default 10^8, about a minute; a position not
-    solved within it gets the value -1). Ctrl-C stops the search within a fraction of a second
-    (``KeyboardInterrupt``). A bad item is a ``ValueError`` or ``TypeError`` naming its index.
+    solved within it gets the value -1). Ctrl-C stops the search within about a tenth of a
+    second (``KeyboardInterrupt``). A bad item is a ``ValueError`` or ``TypeError`` naming its index.
 
     >>> from tictactoe_rs.mnk import solve
     >>> labels = solve(["4455", "445566"], "connect-four")
