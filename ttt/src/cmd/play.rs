@@ -38,7 +38,8 @@ play tic-tac-toe through the family's engine).
 The order measured per game, weakest first (docs/solver.md#the-ladder):
   connect-four  random < heuristic < mcts < alphabeta < perfect
   tic-tac-toe, 4x4  random < the others, which draw or trade games evenly
-  gomoku        random < mcts < heuristic (mcts's random playouts are weak on big boards)
+  gomoku        random < mcts < heuristic < alphabeta (mcts's random playouts are weak
+                on big boards)
   mcts       2,000 random playouts a move, stopped at --think-time
   alphabeta  alpha-beta 4 plies deep, deepening from 1 ply, stopped at --think-time
   perfect    exact: Connect Four's solver and opening book, else the family solver; offered
