@@ -148,10 +148,10 @@ impl PyUltimate {
     }
 
     /// The status of small board `board` (0-8), as `status`.
-    fn board_status(&self, board: usize) -> PyResult<&'static str> {
-        let cell = Cell::new(board as u8)
+    fn board_status(&self, board: i64) -> PyResult<&'static str> {
+        let cell = u8::try_from(board)
             .ok()
-            .filter(|_| board < 9)
+            .and_then(|b| Cell::new(b).ok())
             .ok_or_else(|| {
                 PyValueError::new_err(format!("argument `board` must be from 0 to 8, got {board}"))
             })?;

@@ -93,6 +93,9 @@ def test_errors_name_the_argument_and_the_rule() -> None:
         Position.from_text("...Z")
     with pytest.raises(ValueError, match="no mark of the last mover"):
         Position.from_text("." * 81 + " 4")
+    with pytest.raises(ValueError, match="`board` must be from 0 to 8, got -1"):
+        game.board_status(-1)
+    assert game.board_status(0) == "ongoing"
     game.undo()
     assert str(game) == str(Position())
     with pytest.raises(ValueError, match="no move to undo"):

@@ -19,10 +19,12 @@ use crate::{Board, Cell, Player};
 ///
 /// ```
 /// use tictactoe::ultimate::Setup;
-/// let setup: Setup = "....X..../.../.../.../.../.../.../.../... 4".replace("...", ".........").parse()?;
-/// let centre = tictactoe::Cell::new(4)?;
-/// assert_eq!(setup.next, Some(centre));
-/// assert_eq!(setup.boards[1].at(tictactoe::Cell::new(1)?), Some(tictactoe::Player::X));
+/// use tictactoe::{Cell, Player};
+/// // X in cell 1 of board 0 (the top row of the grid), which sends O to board 1.
+/// let e = ".........";
+/// let setup: Setup = format!(".X......./{} 1", [e; 8].join("/")).parse()?;
+/// assert_eq!(setup.next, Some(Cell::new(1)?));
+/// assert_eq!(setup.boards[0].at(Cell::new(1)?), Some(Player::X));
 /// assert!("X".parse::<Setup>().is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -224,8 +224,7 @@ impl Setup {
     /// ```
     /// use tictactoe::ultimate::{Setup, Violation};
     /// let e = ".........";
-    /// let text = format!("XXX{e}{e}{}/{}", &e[..6], [e; 7].join("/"));
-    /// let setup: Setup = format!("{text} *").parse()?;
+    /// let setup: Setup = format!("XX......./{} *", [e; 8].join("/")).parse()?;
     /// assert!(setup.violations().contains(Violation::XWentTwice));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
