@@ -10,6 +10,7 @@ mod bench;
 mod closed_stdout;
 mod cmd;
 mod codes;
+mod dialogue;
 mod draw;
 mod exit;
 mod family;

@@ -11,6 +11,7 @@ use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 use tictactoe::solver::{self, Solution};
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 
+use crate::dialogue::{Style, again, read_line};
 use crate::input::Lines;
 use crate::util::clock_seed;
 
@@ -181,34 +182,7 @@ fn level_name(strategy: Strategy) -> Option<&'static str> {
         .map(|(name, _)| *name)
 }
 
-/// ANSI colours, on only for a terminal without `NO_COLOR`.
-pub struct Style {
-    colour: bool,
-}
-
 impl Style {
-    pub fn detect() -> Style {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Style {
-            colour: io::stdout().is_terminal() && !no_color,
-        }
-    }
-
-    pub fn paint(&self, text: &str, code: &str) -> String {
-        if self.colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    }
-
-    pub fn mark(&self, player: Player) -> String {
-        match player {
-            Player::X => self.paint("X", "1;36"),
-            Player::O => self.paint("O", "1;33"),
-        }
-    }
-
     /// The board with marks, cell numbers on the empty cells, the cells of complete lines
     /// in brackets and the last move, if given, in parentheses.
     fn board(&self, board: Board, last: Option<Cell>) -> String {
@@ -409,25 +383,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Asks "Play again?" until the answer is yes or no (or the input ends: no).
-pub fn again(out: &mut impl Write, input: &mut Lines, echo: bool) -> io::Result<bool> {
-    loop {
-        write!(out, "\nPlay again? (y/n): ")?;
-        out.flush()?;
-        let Some(answer) = read_line(input, out, echo)? else {
-            return Ok(false);
-        };
-        match answer.to_ascii_lowercase().as_str() {
-            "y" | "yes" => return Ok(true),
-            "n" | "no" | "q" | "quit" => return Ok(false),
-            _ => {
-                let shown: String = answer.chars().take(20).collect();
-                writeln!(out, "not an answer: {shown:?}; type y or n")?;
-            }
-        }
-    }
-}
-
 fn greet(
     out: &mut impl Write,
     seats: &[Seat; 2],
@@ -570,24 +525,6 @@ fn verdict(position: Position, cell: Cell, names: &Names) -> anyhow::Result<Stri
         "mistake"
     };
     Ok(format!("{quality}; {}", describe(after, names)))
-}
-
-/// One line of input, at most [`crate::input::MAX_LINE`] bytes kept, read as text even when
-/// it is not UTF-8; `None` at the end of the input. Echoed when the input is not a terminal.
-pub fn read_line(
-    input: &mut Lines,
-    out: &mut impl Write,
-    echo: bool,
-) -> io::Result<Option<String>> {
-    if !input.next_raw(&mut || Ok(()))? {
-        return Ok(None);
-    }
-    let text = String::from_utf8_lossy(input.raw()).trim().to_owned();
-    if echo {
-        let shown: String = text.chars().take(40).collect();
-        writeln!(out, "{shown}")?;
-    }
-    Ok(Some(text))
 }
 
 /// Asks a person for a move until one is legal, or a command.

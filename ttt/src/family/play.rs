@@ -22,7 +22,7 @@ use tictactoe::mnk::{AnyPosition, AnySolver, PlayError, Rules, Square};
 use tictactoe::solver::Value;
 use tictactoe::{Player, Status};
 
-use crate::cmd::play::{Style, again, read_line};
+use crate::dialogue::{Style, again, read_line};
 use crate::input::Lines;
 
 /// Who sits on one side: a person (`None`) or a family player.
