@@ -26,7 +26,7 @@ const OBSERVATION: usize = 3 * 81 + 1 + 10;
 /// [4, 4]
 /// >>> game.play(40)
 /// >>> (game.next_board, game.to_move, len(game.legal_moves()))
-/// (4, 'O', 9)
+/// (4, 'O', 8)
 /// >>> game.openspiel_actions(36)
 /// [0]
 #[pyclass(module = "tictactoe_rs._native", name = "UltimatePosition")]

@@ -113,3 +113,15 @@ def test_text_round_trip_and_undo() -> None:
     for text in reversed(texts[:-1]):
         game.undo()
         assert str(game) == text
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    import tictactoe_rs.ultimate as module
+
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
+    runner.run(parser.get_doctest(Position.__doc__ or "", {}, "Position", None, 0))
+    assert runner.failures == 0 and runner.tries > 5
