@@ -568,6 +568,8 @@ pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
 pub(crate) fn signal_check() -> (tictactoe::solver::Watch, Arc<Mutex<Option<PyErr>>>) {
     let raised = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&raised);
+    // The method path (`Python::check_signals`) is not general enough over the GIL's lifetime.
+    #[allow(clippy::redundant_closure_for_method_calls)]
     let check = Box::new(
         move |_nodes| match Python::attach(|py| py.check_signals()) {
             Ok(()) => true,
