@@ -263,8 +263,8 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
-    family::run(&run);
-    moves::run(&run);
+    family::run(run);
+    moves::run(run);
 }
 
 /// The groups, by the names `main` takes as arguments.
