@@ -67,7 +67,7 @@ pub use any_solver::{
 };
 pub use bits::{BitIter, Bits};
 pub use board::{Board, ParseBoardError, WidthError, cell_mask};
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(crate) use line::c4_has_line_sse2 as line_c4_sse2;
 pub(crate) use line::gomoku_through as line_gomoku_multiply;
 pub use line::{Direction, Line, Lines, has_line, run_starts, wins_through};

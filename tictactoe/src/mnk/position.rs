@@ -4,7 +4,9 @@ use core::fmt;
 
 use super::bits::{BitIter, Bits};
 use super::board::{Board, WidthError, cell_mask};
-use super::line::{connect_four_has_line, has_line, wins_by_playing};
+#[cfg(feature = "rand")]
+use super::line::connect_four_has_line;
+use super::line::{has_line, wins_by_playing};
 use super::validate::InvalidBoard;
 use super::zobrist;
 use super::{Rules, Square};
