@@ -1,5 +1,7 @@
 """Random playouts through OpenSpiel's pyspiel: the cross-language peer of the family's
-playout rows in `peers/` (`cargo run --release --manifest-path peers/Cargo.toml -- gomoku c4`).
+playout rows in `peers/` (`cargo run --release --manifest-path peers/Cargo.toml -- gomoku c4`,
+and the per-move groups `gomoku-moves c4-moves ttt-moves`: this loop is their shape). `mnk_4x4` is
+OpenSpiel's m,n,k-game at m = n = k = 4, the 4 × 4 preset's rules.
 
 Each game starts from the empty board and plays uniformly random legal moves to the end:
 `state.legal_actions()`, a `random.Random` pick, `state.apply_action`, `state.is_terminal()`,
@@ -23,6 +25,7 @@ GAMES = {
     "gomoku": "gomoku",
     "connect_four": "connect_four",
     "tic_tac_toe": "tic_tac_toe",
+    "mnk_4x4": "mnk(m=4,n=4,k=4)",
 }
 
 
@@ -45,7 +48,12 @@ def main() -> None:
     args = parser.parse_args()
     loaded = {name: pyspiel.load_game(spec) for name, spec in GAMES.items()}
     # Connect Four and tic-tac-toe games are shorter: more of them per round.
-    per_round = {"gomoku": args.games, "connect_four": 10 * args.games, "tic_tac_toe": 25 * args.games}
+    per_round = {
+        "gomoku": args.games,
+        "connect_four": 10 * args.games,
+        "tic_tac_toe": 25 * args.games,
+        "mnk_4x4": 15 * args.games,
+    }
     rng = random.Random(2021)
     rates: dict[str, list[float]] = {name: [] for name in loaded}
     lengths: dict[str, float] = {}

@@ -9,9 +9,10 @@
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release --manifest-path peers/Cargo.toml
 //! ```
 //!
-//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, and the
-//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`; ultimate
-//! tic-tac-toe's `ultimate`, `ultimate-perft`: see `ultimate.rs`); none runs them all.
+//! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, the
+//! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`, the per-move
+//! API's `c4-moves`, `gomoku-moves`, `ttt-moves`: see `moves.rs`, and ultimate tic-tac-toe's
+//! `ultimate`, `ultimate-perft`: see `ultimate.rs`); none runs them all.
 //!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
 

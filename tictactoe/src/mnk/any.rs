@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::board::{Board, ParseBoardError};
 use super::board::{Line, Lines};
-use super::position::{PlayError, Position, UndoError};
+use super::position::{Actions, PlayError, Position, UndoError};
 use super::validate::Violations;
 use super::{Rules, Square};
 use crate::{Player, Status};
@@ -265,10 +265,14 @@ impl AnyPosition {
         each!(AnyPosition, self, p => p.legal_count())
     }
 
-    /// The legal moves, ascending.
+    /// The legal moves, ascending (see [`Position::legal_actions`]).
     pub fn legal_actions(&self) -> impl Iterator<Item = usize> + use<> {
-        let position = *self;
-        (0..self.rules().actions() as usize).filter(move |&a| position.is_legal(a))
+        match self {
+            AnyPosition::W1(p) => AnyActions::W1(p.actions()),
+            AnyPosition::W2(p) => AnyActions::W2(p.actions()),
+            AnyPosition::W4(p) => AnyActions::W4(p.actions()),
+            AnyPosition::W6(p) => AnyActions::W6(p.actions()),
+        }
     }
 
     /// Plays `action` (see [`Position::play`]).
@@ -291,6 +295,22 @@ impl AnyPosition {
     #[cfg(feature = "rand")]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
         each!(AnyPosition, self, p => p.play_random(rng))
+    }
+}
+
+/// [`AnyPosition::legal_actions`]: the width's iterator, chosen once.
+enum AnyActions {
+    W1(Actions<1>),
+    W2(Actions<2>),
+    W4(Actions<4>),
+    W6(Actions<6>),
+}
+
+impl Iterator for AnyActions {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        each!(AnyActions, self, a => a.next())
     }
 }
 

@@ -162,6 +162,7 @@ pub(crate) fn c4_has_line_sse2(p: u64) -> bool {
 
 /// [`has_line`] for Connect Four's one word, scalar: what the playout loop compiled for
 /// x86-64-v3 checks with (LLVM turns it into AVX2 per-lane shifts there).
+#[cfg(feature = "rand")] // random playouts use it
 #[inline(always)]
 pub(crate) fn connect_four_has_line(p: u64) -> bool {
     !short_runs_any::<1, 4>(Bits([p]), C4_DIRECTIONS).is_empty()

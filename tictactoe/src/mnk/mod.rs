@@ -67,7 +67,7 @@ pub use any_solver::{
 };
 pub use bits::{BitIter, Bits};
 pub use board::{Board, Line, Lines, ParseBoardError, WidthError, cell_mask};
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(crate) use line::c4_has_line_sse2 as line_c4_sse2;
 pub use line::{Direction, has_line, run_starts, wins_through};
 pub use position::{Move, MoveIter, Moves, PlayError, Position, UndoError};

@@ -4,7 +4,9 @@ use core::fmt;
 
 use super::bits::{BitIter, Bits};
 use super::board::{Board, WidthError, cell_mask};
-use super::line::{connect_four_has_line, has_line, wins_by_playing};
+#[cfg(feature = "rand")]
+use super::line::connect_four_has_line;
+use super::line::{has_line, wins_by_playing};
 use super::validate::InvalidBoard;
 use super::zobrist;
 use super::{Rules, Square};
@@ -323,11 +325,13 @@ impl<const W: usize> ExactSizeIterator for MoveIter<W> {}
 
 /// The legal actions, ascending: the moves' columns with gravity (their bits ascend by
 /// column), the cells tested in row-major order without.
-struct Actions<const W: usize> {
+pub(crate) struct Actions<const W: usize> {
     rules: Rules,
     moves: Bits<W>,
-    /// The next cell to test (no gravity).
+    /// The next cell to test (no gravity), its column and its bit.
     next: u32,
+    col: u32,
+    bit: u32,
 }
 
 impl<const W: usize> Iterator for Actions<W> {
@@ -341,15 +345,22 @@ impl<const W: usize> Iterator for Actions<W> {
             self.moves.remove(bit);
             return Some(Move(bit as u16).action(rules));
         }
-        while self.next < rules.cells() && !self.moves.is_empty() {
+        // Row-major: cell `next` is row `next / cols`, column `next % cols`, kept as a running
+        // column and bit (one column right is one stride up) instead of a division a cell.
+        while self.next < rules.cells() {
             let cell = self.next;
+            let bit = self.bit;
             self.next += 1;
-            let bit = rules.bit(Square::new(
-                (cell / rules.cols()) as u8,
-                (cell % rules.cols()) as u8,
-            ));
+            self.col += 1;
+            if self.col == rules.cols() {
+                self.col = 0;
+                // The next row down: its first column's bit, one below this row's (wrapping
+                // past the last row, where no cell is left to test).
+                self.bit = (rules.rows() - 1 - cell / rules.cols()).wrapping_sub(1);
+            } else {
+                self.bit += rules.stride();
+            }
             if self.moves.contains(bit) {
-                self.moves.remove(bit);
                 return Some(cell as usize);
             }
         }
@@ -537,10 +548,19 @@ impl<const W: usize> Position<W> {
     /// room with gravity, the empty cells without. [`legal_moves`](Position::legal_moves) is
     /// the same set as [`Move`]s, which [`play_move`](Position::play_move) plays unchecked.
     pub fn legal_actions(&self) -> impl Iterator<Item = usize> + use<W> {
+        self.actions()
+    }
+
+    /// [`legal_actions`](Position::legal_actions) as its type.
+    pub(crate) fn actions(&self) -> Actions<W> {
+        let rules = self.rules();
         Actions {
-            rules: self.rules(),
+            rules,
             moves: self.playable(),
             next: 0,
+            col: 0,
+            // Row 0 (the top) of column 0.
+            bit: rules.rows() - 1,
         }
     }
 
@@ -627,12 +647,26 @@ impl<const W: usize> Position<W> {
     /// a Connect Four move took 9.3 ns at baseline in `peers/`, 4.4 inlined).
     #[inline(always)]
     fn check(&self, action: usize) -> Result<(Square, u32), PlayError> {
+        // The presets' rules as constants (as in `play_bit`): their divisions by the columns
+        // and strides become multiplies.
+        let rules = self.rules();
+        if W == 1 && rules.is(Rules::CONNECT_FOUR) {
+            self.check_under(action, Rules::CONNECT_FOUR)
+        } else if W == 4 && rules.is(Rules::GOMOKU) {
+            self.check_under(action, Rules::GOMOKU)
+        } else {
+            self.check_under(action, rules)
+        }
+    }
+
+    /// [`check`](Position::check) under `rules`, which are this position's.
+    #[inline(always)]
+    fn check_under(&self, action: usize, rules: Rules) -> Result<(Square, u32), PlayError> {
         if self.status != Status::Ongoing {
             return Err(PlayError::GameOver {
                 status: self.status,
             });
         }
-        let rules = self.rules();
         if action >= rules.actions() as usize {
             return Err(PlayError::OutOfRange {
                 action,
@@ -641,7 +675,10 @@ impl<const W: usize> Position<W> {
         }
         let action32 = action as u32;
         if rules.gravity() {
-            let h = self.height(action32);
+            // The column's height: the run of ones of its marks (see `height`).
+            let column = self.board.occupied().word_at(action32 * rules.stride())
+                & ((1 << rules.rows()) - 1);
+            let h = (!column).trailing_zeros();
             if h >= rules.rows() {
                 return Err(PlayError::ColumnFull { action });
             }
@@ -969,7 +1006,10 @@ impl<const W: usize> Position<W> {
         self.board.x_mut().0[0] = x;
         self.board.o_mut().0[0] = o;
         self.plies = plies as u16;
-        self.open = open_columns(&self.board);
+        // The open columns: each column's top cell empty, gathered by one multiply (bit 7c + 5
+        // of the empty top cells lands at bit 42 + c; no two products meet, so no carry).
+        let empty_tops = !(x | o) & (CONNECT_FOUR_BOTTOM << 5);
+        self.open = ((empty_tops >> 5).wrapping_mul(0x0000_0410_4104_1040) >> 42) as u32 & 127;
         // Hashed at the end by columns (7 loads, no branch; a key a move costs more, and a
         // loop over the marks ends with a mispredicted branch).
         self.hash = zobrist::connect_four_hash(x, x | o);
