@@ -364,9 +364,10 @@ fn play_takes_every_level_of_the_ladder() {
         );
         assert!(output.status.success(), "{level}: {}", stderr(&output));
         let text = stdout(&output);
+        // With --game the levels are family players: hard is alphabeta (docs/cli.md).
         let shown = match level {
             "easy" => "random",
-            "hard" => "heuristic",
+            "hard" => "alphabeta",
             other => other,
         };
         assert!(
@@ -406,10 +407,10 @@ fn play_takes_every_level_of_the_ladder() {
             || (o == "perfect" && text.contains("X wins."));
         assert!(!perfect_lost, "{text}");
     }
-    // A rung only the family has needs --game.
-    let output = ttt(&["play", "--level", "mcts"], "");
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("mcts plays only the k-in-a-row family: give --game SPEC"));
+    // A rung only the family has plays tic-tac-toe through the family's engine without --game.
+    let output = ttt(&["play", "--level", "mcts", "--seed", "1"], "q\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("You are X, the computer (mcts) is O."));
     let output = ttt(&["play", "--level", "genius"], "");
     assert_eq!(output.status.code(), Some(2));
 }
