@@ -261,4 +261,4 @@ def test_tic_tac_toe_batched_opponent_plays_as_the_per_game_callable():
 def test_perfect_is_refused_where_its_solver_has_no_time_bound():
     """``perfect`` has no budget: on gomoku it would search for ever, so it is refused."""
     with pytest.raises(ValueError, match=r"perfect does not play gomoku.*use \"alphabeta\""):
-        TicTacToeEnv(opponent="perfect", game="gomoku")
+        MnkEnv(opponent="perfect", game="gomoku")
