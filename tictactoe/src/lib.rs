@@ -18,7 +18,6 @@ pub mod agents;
 mod bitboard;
 mod bits;
 mod board;
-#[cfg(feature = "alloc")]
 mod cell;
 mod choice;
 #[cfg(feature = "alloc")]
@@ -47,7 +46,6 @@ pub mod ultimate;
 
 pub use bitboard::{Bitboard, Cells};
 pub use board::{Board, OverlapError, ParseBoardError};
-#[cfg(feature = "alloc")]
 pub use cell::{Cell, CellError};
 pub use game::{Game, MovesError, ParseGameError};
 pub use line::Line;
