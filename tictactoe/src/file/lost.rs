@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::FormatError;
 
-/// Records lost to damage, found by a salvaging [`Reader`].
+/// Records lost to damage, found by a salvaging [`Reader`](super::Reader).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lost {
     /// The first lost record.
