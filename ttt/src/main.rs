@@ -18,6 +18,7 @@ mod input;
 mod number;
 mod output;
 mod progress;
+mod serve;
 mod util;
 
 use std::process::ExitCode;
@@ -64,6 +65,7 @@ enum Command {
     Game(cmd::game::Args),
     Selfplay(cmd::selfplay::Args),
     Solve(cmd::solve::Args),
+    Serve(cmd::serve::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::Game(args) => cmd::game::run(args),
         Command::Selfplay(args) => cmd::selfplay::run(args),
         Command::Solve(args) => cmd::solve::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
         Command::Completions(args) => cmd::completions::run(&args, Cli::command()),
         Command::Man(args) => cmd::man::run(&args, Cli::command()),
     };

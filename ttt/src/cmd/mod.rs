@@ -14,5 +14,6 @@ pub mod pack;
 pub mod perft;
 pub mod play;
 pub mod selfplay;
+pub mod serve;
 pub mod solve;
 pub mod unpack;

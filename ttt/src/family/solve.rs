@@ -201,7 +201,8 @@ pub fn run(rules: Rules, positions: &[OsString], options: Options) -> anyhow::Re
 }
 
 /// A move as people name it: the column from 1 with gravity, else the cell as drawn (`b2`).
-fn move_name(rules: Rules, action: usize) -> String {
+#[must_use]
+pub fn move_name(rules: Rules, action: usize) -> String {
     if rules.gravity() {
         (action + 1).to_string()
     } else {
