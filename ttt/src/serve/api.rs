@@ -97,7 +97,7 @@ struct PositionReport {
     status: &'static str,
     to_move: Option<char>,
     winner: Option<char>,
-    /// Complete lines, each as its cells.
+    /// Complete lines, each as its cells ascending.
     lines: Vec<Vec<u32>>,
     history: Vec<Ply>,
     legal: Vec<Ply>,
@@ -153,7 +153,11 @@ fn position_report(line: &Line) -> PositionReport {
         winner: position.winner().map(game::mark),
         lines: board
             .lines()
-            .map(|l| l.cells().map(|s| rules.index(s)).collect())
+            .map(|l| {
+                let mut cells: Vec<u32> = l.cells().map(|s| rules.index(s)).collect();
+                cells.sort_unstable();
+                cells
+            })
             .collect(),
         history,
         legal,
