@@ -1069,6 +1069,7 @@ fn every_subcommand_shows_examples_in_its_help() {
         &["game", "encode"],
         &["game", "decode"],
         &["selfplay"],
+        &["serve"],
         &["completions"],
         &["man"],
     ];

@@ -198,7 +198,7 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(address)
         .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {address}: {e}"))?;
+        .map_err(|e| anyhow::Error::new(e).context(format!("cannot listen on {address}")))?;
     announce(listener.local_addr()?)?;
     axum::serve(listener, router(limits))
         .with_graceful_shutdown(shutdown_signal())

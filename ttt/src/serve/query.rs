@@ -197,4 +197,33 @@ digits"
         );
         assert!(error(&"g".repeat(MAX_QUERY + 1)).starts_with("the query string has 4097 bytes"));
     }
+
+    /// The fuzz target's first checks on pseudo-random queries from a few meaningful bytes,
+    /// with the stable toolchain.
+    #[test]
+    fn random_queries_never_panic_and_errors_hold() {
+        let alphabet = b"gamemoves=&%+2C4fFzZ\xff\xc3\xa9";
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 40) as usize;
+            let text: String = (0..len)
+                .map(|i| {
+                    char::from(alphabet[((state >> (i % 50)) as usize + i * 7) % alphabet.len()])
+                })
+                .collect();
+            match parse(Some(&text), KNOWN) {
+                Ok(params) => {
+                    for key in KNOWN {
+                        let _ = params.get(key);
+                    }
+                }
+                Err(QueryError::BadEscape { index }) => assert_eq!(text.as_bytes()[index], b'%'),
+                Err(QueryError::UnknownKey { key, .. }) => assert!(!KNOWN.contains(&key.as_str())),
+                Err(error) => assert!(!error.to_string().is_empty()),
+            }
+        }
+    }
 }
