@@ -155,9 +155,9 @@ function hintText(hint, gravity) {
   if (!hint) return { cls: "pending", text: "… solving" };
   if (hint.event === "unsolved") return { cls: "pending", text: "? unsolved" };
   const shape = { win: "▲", draw: "■", loss: "▼" }[hint.result];
-  let text = hint.result === "draw" ? `${shape} draw` : `${shape} ${hint.result} ${hint.distance}`;
-  if (state.game === "connect-four") text += ` (${hint.score > 0 ? "+" : ""}${hint.score})`;
-  return { cls: hint.result, text, gravity };
+  const text = hint.result === "draw" ? `${shape} draw` : `${shape} ${hint.result} ${hint.distance}`;
+  const score = state.game === "connect-four" ? `(${hint.score > 0 ? "+" : ""}${hint.score})` : "";
+  return { cls: hint.result, text, score, gravity };
 }
 
 // ---- engine ----
@@ -290,11 +290,15 @@ function setSeatOptions(position) {
   if (!known) $("custom").value = position.game;
 }
 
+// Cells as large as the room allows (at most 5.4rem, at least 1.6rem: a 19-column board
+// scrolls inside its frame on a phone), gaps and padding counted.
 function cellSize(position) {
-  const widest = Math.max(position.cols, position.rows);
-  const room = Math.min(window.innerWidth - 40, 720);
-  const size = Math.max(1.6, Math.min(4.6, room / 16 / widest - 0.1));
-  return `${size}rem`;
+  const wrap = $("board").parentElement;
+  const room = Math.min(wrap.clientWidth || window.innerWidth - 32, 720);
+  const gap = position.cols > 9 ? 1 : 3;
+  const px = (room - gap * (position.cols + 1) - 2) / Math.max(position.cols, position.rows * 0.8);
+  const size = Math.max(1.6, Math.min(5.4, px / 16));
+  return `${size.toFixed(2)}rem`;
 }
 
 function render() {
@@ -453,11 +457,18 @@ function renderHints() {
       continue;
     }
     el.hidden = false;
-    const { cls, text } = hintText(state.hintMap.get(action), position.gravity);
+    const { cls, text, score } = hintText(state.hintMap.get(action), position.gravity);
     el.className = `hint ${cls}${best.has(action) && cls !== "pending" ? " best" : ""}`;
     el.textContent = text;
+    if (score) {
+      const n = document.createElement("span");
+      n.className = "n";
+      n.textContent = score;
+      el.append(n);
+    }
     const cell = el.closest(".cell");
-    if (cell) cell.setAttribute("aria-label", `${cell.dataset.label}, ${text.replace(/^[▲■▼…?] /, "")}`);
+    const said = `${text.replace(/^[▲■▼…?] /, "")}${score ? `, score ${score.slice(1, -1)}` : ""}`;
+    if (cell) cell.setAttribute("aria-label", `${cell.dataset.label}, ${said}`);
   }
 }
 
@@ -516,6 +527,7 @@ function onKey(event) {
 
 function setHints(on) {
   state.hints = on;
+  $("hints").checked = on;
   history.replaceState(null, "", urlFor(state.moves));
   document.body.classList.toggle("hints-off", !on);
   if (on && !state.hintCtl && state.hintMap.size === 0) startHints();
@@ -557,6 +569,9 @@ function init() {
   });
   $("hints").addEventListener("change", (e) => setHints(e.target.checked));
   document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => {
+    if (state.position) $("board").style.setProperty("--size", cellSize(state.position));
+  });
   window.addEventListener("popstate", () => {
     readUrl();
     state.paused = true;

@@ -163,10 +163,11 @@ function renderPaper(e) {
     `The paper names ${e.paper.winner ? `${e.paper.winner} the winner` : "no winner"}; the true status is ${truth}: ${e.paper.agrees ? "right" : "WRONG"}.`;
   const table = $("patterns");
   table.textContent = "";
-  row(table, ["pattern", "mask as printed", "a line?", "matches"], true);
+  row(table, ["pattern", "mask as printed", "cells (bit i is cell i)", "a line?", "matches"], true);
   for (const p of e.paper.patterns) {
     const matches = [p.x ? "X" : "", p.o ? "O" : ""].filter(Boolean).join(", ") || "—";
-    row(table, [p.name, bitsEl(p.mask.toString(2).padStart(9, "0"), []), p.is_line ? "yes" : "no: four cells", matches]);
+    const cells = [...Array(9).keys()].filter((i) => (p.mask >> i) & 1).join("-");
+    row(table, [p.name, bitsEl(p.mask.toString(2).padStart(9, "0"), []), cells, p.is_line ? "yes" : "no: four cells", matches]);
   }
 }
 

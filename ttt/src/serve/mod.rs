@@ -44,7 +44,7 @@ struct Asset {
     body: &'static str,
 }
 
-const ASSETS: [Asset; 5] = [
+const ASSETS: [Asset; 6] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -64,6 +64,11 @@ const ASSETS: [Asset; 5] = [
         path: "/explain.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../../assets/explain.js"),
+    },
+    Asset {
+        path: "/favicon.svg",
+        content_type: "image/svg+xml",
+        body: include_str!("../../assets/favicon.svg"),
     },
     Asset {
         path: "/style.css",
