@@ -232,7 +232,12 @@ fn a_position_is_its_moves_with_history_and_legal_moves() {
 
 /// `ttt solve --game connect-four --json` on each position.
 fn solve(positions: &[String]) -> Vec<serde_json::Value> {
-    let mut args = vec!["solve", "--game", "connect-four", "--json"];
+    solve_game("connect-four", positions)
+}
+
+/// `ttt solve --game GAME --json` on each position.
+fn solve_game(game: &str, positions: &[String]) -> Vec<serde_json::Value> {
+    let mut args = vec!["solve", "--game", game, "--json"];
     args.extend(positions.iter().map(String::as_str));
     let output = common::run(Path::new("."), &args, b"");
     assert!(output.status.success());
@@ -287,6 +292,39 @@ fn tic_tac_toe_hints_come_from_the_core_tables_and_gomoku_gets_none() {
         .map(|e| e["move"].as_str().unwrap())
         .collect();
     assert_eq!(draws, ["b2"]);
+    // The core's tables say what the family solver says, finished games included.
+    for moves in ["", "b2,a1", "a1,b1,a2,b2,a3", "a3,b2,c3,b3,b1,a1,a2,c2,c1"] {
+        let events = server.hints(&format!("game=tic-tac-toe&moves={moves}"));
+        let hints: Vec<&serde_json::Value> =
+            events.iter().filter(|e| e["event"] == "hint").collect();
+        let mut positions: Vec<String> = hints
+            .iter()
+            .map(|h| {
+                let name = h["move"].as_str().unwrap();
+                if moves.is_empty() {
+                    name.to_owned()
+                } else {
+                    format!("{moves},{name}")
+                }
+            })
+            .collect();
+        positions.push(if moves.is_empty() {
+            "-".to_owned()
+        } else {
+            moves.to_owned()
+        });
+        let solved = solve_game("tic-tac-toe", &positions);
+        for (hint, child) in hints.iter().zip(&solved) {
+            assert_eq!(hint["value"], child["value"], "{moves}: {hint}");
+            assert_eq!(hint["distance"], child["distance"].as_u64().unwrap() + 1);
+            assert_eq!(hint["score"], -child["score"].as_i64().unwrap(), "{hint}");
+        }
+        let verdict = events.iter().find(|e| e["event"] == "verdict").unwrap();
+        let parent = solved.last().unwrap();
+        for key in ["value", "distance", "score", "best_moves"] {
+            assert_eq!(verdict[key], parent[key], "{moves}: {key}");
+        }
+    }
     let events = server.hints("game=gomoku&moves=h8");
     assert_eq!(events.len(), 3, "{events:?}");
     assert_eq!(events[1]["event"], "unsolved");

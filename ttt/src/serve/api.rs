@@ -11,10 +11,10 @@ use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use tictactoe::Status;
 use tictactoe::mnk::agents::{Agent, Strategy};
 use tictactoe::mnk::{AnyPosition, AnySolver, Rules, score_of};
 use tictactoe::solver::{Value, Watch};
-use tictactoe::{Player, Status};
 use tokio::sync::mpsc;
 
 use super::AppState;
@@ -372,7 +372,8 @@ fn solve(solver: &mut AnySolver, position: &AnyPosition, budget: u64) -> Option<
         && let Ok(core) = tictactoe::Position::try_from(board)
     {
         let solution = tictactoe::solver::solve(core);
-        let mover = core.to_move().unwrap_or(Player::X);
+        // The side that would move next (the loser, in a finished game), as the family does.
+        let mover = position.side_to_move();
         let outcome = solution.value.for_player(mover);
         let distance = u32::from(solution.distance);
         return Some(Solved {
