@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
     /// Searches waiting for a free slot before the server answers 503 (busy).
-    #[arg(long, value_name = "N", default_value_t = 16)]
+    #[arg(long, value_name = "N", default_value_t = 64)]
     queue: u16,
     /// Seconds the searches of one request may take; hints not found by then are reported
     /// unsolved.
