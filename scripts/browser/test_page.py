@@ -106,7 +106,7 @@ def check_full_connect_four_game_by_clicks(driver: WebDriver, url: str) -> None:
     wait_for("the result", lambda: status(driver) == "Game over: X won")
     assert moves_in_url(driver) == "4455667"
     announced = driver.find_element(By.ID, "announce").get_attribute("textContent")
-    assert "X played 7" in announced, announced
+    assert "X played 7" in announced and "Game over: X won" in announced, announced
     underlined = driver.find_elements(By.CSS_SELECTOR, "#board .cell.line")
     assert len(underlined) == 4, len(underlined)
 

@@ -90,6 +90,10 @@ async function go(moves, { push = true, replace = false } = {}) {
   else if (replace) history.replaceState(null, "", url);
   setSeatOptions(position);
   render();
+  if (position.status !== "ongoing") {
+    const result = position.status === "draw" ? "Game over: draw." : `Game over: ${position.winner} won.`;
+    announce(`${$("announce").textContent} ${result}`.trim());
+  }
   startHints();
   maybeEngine();
   return true;

@@ -10,10 +10,11 @@ use crate::serve::pool::Limits;
 /// Serve the analysis board: every game in the browser, with perfect-play hints.
 ///
 /// Starts a local HTTP server and prints its URL. The page (served from this binary: no
-/// network needed) plays tic-tac-toe, 4x4, Connect Four, gomoku and any ROWS,COLS,K[,gravity]
-/// game between people and the levels of `ttt play`, shows the perfect-play value of every
-/// legal move as it is solved, and explains any 3x3 grid with every code (/explain). The JSON
-/// API it uses is in docs/web.md. Stops on Ctrl-C (SIGINT) or SIGTERM.
+/// network needed) plays tic-tac-toe, 4x4, Connect Four, gomoku and any ROWS,COLS,K game
+/// (with an optional ,gravity) between people and the levels of `ttt play`, shows the
+/// perfect-play value of every legal move as it is solved, and explains any 3x3 grid with
+/// every code (/explain). The JSON API it uses is in docs/web.md. Stops on Ctrl-C (SIGINT) or
+/// SIGTERM.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
