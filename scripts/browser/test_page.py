@@ -27,9 +27,7 @@ SHOTS = Path(os.environ.get("SCREENSHOTS", "docs/img"))
 
 
 def start_server() -> tuple[subprocess.Popen[str], str]:
-    server = subprocess.Popen(
-        [TTT, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
-    )
+    server = subprocess.Popen([TTT, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     line = server.stdout.readline()
     url = line.split("listening on ")[1].split(" ")[0]
@@ -140,9 +138,7 @@ def check_game_by_keys_with_undo_redo_and_back(driver: WebDriver, url: str) -> N
     active.send_keys(Keys.ENTER)
     wait_for("Enter plays column 2", lambda: moves_in_url(driver) == "1212122")
     # Focus is visible: the focused cell has an outline.
-    outline = driver.execute_script(
-        "return getComputedStyle(document.activeElement).outlineStyle"
-    )
+    outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
     assert outline not in ("none", ""), outline
 
 
@@ -154,9 +150,8 @@ def check_url_round_trip(driver: WebDriver, url: str) -> None:
     ):
         driver.get(f"{url}?game={game}&moves={moves}")
         position = api(url, f"api/position?game={game}&moves={moves}")
-        wait_for(
-            f"{game} {moves}", lambda: board_text(driver, cols) == position["board"]
-        )
+        board = position["board"]
+        wait_for(f"{game} {moves}", lambda c=cols, b=board: board_text(driver, c) == b)
         assert moves_in_url(driver) == moves
         assert status(driver).startswith(f"{position['to_move']} to move")
 
@@ -242,7 +237,8 @@ def check_explainer_against_ttt_encode(driver: WebDriver, url: str) -> None:
     cell.send_keys("x")
     wait_for("the set", lambda: "Set cell 4 from . to X" in driver.find_element(By.ID, "set-note").text)
     (after,) = ttt_json("encode", "X.O.XO.X.")
-    wait_for("the new base-3", lambda: f"base-3 {encoded['base3']} → {after['base3']}" in driver.find_element(By.ID, "set-note").text)
+    change = f"base-3 {encoded['base3']} → {after['base3']}"
+    wait_for("the new base-3", lambda: change in driver.find_element(By.ID, "set-note").text)
     # The paper's wrong positions are listed and load.
     wrong = wait_for("the list", lambda: driver.find_elements(By.CSS_SELECTOR, "#wrong button"))
     assert len(wrong) == 95, len(wrong)
@@ -267,9 +263,7 @@ def check_phone_width(url: str) -> None:
             time.sleep(1.0)
             width = driver.execute_script("return window.innerWidth")
             assert width == 390, width
-            overflow = driver.execute_script(
-                "return document.documentElement.scrollWidth - window.innerWidth"
-            )
+            overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 1, (page, overflow)
             # Every cell of the board is on the screen, none cut.
             right = driver.execute_script(
@@ -345,11 +339,7 @@ def main() -> int:
         except Exception as error:
             failed += 1
             print(f"FAIL check_phone_width: {error!r}")
-        errors = [
-            entry["message"]
-            for entry in driver.get_log("browser")
-            if entry["level"] == "SEVERE"
-        ]
+        errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         if errors:
             failed += 1
             print("FAIL console errors:", *errors, sep="\n  ")

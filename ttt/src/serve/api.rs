@@ -3,6 +3,7 @@
 //! [`Game`] and [`Line`]; the page only draws what these answer.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Json;
@@ -237,10 +238,14 @@ pub async fn engine_move(
     let ticket = state.pool.admit()?;
     let budget = state.pool.limits().budget;
     let position = line.position;
+    // The client may go away while the search runs (the handler is then dropped): the guard
+    // raises the flag, and the search stops at its next check.
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let _guard = Abandon(Arc::clone(&abandoned));
     let chosen = state
         .pool
         .run(ticket, move |solver| {
-            choose(solver, strategy, seed, &position, budget)
+            choose(solver, strategy, seed, &position, budget, &abandoned)
         })
         .await
         .flatten()
@@ -258,6 +263,15 @@ pub async fn engine_move(
         note: chosen.note,
     })
     .into_response())
+}
+
+/// Raises its flag when dropped: the handler ended, or was dropped with its connection.
+struct Abandon(Arc<AtomicBool>);
+
+impl Drop for Abandon {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 fn shutting_down() -> ApiError {
@@ -283,11 +297,15 @@ fn choose(
     seed: u64,
     position: &AnyPosition,
     budget: Duration,
+    abandoned: &Arc<AtomicBool>,
 ) -> Option<Chosen> {
+    let gone = Arc::clone(abandoned);
+    let stop = move || super::pool::stopping() || gone.load(Ordering::Relaxed);
     if strategy == Strategy::Perfect {
         let deadline = Instant::now() + budget;
+        let stopped = stop.clone();
         solver.set_watch(Some(Box::new(move |_| {
-            !super::pool::stopping() && Instant::now() < deadline
+            !stopped() && Instant::now() < deadline
         })));
         let solution = solver.solve(position, u64::MAX);
         solver.set_watch(None);
@@ -300,7 +318,7 @@ fn choose(
         }
         let mut agent = Agent::new(Strategy::AlphaBeta, seed);
         let deadline = Instant::now() + THINK_TIME;
-        let choice = agent.choose_until(position, &mut || Instant::now() >= deadline)?;
+        let choice = agent.choose_until(position, &mut || stop() || Instant::now() >= deadline)?;
         return Some(Chosen {
             action: choice.action,
             cut: true,
@@ -312,7 +330,7 @@ fn choose(
     }
     let mut agent = Agent::new(strategy, seed);
     let deadline = Instant::now() + THINK_TIME;
-    let choice = agent.choose_until(position, &mut || Instant::now() >= deadline)?;
+    let choice = agent.choose_until(position, &mut || stop() || Instant::now() >= deadline)?;
     Some(Chosen {
         action: choice.action,
         cut: choice.cut,
