@@ -15,16 +15,18 @@ import warnings
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
-gym = pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium")
 
+import gymnasium as gym
+import pyspiel
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 from test_ultimate import pyspiel_moves
 
 import tictactoe_rs.envs.gymnasium as ours_gym
-import tictactoe_rs.envs.openspiel_game
+import tictactoe_rs.envs.openspiel_game  # noqa: F401  (registers python_tictactoe_rs)
 from tictactoe_rs.envs import pettingzoo as ours_pz
 from tictactoe_rs.envs.batched import BatchedEnv
 from tictactoe_rs.ultimate import Position
@@ -239,7 +241,7 @@ def test_pettingzoo_in_lockstep_with_pyspiel(actions):
         state = PEER.new_initial_state()
         while True:
             agent = env.agent_selection
-            obs, reward, terminated, truncated, _ = env.last()
+            obs, _reward, terminated, _truncated, _ = env.last()
             where = f"game {g}, {state.history_str()}"
             assert terminated == state.is_terminal(), where
             if terminated:
@@ -353,7 +355,7 @@ def test_gymnasium_single_in_lockstep_with_pyspiel(actions):
             moves.clear()
             for spiel in spiel_actions(state, action) if actions == "flat" else [action]:
                 state.apply_action(spiel)
-            obs, reward, terminated, truncated, info = env.step(action)
+            obs, reward, terminated, _truncated, info = env.step(action)
             for move in moves:
                 for spiel in spiel_actions(state, int(move[0])):
                     state.apply_action(spiel)
@@ -407,7 +409,7 @@ def test_gymnasium_vector_in_lockstep_with_pyspiel():
                 state.apply_action(spiel)
         moves.clear()
         waiting = np.flatnonzero([not s.is_terminal() for s in states])
-        obs, rewards, terminated, truncated, infos = vec.step(actions)
+        obs, rewards, terminated, _truncated, infos = vec.step(actions)
         # The agent is X in every game: one call of the opponent, for the games still going.
         assert len(moves) == (1 if len(waiting) else 0)
         for i, move in zip(waiting, moves[0] if moves else []):

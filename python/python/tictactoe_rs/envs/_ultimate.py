@@ -70,7 +70,7 @@ def refuse_options(game: Any, actions: Any, observation: Any) -> None:
 
 def kernel(
     num_envs: int,
-    convention: str,
+    convention: Literal["pgx", "pettingzoo", "gym"],
     actions: Any = "flat",
     observation: Any = "planes",
     **kwargs: Any,

@@ -24,7 +24,7 @@ import pyspiel
 
 from tictactoe_rs.ultimate import Position
 
-__all__ = ["UltimateRsState", "UltimateObserver", "game_info"]
+__all__ = ["UltimateObserver", "UltimateRsState", "game_info"]
 
 #: pyspiel's ``ultimate_tic_tac_toe``: nine actions, at most 81 moves of two actions each.
 MAX_GAME_LENGTH = 162

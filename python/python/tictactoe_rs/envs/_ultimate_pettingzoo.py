@@ -41,7 +41,7 @@ class UltimateRawEnv(AECEnv, EzPickle):
     sizes the ``rgb_array`` picture; ``screen_scaling`` is accepted for the family's signature
     and unused."""
 
-    metadata = {  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["human", "rgb_array", "ansi"],
         "name": "tictactoe_rs_ultimate",
         "is_parallelizable": True,
@@ -74,6 +74,7 @@ class UltimateRawEnv(AECEnv, EzPickle):
         count = self._kernel.num_actions
         self.agents = ["player_1", "player_2"]
         self.possible_agents = self.agents[:]
+        box: spaces.Box
         if observation == "planes":
             box = spaces.Box(low=0, high=1, shape=(3, 9, 9), dtype=np.int8)
         else:

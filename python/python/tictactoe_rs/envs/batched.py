@@ -121,7 +121,13 @@ class BatchedEnv:
         k: _native.EnvKernel | _native.FamilyKernel | _native.UltimateKernel
         if ultimate:
             k = _ultimate.kernel(
-                num_envs, convention, actions, observation, autoreset=autoreset, seat=seat, seed=_checks.seed("seed", seed)
+                num_envs,
+                convention,
+                actions,
+                observation,
+                autoreset=autoreset,
+                seat=seat,
+                seed=_checks.seed("seed", seed),
             )
         elif rules is None:
             k = _native.EnvKernel(
