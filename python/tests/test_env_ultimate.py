@@ -495,3 +495,24 @@ def test_pyspiel_game_passes_random_sim_test_and_pickles():
     copy = pickle.loads(pickle.dumps(position))
     copy.undo()
     assert str(copy) != str(position) and copy.plies == 1
+
+
+@pytest.mark.parametrize("name", ["_ultimate", "_ultimate_gym", "_ultimate_pettingzoo", "_ultimate_openspiel"])
+def test_module_docstring_examples(name):
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"tictactoe_rs.envs.{name}")
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_ultimate_md_python_examples_run():
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "ultimate.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert blocks
+    for index, block in enumerate(blocks):
+        exec(compile(block, f"ultimate.md block {index}", "exec"), {})
