@@ -336,6 +336,10 @@ impl Game {
     }
 }
 
+/// The marks one step made (the agent's, then in the gym convention the opponent's): the move
+/// and the id that made it.
+type Marks = [Option<(Move, u8)>; 2];
+
 /// The rules applied to one game `i` of a kernel (the kernel loops over the games).
 #[derive(Clone, Copy)]
 struct Core {
@@ -459,10 +463,21 @@ impl Core {
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
     #[inline(always)]
-    fn conclude(self, game: &mut Game, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+    fn conclude(
+        self,
+        game: &mut Game,
+        outcome: Outcome,
+        marks: &Marks,
+        i: usize,
+        out: &mut Out<'_>,
+    ) {
         self.score(game, outcome, i, out);
         if outcome == Outcome::Ongoing {
-            self.observe(game, false, i, out);
+            if self.setup.observation == Observation::Planes {
+                self.advance(game, marks, i, out);
+            } else {
+                self.observe(game, false, i, out);
+            }
             return;
         }
         match self.setup.autoreset {
@@ -493,15 +508,59 @@ impl Core {
             }
             return;
         }
+        let actor = game.mover;
+        let plies = game.position.plies();
         let mut outcome = game.act(self.setup.actions, action);
-        if self.setup.convention == Convention::Gym && outcome == Outcome::Ongoing && game.mover == 1
+        let mut marks: Marks = [None, None];
+        if game.position.plies() > plies {
+            marks[0] = game.last.map(|mv| (mv, actor));
+        }
+        if self.setup.convention == Convention::Gym
+            && outcome == Outcome::Ongoing
+            && game.mover == 1
         {
+            let plies = game.position.plies();
             outcome = self.opponent_turn(game, Pending::InStep);
             if game.pending != Pending::None {
                 return;
             }
+            if game.position.plies() > plies {
+                marks[1] = game.last.map(|mv| (mv, 1));
+            }
         }
-        self.conclude(game, outcome, i, out);
+        self.conclude(game, outcome, &marks, i, out);
+    }
+
+    /// Game `i` goes on after `marks`: its `planes` observation and mask updated in place. In
+    /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
+    /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
+    /// convention the viewer stays the agent. The legal plane, the mask and the player are
+    /// rewritten (nine table lookups).
+    #[inline(always)]
+    fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
+        let obs = &mut out.obs[243 * i..243 * (i + 1)];
+        let viewer = self.viewer(game);
+        for &(mv, id) in marks.iter().flatten() {
+            if self.setup.convention != Convention::Gym {
+                let (mine, rest) = obs.split_at_mut(81);
+                mine.swap_with_slice(&mut rest[..81]);
+            }
+            obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
+        }
+        let legal = game.legal_moves();
+        for b in 0..9 {
+            spread(
+                (legal >> (9 * b)) as u16 & 0x1FF,
+                &mut obs[162 + 9 * b..171 + 9 * b],
+            );
+        }
+        let a = self.setup.actions.count();
+        let mask = &mut out.mask[a * i..a * (i + 1)];
+        match self.setup.actions {
+            Actions::Flat => mask.copy_from_slice(&obs[162..243]),
+            Actions::OpenSpiel => write_mask(game, Actions::OpenSpiel, legal, mask),
+        }
+        out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
     }
 
     /// The external opponent's flat move in game `i`; `false` when it is illegal.
@@ -521,7 +580,7 @@ impl Core {
                 self.observe(game, false, i, out);
             }
             // The opponent's first move cannot end a game; one in a step ends it.
-            _ => self.conclude(game, outcome, i, out),
+            _ => self.conclude(game, outcome, &[None, None], i, out),
         }
         true
     }
@@ -560,7 +619,10 @@ fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
         let at = 9 * b.index();
         spread(mine, &mut obs[at..at + 9]);
         spread(theirs, &mut obs[81 + at..81 + at + 9]);
-        spread((legal >> at) as u16 & 0x1FF, &mut obs[162 + at..162 + at + 9]);
+        spread(
+            (legal >> at) as u16 & 0x1FF,
+            &mut obs[162 + at..162 + at + 9],
+        );
     }
 }
 
@@ -571,7 +633,10 @@ fn write_mask(game: &Game, actions: Actions, legal: u128, mask: &mut [u8]) {
     match actions {
         Actions::Flat => {
             for b in 0..9 {
-                spread((legal >> (9 * b)) as u16 & 0x1FF, &mut mask[9 * b..9 * b + 9]);
+                spread(
+                    (legal >> (9 * b)) as u16 & 0x1FF,
+                    &mut mask[9 * b..9 * b + 9],
+                );
             }
         }
         Actions::OpenSpiel => {
@@ -754,9 +819,9 @@ impl UltimateKernel {
             observation: choice::parse::<Observation>("observation", observation)?,
         };
         let mut games = Vec::new();
-        games
-            .try_reserve_exact(n)
-            .map_err(|_| PyMemoryError::new_err(format!("argument `n`: cannot allocate {n} games")))?;
+        games.try_reserve_exact(n).map_err(|_| {
+            PyMemoryError::new_err(format!("argument `n`: cannot allocate {n} games"))
+        })?;
         games.extend((0..n as u64).map(|i| Game::new(seed.0.wrapping_add(i))));
         let total = setup.offsets(n).1;
         let buffer = zeros::<u8>(py, "n", &[total])?.cast_into::<PyArray1<u8>>()?;
@@ -945,7 +1010,12 @@ impl UltimateKernel {
                 };
                 let planes = &mut obs_s[243 * i..243 * (i + 1)];
                 write_planes(&game.position, game.player_of(viewer), legal, planes);
-                write_mask(game, Actions::Flat, legal, &mut mask_s[81 * i..81 * (i + 1)]);
+                write_mask(
+                    game,
+                    Actions::Flat,
+                    legal,
+                    &mut mask_s[81 * i..81 * (i + 1)],
+                );
             }
         }
         Ok((obs.into_any(), mask.into_any()))
@@ -1071,6 +1141,68 @@ impl UltimateKernel {
 mod tests {
     use super::*;
 
+    /// The fields updated in place (`advance`) equal the ones written whole (`observe`, the
+    /// slow twin) after every step of random games with illegal moves, in every convention,
+    /// action numbering and auto-reset mode.
+    #[test]
+    fn fields_updated_in_place_equal_fields_written_whole() {
+        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+            for actions in [Actions::Flat, Actions::OpenSpiel] {
+                for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
+                    let setup = Setup {
+                        convention,
+                        autoreset,
+                        seat: Seat::Random,
+                        opponent: Opponent::Random,
+                        illegal_reward: -1.0,
+                        actions,
+                        observation: Observation::Planes,
+                    };
+                    let n = 3;
+                    let total = setup.offsets(n).1;
+                    let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+                    let core = Core { setup };
+                    let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
+                    for (i, game) in games.iter_mut().enumerate() {
+                        core.start(game, i, &mut setup.split(n, &mut bytes));
+                    }
+                    let mut rng = 11u64;
+                    let a = actions.count();
+                    for step in 0..800 {
+                        for (i, game) in games.iter_mut().enumerate() {
+                            let random = splitmix(&mut rng);
+                            let action = if random.is_multiple_of(25) {
+                                (random >> 32) as usize % a
+                            } else {
+                                core.sample(game) as usize
+                            };
+                            core.step(game, action, i, &mut setup.split(n, &mut bytes));
+                            core.observe(game, game.done, i, &mut setup.split(n, &mut twin));
+                            let (fast, slow) =
+                                (setup.split(n, &mut bytes), setup.split(n, &mut twin));
+                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
+                            assert_eq!(
+                                fast.obs[243 * i..243 * (i + 1)],
+                                slow.obs[243 * i..243 * (i + 1)],
+                                "{at}"
+                            );
+                            assert_eq!(
+                                fast.mask[a * i..a * (i + 1)],
+                                slow.mask[a * i..a * (i + 1)],
+                                "{at}"
+                            );
+                            assert_eq!(
+                                fast.player[4 * i..4 * i + 4],
+                                slow.player[4 * i..4 * i + 4],
+                                "{at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Random games with illegal actions in every convention, action numbering and auto-reset
     /// mode: the mask is the legal actions (or all ones once over), the legal plane equals
     /// the flat legal moves, and the board is the one the moves made.
@@ -1137,7 +1269,11 @@ mod tests {
                                     let k = 9 * b.index() + c.index();
                                     let mark = game.position.at(b, c);
                                     assert_eq!(obs[k] == 1, mark == Some(me), "{at}");
-                                    assert_eq!(obs[81 + k] == 1, mark == Some(me.opponent()), "{at}");
+                                    assert_eq!(
+                                        obs[81 + k] == 1,
+                                        mark == Some(me.opponent()),
+                                        "{at}"
+                                    );
                                 }
                             }
                         }
