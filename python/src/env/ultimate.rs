@@ -19,9 +19,10 @@
 //! The other fields are the family's: `mask` (0/1 per action; all ones once a game is over,
 //! except in the `pettingzoo` convention, where it stays the legal actions), `rewards` (`f32`
 //! by player id), `terminated`, `truncated`, `player` (`i32`, the viewer) and `final_obs`.
-//! Every field of a game is written whole after each step, from tables (9 bytes a small
-//! board); the pyspiel tensor is updated in place (a move changes two values and the forced
-//! board).
+//! A step of a game that goes on updates the `planes` in place (the two mark planes swap
+//! when the viewer changes, the mark is one byte) and rewrites the legal plane, the mask and
+//! the player from 9-bit tables (nine bytes a small board); a game that starts or ends, and
+//! pyspiel's tensor, are written whole.
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
