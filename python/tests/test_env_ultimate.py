@@ -516,3 +516,27 @@ def test_ultimate_md_python_examples_run():
     assert blocks
     for index, block in enumerate(blocks):
         exec(compile(block, f"ultimate.md block {index}", "exec"), {})
+
+
+def test_training_adapters_take_ultimate():
+    from tictactoe_rs.envs.sb3 import SB3VecEnv
+    from tictactoe_rs.envs.wrappers import VectorActionMaskObservation
+
+    venv = SB3VecEnv.make(4, opponent="random", game="ultimate")
+    assert venv.reset().shape == (4, 3, 9, 9)
+    masks = np.stack(venv.env_method("action_masks"))
+    assert masks.shape == (4, 81) and masks.all(axis=1).all()
+    venv.step(masks.argmax(axis=1))
+    wrapped = VectorActionMaskObservation(ours_gym.MnkVectorEnv(4, opponent="random", game="ultimate"))
+    obs, _ = wrapped.reset(seed=0)
+    assert obs["action_mask"].shape == (4, 81) and obs["observation"].shape == (4, 3, 9, 9)
+    pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    from tictactoe_rs.envs.jax import JaxEnv
+
+    env = JaxEnv(8, game="ultimate", seed=0)
+    state = env.reset()
+    assert state.observation.shape == (8, 3, 9, 9) and state.legal_action_mask.shape == (8, 81)
+    state = env.step(jnp.argmax(state.legal_action_mask, axis=1).astype(jnp.int32))
+    assert int(state.legal_action_mask.sum()) < 8 * 81
