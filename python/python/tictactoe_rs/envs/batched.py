@@ -27,6 +27,12 @@ one entry per action: a column with gravity (pgx ``connect_four``, PettingZoo
 ``connect_four_v3``), a cell ``row * cols + col`` without. The family's observation arrays are
 read-only views (the kernel updates them in place).
 
+``game="ultimate"`` steps ultimate tic-tac-toe (``env.game == "ultimate"``): actions are the
+81 moves ``9 * board + cell`` (``actions="openspiel"``: OpenSpiel's two steps, 9 actions) and
+observations ``(3, 9, 9)`` planes ``[plane, board, cell]``, the mover's marks, the other's and
+the legal moves (``observation="openspiel"``: pyspiel's float32 ``(254,)`` tensor); see
+:mod:`tictactoe_rs.envs._ultimate`. ``actions`` and ``observation`` are refused for other games.
+
 :func:`selfplay` steps a batch where both seats are policies, each called once per step with
 the whole batch.
 
@@ -42,6 +48,9 @@ the whole batch.
 >>> c4 = BatchedEnv(2, game="connect-four", seed=0)
 >>> c4.observation.shape, c4.legal_action_mask.shape
 ((2, 6, 7, 2), (2, 7))
+>>> ultimate = BatchedEnv(2, game="ultimate", seed=0)
+>>> ultimate.observation.shape, ultimate.legal_action_mask.shape
+((2, 3, 9, 9), (2, 81))
 """
 
 from __future__ import annotations
