@@ -21,8 +21,9 @@
 //! by player id), `terminated`, `truncated`, `player` (`i32`, the viewer) and `final_obs`.
 //! A step of a game that goes on updates the `planes` in place (the two mark planes swap
 //! when the viewer changes, the mark is one byte) and rewrites the legal plane, the mask and
-//! the player from 9-bit tables (nine bytes a small board); a game that starts or ends, and
-//! pyspiel's tensor, are written whole.
+//! the player from 9-bit tables (nine bytes a small board); pyspiel's tensor is updated in
+//! place too (two values a mark, then the player and the forced board); a game that starts or
+//! ends is written whole.
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
@@ -474,11 +475,7 @@ impl Core {
     ) {
         self.score(game, outcome, i, out);
         if outcome == Outcome::Ongoing {
-            if self.setup.observation == Observation::Planes {
-                self.advance(game, marks, i, out);
-            } else {
-                self.observe(game, false, i, out);
-            }
+            self.advance(game, marks, i, out);
             return;
         }
         match self.setup.autoreset {
@@ -537,29 +534,62 @@ impl Core {
     /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
     /// convention the viewer stays the agent. The legal plane, the mask and the player are
     /// rewritten (nine table lookups).
+    ///
+    /// pyspiel's tensor (`observation="openspiel"`) is updated in place too: a mark clears
+    /// its cell's empty value and sets its player's; the current player and the forced board
+    /// are rewritten.
     #[inline(always)]
     fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
-        let obs = &mut out.obs[243 * i..243 * (i + 1)];
         let viewer = self.viewer(game);
-        for &(mv, id) in marks.iter().flatten() {
-            if self.setup.convention != Convention::Gym {
-                let (mine, rest) = obs.split_at_mut(81);
-                mine.swap_with_slice(&mut rest[..81]);
-            }
-            obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
-        }
         let legal = game.legal_moves();
-        for b in 0..9 {
-            spread(
-                (legal >> (9 * b)) as u16 & 0x1FF,
-                &mut obs[162 + 9 * b..171 + 9 * b],
-            );
-        }
         let a = self.setup.actions.count();
         let mask = &mut out.mask[a * i..a * (i + 1)];
-        match self.setup.actions {
-            Actions::Flat => mask.copy_from_slice(&obs[162..243]),
-            Actions::OpenSpiel => write_mask(game, Actions::OpenSpiel, legal, mask),
+        let ob = self.setup.obs_bytes();
+        let obs = &mut out.obs[ob * i..ob * (i + 1)];
+        match self.setup.observation {
+            Observation::Planes => {
+                for &(mv, id) in marks.iter().flatten() {
+                    if self.setup.convention != Convention::Gym {
+                        let (mine, rest) = obs.split_at_mut(81);
+                        mine.swap_with_slice(&mut rest[..81]);
+                    }
+                    obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
+                }
+                for b in 0..9 {
+                    spread(
+                        (legal >> (9 * b)) as u16 & 0x1FF,
+                        &mut obs[162 + 9 * b..171 + 9 * b],
+                    );
+                }
+                match self.setup.actions {
+                    Actions::Flat => mask.copy_from_slice(&obs[162..243]),
+                    Actions::OpenSpiel => write_mask(game, Actions::OpenSpiel, legal, mask),
+                }
+            }
+            Observation::OpenSpiel => {
+                let mut set = |index: usize, value: f32| {
+                    obs[4 * index..4 * index + 4].copy_from_slice(&value.to_ne_bytes());
+                };
+                for &(mv, id) in marks.iter().flatten() {
+                    let plane = if game.player_of(id) == Player::X {
+                        2
+                    } else {
+                        1
+                    };
+                    set(mv.index(), 0.0);
+                    set(plane * 81 + mv.index(), 1.0);
+                }
+                let player = game
+                    .position
+                    .to_move()
+                    .map_or(0.0, |p| f32::from(u8::from(p == Player::O)));
+                set(243, player);
+                let forced = game.board().map_or(9, Cell::index);
+                for k in 0..10 {
+                    set(244 + k, f32::from(u8::from(k == forced)));
+                }
+                write_mask(game, self.setup.actions, legal, mask);
+            }
         }
         out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
     }
@@ -1144,12 +1174,16 @@ mod tests {
 
     /// The fields updated in place (`advance`) equal the ones written whole (`observe`, the
     /// slow twin) after every step of random games with illegal moves, in every convention,
-    /// action numbering and auto-reset mode.
+    /// action numbering and auto-reset mode, for both observation layouts.
     #[test]
     fn fields_updated_in_place_equal_fields_written_whole() {
         for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
             for actions in [Actions::Flat, Actions::OpenSpiel] {
-                for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
+                for (autoreset, observation) in [
+                    (Autoreset::SameStep, Observation::Planes),
+                    (Autoreset::NextStep, Observation::Planes),
+                    (Autoreset::SameStep, Observation::OpenSpiel),
+                ] {
                     let setup = Setup {
                         convention,
                         autoreset,
@@ -1157,9 +1191,10 @@ mod tests {
                         opponent: Opponent::Random,
                         illegal_reward: -1.0,
                         actions,
-                        observation: Observation::Planes,
+                        observation,
                     };
                     let n = 3;
+                    let ob = setup.obs_bytes();
                     let total = setup.offsets(n).1;
                     let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
                     let core = Core { setup };
@@ -1183,8 +1218,8 @@ mod tests {
                                 (setup.split(n, &mut bytes), setup.split(n, &mut twin));
                             let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
                             assert_eq!(
-                                fast.obs[243 * i..243 * (i + 1)],
-                                slow.obs[243 * i..243 * (i + 1)],
+                                fast.obs[ob * i..ob * (i + 1)],
+                                slow.obs[ob * i..ob * (i + 1)],
                                 "{at}"
                             );
                             assert_eq!(
