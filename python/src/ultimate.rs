@@ -8,7 +8,7 @@
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyTuple};
 use tictactoe::ultimate::{Move, Position, Setup, Undo};
 use tictactoe::{Cell, Player, Status};
 
@@ -255,6 +255,51 @@ impl PyUltimate {
 
     fn copy(&self) -> PyUltimate {
         self.clone()
+    }
+
+    fn __copy__(&self) -> PyUltimate {
+        self.clone()
+    }
+
+    /// A copy with its own history (pyspiel clones a Python game's states by `deepcopy`).
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyUltimate {
+        self.clone()
+    }
+
+    /// The position of `text` with `moves` (flat moves) played on it, kept for `undo`: what
+    /// pickling stores, so a copy keeps its history.
+    #[staticmethod]
+    fn from_moves(text: &str, moves: Vec<i64>) -> PyResult<PyUltimate> {
+        let mut game = PyUltimate::from_text(text)?;
+        for (k, index) in moves.into_iter().enumerate() {
+            let played = usize::try_from(index)
+                .ok()
+                .and_then(|i| Move::try_from(i).ok())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "argument `moves`: item {k} must be from 0 to 80, got {index}"
+                    ))
+                })?;
+            let undo = game
+                .position
+                .play(played)
+                .map_err(|e| PyValueError::new_err(format!("argument `moves`: item {k}: {e}")))?;
+            game.history.push(undo);
+        }
+        Ok(game)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let mut start = this.position;
+        for undo in this.history.iter().rev() {
+            start.undo(*undo);
+        }
+        let moves: Vec<usize> = this.history.iter().map(|u| u.played().index()).collect();
+        let args = (start.to_string(), moves).into_pyobject(py)?;
+        let from_moves = slf.get_type().getattr("from_moves")?;
+        PyTuple::new(py, [from_moves, args.into_any()])
     }
 }
 

@@ -37,6 +37,7 @@ PRESETS = {
     "tictactoe_rs/ConnectFour-v0": ("ConnectFourEnv", "ConnectFourVectorEnv", (6, 7, 2)),
     "tictactoe_rs/Gomoku-v0": ("GomokuEnv", "GomokuVectorEnv", (15, 15, 2)),
     "tictactoe_rs/Mnk-v0": ("MnkEnv", "MnkVectorEnv", (3, 3, 2)),
+    "tictactoe_rs/Ultimate-v0": ("UltimateEnv", "UltimateVectorEnv", (3, 9, 9)),
 }
 
 

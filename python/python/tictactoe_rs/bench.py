@@ -29,8 +29,10 @@ Environments (the peers are skipped when not installed):
 
 ``--game`` picks the game: ``tic-tac-toe`` (default), ``connect-four`` (ours with
 ``game="connect-four"``, pgx ``connect_four``, PettingZoo ``connect_four_v3``, pyspiel
-``connect_four``) or ``gomoku`` (ours with ``game="gomoku"``, pyspiel ``gomoku``; pgx, envpool
-and PettingZoo have none). For the family games pyspiel's loop also builds each state's
+``connect_four``), ``gomoku`` (ours with ``game="gomoku"``, pyspiel ``gomoku``; pgx, envpool
+and PettingZoo have none) or ``ultimate`` (ours with ``game="ultimate"``, pyspiel
+``ultimate_tic_tac_toe``, whose env-step is one move: a board choice and a cell when the mover
+chooses, two pyspiel actions). For these games pyspiel's loop also builds each state's
 ``observation_tensor()``, as ours and pgx build observations on every step.
 
 >>> from tictactoe_rs import bench
@@ -57,17 +59,22 @@ import numpy as np
 BATCHES = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536]
 QUICK_BATCHES = [1, 64, 4096]
 ENVS = ["ours", "pgx", "envpool", "pettingzoo", "pyspiel"]
-GAMES = ["tic-tac-toe", "connect-four", "gomoku"]
+GAMES = ["tic-tac-toe", "connect-four", "gomoku", "ultimate"]
 #: The peers' names of each game; a peer without the game is skipped.
 PEER_GAMES = {
     "pgx": {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four"},
     "envpool": {"tic-tac-toe": "TicTacToe-v1"},
     "pettingzoo": {"tic-tac-toe": "tictactoe", "connect-four": "connect_four"},
-    "pyspiel": {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four", "gomoku": "gomoku"},
+    "pyspiel": {
+        "tic-tac-toe": "tic_tac_toe",
+        "connect-four": "connect_four",
+        "gomoku": "gomoku",
+        "ultimate": "ultimate_tic_tac_toe",
+    },
 }
-#: Also measured on request (``--envs``): ours through the Gymnasium vector env, and ours in
-#: self-play with two numpy policies.
-EXTRA_ENVS = ["ours-gym", "ours-selfplay"]
+#: Also measured on request (``--envs``): ours through the Gymnasium vector env, ours in
+#: self-play with two numpy policies, and pyspiel's loop without observation tensors.
+EXTRA_ENVS = ["ours-gym", "ours-selfplay", "pyspiel-moves"]
 
 Runner = Callable[[int], None]
 
@@ -195,7 +202,7 @@ def _pettingzoo(n: int, game: str = "tic-tac-toe") -> Runner:
     return run
 
 
-def _pyspiel(n: int, game: str = "tic-tac-toe") -> Runner:
+def _pyspiel(n: int, game: str = "tic-tac-toe", observe: bool | None = None) -> Runner:
     import random
 
     import pyspiel
@@ -203,18 +210,30 @@ def _pyspiel(n: int, game: str = "tic-tac-toe") -> Runner:
     spiel = pyspiel.load_game(PEER_GAMES["pyspiel"][game])
     states = [spiel.new_initial_state() for _ in range(n)]
     rng = random.Random(0)
-    observe = game != "tic-tac-toe"
+    if observe is None:
+        observe = game != "tic-tac-toe"
+    # Ultimate: one env-step is one move, which is two pyspiel actions when the mover chooses
+    # the board (the same player acts twice).
+    two_step = game == "ultimate"
 
     def run(steps: int) -> None:
         for _ in range(steps):
             for i, state in enumerate(states):
                 if state.is_terminal():
                     state = states[i] = spiel.new_initial_state()
+                player = state.current_player()
                 state.apply_action(rng.choice(state.legal_actions()))
+                if two_step and state.current_player() == player:
+                    state.apply_action(rng.choice(state.legal_actions()))
                 if observe:
                     state.observation_tensor(0)
 
     return run
+
+
+def _pyspiel_moves(n: int, game: str = "tic-tac-toe") -> Runner:
+    """pyspiel's loop without observation tensors: its moves alone."""
+    return _pyspiel(n, game, observe=False)
 
 
 MAKERS: dict[str, Callable[[int, str], Runner]] = {
@@ -225,9 +244,10 @@ MAKERS: dict[str, Callable[[int, str], Runner]] = {
     "envpool": _envpool,
     "pettingzoo": _pettingzoo,
     "pyspiel": _pyspiel,
+    "pyspiel-moves": _pyspiel_moves,
 }
 #: Environments stepped game by game in Python.
-LOOPS = {"pettingzoo", "pyspiel"}
+LOOPS = {"pettingzoo", "pyspiel", "pyspiel-moves"}
 
 
 #: What each environment imports to run here: the peers' own modules, which need more than
@@ -240,14 +260,16 @@ NEEDS = {
     "envpool": ["envpool"],
     "pettingzoo": ["gymnasium", "pygame", "pettingzoo.classic.tictactoe.tictactoe"],
     "pyspiel": ["pyspiel"],
+    "pyspiel-moves": ["pyspiel"],
 }
 
 
 def _missing(name: str, game: str = "tic-tac-toe") -> str | None:
     """Why environment ``name`` cannot run ``game`` here (the peer has no such game, or the
     first module that fails to import, and its error), or ``None`` when it can."""
-    if name in PEER_GAMES and game not in PEER_GAMES[name]:
-        return f"{name} has no {game}"
+    peer = "pyspiel" if name == "pyspiel-moves" else name
+    if peer in PEER_GAMES and game not in PEER_GAMES[peer]:
+        return f"{peer} has no {game}"
     needs = NEEDS.get(name, [name])
     if name == "pettingzoo":
         needs = [*needs[:-1], f"pettingzoo.classic.{PEER_GAMES[name][game]}.{PEER_GAMES[name][game]}"]

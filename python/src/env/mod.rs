@@ -41,6 +41,7 @@ const DETACH_MIN: usize = 1024;
 mod family;
 mod rules;
 mod tables;
+mod ultimate;
 
 use rules::{Autoreset, Config, Convention, Game, Layout, Opponent, Outcome, Pending, Seat};
 use tables::{pick, splitmix};
@@ -572,6 +573,7 @@ fn play_move(x: Int<u16>, o: Int<u16>, cell: Int<i64>) -> PyResult<(u16, u16, u8
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvKernel>()?;
     m.add_class::<family::FamilyKernel>()?;
+    m.add_class::<ultimate::UltimateKernel>()?;
     m.add_function(wrap_pyfunction!(play_move, m)?)?;
     Ok(())
 }

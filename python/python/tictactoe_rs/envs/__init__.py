@@ -14,4 +14,8 @@ is imported, so ``import tictactoe_rs`` needs numpy alone:
   OpenSpiel's ``tic_tac_toe``, ``connect_four``, ``mnk`` and ``gomoku`` (``game=``); numpy only.
 - :mod:`tictactoe_rs.envs.openspiel_game`: ``python_tictactoe_rs``, every game of the family as
   a ``pyspiel`` game on our engine.
+
+Each of them also takes ``game="ultimate"``: ultimate tic-tac-toe, with ``actions="flat"`` (81
+moves) or ``"openspiel"`` (OpenSpiel's two steps) and ``observation="planes"`` or
+``"openspiel"`` (``tictactoe_rs.envs._ultimate``; the Gymnasium id ``tictactoe_rs/Ultimate-v0``).
 """

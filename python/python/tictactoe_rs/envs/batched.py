@@ -27,6 +27,12 @@ one entry per action: a column with gravity (pgx ``connect_four``, PettingZoo
 ``connect_four_v3``), a cell ``row * cols + col`` without. The family's observation arrays are
 read-only views (the kernel updates them in place).
 
+``game="ultimate"`` steps ultimate tic-tac-toe (``env.game == "ultimate"``): actions are the
+81 moves ``9 * board + cell`` (``actions="openspiel"``: OpenSpiel's two steps, 9 actions) and
+observations ``(3, 9, 9)`` planes ``[plane, board, cell]``, the mover's marks, the other's and
+the legal moves (``observation="openspiel"``: pyspiel's float32 ``(254,)`` tensor); see
+:mod:`tictactoe_rs.envs._ultimate`. ``actions`` and ``observation`` are refused for other games.
+
 :func:`selfplay` steps a batch where both seats are policies, each called once per step with
 the whole batch.
 
@@ -42,6 +48,9 @@ the whole batch.
 >>> c4 = BatchedEnv(2, game="connect-four", seed=0)
 >>> c4.observation.shape, c4.legal_action_mask.shape
 ((2, 6, 7, 2), (2, 7))
+>>> ultimate = BatchedEnv(2, game="ultimate", seed=0)
+>>> ultimate.observation.shape, ultimate.legal_action_mask.shape
+((2, 3, 9, 9), (2, 81))
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ from typing import Any, Literal
 import numpy as np
 
 from tictactoe_rs import _checks, _native
+from tictactoe_rs.envs import _ultimate
 from tictactoe_rs.envs._views import views
 
 __all__ = ["BatchedEnv", "Policy", "SelfPlayResult", "game_rules", "selfplay"]
@@ -99,6 +109,8 @@ class BatchedEnv:
         autoreset: Autoreset | Any = "same_step",
         *,
         game: str | _native.Rules | None = None,
+        actions: _ultimate.Actions = "flat",
+        observation: _ultimate.Observation = "planes",
     ) -> None:
         if convention not in _CONVENTIONS:
             raise ValueError(
@@ -109,11 +121,24 @@ class BatchedEnv:
         num_envs = _checks.index("num_envs", num_envs)
         self.num_envs = num_envs
         self.convention = convention
-        rules = game_rules(game)
-        #: The game's rules (``Rules.TIC_TAC_TOE`` by default).
-        self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
-        k: _native.EnvKernel | _native.FamilyKernel
-        if rules is None:
+        ultimate = _ultimate.is_ultimate(game)
+        if not ultimate:
+            _ultimate.refuse_options(game, actions, observation)
+        rules = None if ultimate else game_rules(game)
+        #: The game's rules (``Rules.TIC_TAC_TOE`` by default), or ``"ultimate"``.
+        self.game: _native.Rules | str = "ultimate" if ultimate else rules or _native.Rules.TIC_TAC_TOE
+        k: _native.EnvKernel | _native.FamilyKernel | _native.UltimateKernel
+        if ultimate:
+            k = _ultimate.kernel(
+                num_envs,
+                convention,
+                actions,
+                observation,
+                autoreset=autoreset,
+                seat=seat,
+                seed=_checks.seed("seed", seed),
+            )
+        elif rules is None:
             k = _native.EnvKernel(
                 num_envs, convention, autoreset=autoreset, seat=seat, seed=_checks.seed("seed", seed)
             )
@@ -128,14 +153,16 @@ class BatchedEnv:
             )
         self._kernel = k
         self._autoreset = autoreset
-        v = views(k, readonly=rules is not None)
-        self.observation: np.ndarray = v["obs"].view(dtype)
+        v = views(k, readonly=rules is not None or ultimate)
+        # pyspiel's tensor (ultimate, observation="openspiel") stays float32.
+        obs_dtype = dtype if v["obs"].dtype == np.uint8 else v["obs"].dtype
+        self.observation: np.ndarray = v["obs"].view(obs_dtype)
         self.legal_action_mask: np.ndarray = v["mask"].view(dtype)
         self.rewards: np.ndarray = v["rewards"]
         self.terminated: np.ndarray = v["terminated"]
         self.truncated: np.ndarray = v["truncated"]
         self.current_player: np.ndarray = v["player"]
-        self.final_observation: np.ndarray = v["final_obs"].view(dtype)
+        self.final_observation: np.ndarray = v["final_obs"].view(obs_dtype)
         # The native method itself: a step of one game costs one call (see ``step`` below).
         self.step = k.step  # type: ignore[method-assign]
         self._actions = np.zeros(num_envs, dtype=np.int64)
@@ -172,7 +199,7 @@ class BatchedEnv:
         """Tic-tac-toe: the X and O bit sets of every board (bit ``c`` is cell ``c``),
         ``(N, 2)`` uint16. A family game: the boards as text (rows top to bottom separated by
         ``/``, ``X``, ``O``, ``.``), an ``(N,)`` str array."""
-        if isinstance(self._kernel, _native.FamilyKernel):
+        if isinstance(self._kernel, (_native.FamilyKernel, _native.UltimateKernel)):
             return np.array(self._kernel.boards())
         return self._kernel.bits()
 

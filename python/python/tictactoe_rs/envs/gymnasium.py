@@ -72,6 +72,8 @@ from gymnasium.vector.utils import batch_space
 from tictactoe_rs import _checks, _native
 from tictactoe_rs._native import EnvKernel, FamilyKernel
 from tictactoe_rs.envs import _render
+from tictactoe_rs.envs._ultimate import is_ultimate
+from tictactoe_rs.envs._ultimate_gym import UltimateEnv, UltimateVectorEnv
 from tictactoe_rs.envs._views import views
 from tictactoe_rs.envs.batched import game_rules
 
@@ -89,6 +91,8 @@ __all__ = [
     "MnkVectorEnv",
     "TicTacToeEnv",
     "TicTacToeVectorEnv",
+    "UltimateEnv",
+    "UltimateVectorEnv",
 ]
 
 #: Tic-tac-toe's id.
@@ -99,6 +103,7 @@ ENV_IDS: dict[str | None, str] = {
     "4x4": "tictactoe_rs/FourByFour-v0",
     "connect-four": "tictactoe_rs/ConnectFour-v0",
     "gomoku": "tictactoe_rs/Gomoku-v0",
+    "ultimate": "tictactoe_rs/Ultimate-v0",
     None: "tictactoe_rs/Mnk-v0",
 }
 
@@ -286,6 +291,12 @@ class MnkEnv(gym.Env):
     # An instance attribute in gymnasium.Env, so no ClassVar.
     metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}  # noqa: RUF012
 
+    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
+        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
+        if is_ultimate(game):
+            return UltimateEnv(*args, game=game, **kwargs)
+        return super().__new__(cls)
+
     def __init__(
         self,
         opponent: Opponent = "heuristic",
@@ -382,6 +393,12 @@ class MnkVectorEnv(VectorEnv):
     ``autoreset_mode`` is a ``gymnasium.vector.AutoresetMode`` (or its value); ``copy=False``
     returns the kernel's own buffers, rewritten by the next step, instead of copies.
     """
+
+    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
+        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
+        if is_ultimate(game):
+            return UltimateVectorEnv(*args, game=game, **kwargs)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -663,6 +680,7 @@ _CLASSES = {
     "4x4": ("FourByFourEnv", "FourByFourVectorEnv"),
     "connect-four": ("ConnectFourEnv", "ConnectFourVectorEnv"),
     "gomoku": ("GomokuEnv", "GomokuVectorEnv"),
+    "ultimate": ("UltimateEnv", "UltimateVectorEnv"),
     None: ("MnkEnv", "MnkVectorEnv"),
 }
 

@@ -28,7 +28,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from tictactoe_rs.envs import _family
+from tictactoe_rs.envs import _family, _ultimate, _ultimate_openspiel
 from tictactoe_rs.envs.openspiel import OUR_GAME, _peer, observation_tensor
 from tictactoe_rs.mnk import Position, Rules
 
@@ -57,6 +57,11 @@ class TicTacToeRsGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None):
         spec = dict(params or {}).get("game", "tic-tac-toe")
+        #: ``game="ultimate"``: ultimate tic-tac-toe, as pyspiel's ``ultimate_tic_tac_toe``.
+        self.ultimate = _ultimate.is_ultimate(spec)
+        if self.ultimate:
+            super().__init__(_GAME_TYPE, _ultimate_openspiel.game_info(), {"game": _ultimate.GAME})
+            return
         self.rules: Rules = _family.rules(spec.replace(":", ",") if isinstance(spec, str) else spec)
         # The game string separates parameters by commas: the spec keeps colons in it, so that
         # str(game), pickling and pyspiel's serialization load the same game back.
@@ -72,14 +77,18 @@ class TicTacToeRsGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, params)
 
-    def new_initial_state(self) -> TicTacToeRsState:
+    def new_initial_state(self) -> Any:
         """The empty board, X (player 0) to move."""
+        if self.ultimate:
+            return _ultimate_openspiel.UltimateRsState(self)
         return TicTacToeRsState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The board observer (perfect information), or OpenSpiel's public-info observer for
         perfect-recall observation types."""
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            if self.ultimate:
+                return _ultimate_openspiel.UltimateObserver(params)
             return BoardObserver(self.rules, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 

@@ -54,7 +54,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from tictactoe_rs import _checks, _native
-from tictactoe_rs.envs import _family, _render
+from tictactoe_rs.envs import _family, _render, _ultimate
 from tictactoe_rs.mnk import Position, Rules
 
 __all__ = ["env", "parallel_env", "raw_env"]
@@ -105,6 +105,14 @@ class raw_env(AECEnv, EzPickle):
     game with gravity (as in ``connect_four_v3``)."""
 
     metadata = _metadata(Rules.TIC_TAC_TOE)  # each instance sets its game's
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
+        if _ultimate.is_ultimate(kwargs.get("game", args[2] if len(args) > 2 else None)):
+            from tictactoe_rs.envs._ultimate_pettingzoo import UltimateRawEnv
+
+            return UltimateRawEnv(*args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(
         self,
