@@ -8,7 +8,8 @@
 //! ```
 //!
 //! `games` plays `GAMES` games between the family's players (`tictactoe::mnk::agents`: X and O
-//! taken in turn from the pairs of random, heuristic, mcts and alphabeta, seeds from `SEED`)
+//! taken in turn from the pairs of random, heuristic, mcts and alphabeta, those without random
+//! first, seeds from `SEED`)
 //! and prints every position of every game before its end, one move sequence a line (the
 //! empty board as `-`).
 //!
@@ -39,11 +40,19 @@ fn games(count: u64, seed: u64) -> Result<(), Box<dyn std::error::Error>> {
         Strategy::Mcts,
         Strategy::AlphaBeta,
     ];
-    let pairs: Vec<(Strategy, Strategy)> = levels
+    // Every pairing of two different players, the games between the stronger ones first (a
+    // random player makes short, lopsided games).
+    let mut pairs: Vec<(Strategy, Strategy)> = levels
         .iter()
         .flat_map(|&x| levels.iter().map(move |&o| (x, o)))
         .filter(|(x, o)| x != o)
         .collect();
+    pairs.sort_by_key(|&(x, o)| {
+        (
+            x == Strategy::Random || o == Strategy::Random,
+            x == Strategy::Heuristic,
+        )
+    });
     let mut out = std::io::stdout().lock();
     for game in 0..count {
         let (x, o) = pairs[game as usize % pairs.len()];

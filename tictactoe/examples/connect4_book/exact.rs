@@ -25,6 +25,8 @@
 //! | `--sample K` | first solve `K` leaves spread over all leaves, each with a fresh table on one thread, and print their CPU time a leaf (mean, median, 95th percentile, maximum) and what all leaves would take at that mean; the scores are kept |
 //! | `--verify K` | at the end, check `K` entries spread over the book against a fresh solver that reads only the proof book |
 //! | `--every S` | seconds between progress lines (30) |
+//! | `--max-leaves K` | solve at most `K` leaves in this run (none) |
+//! | `--fresh` | clear each thread's table before each leaf (to measure what keeping it saves) |
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -45,6 +47,8 @@ struct Options {
     sample: usize,
     verify: usize,
     every: f64,
+    max_leaves: usize,
+    fresh: bool,
 }
 
 fn options(args: &[String]) -> Result<Options, Box<dyn std::error::Error>> {
@@ -56,9 +60,15 @@ fn options(args: &[String]) -> Result<Options, Box<dyn std::error::Error>> {
         sample: 0,
         verify: 0,
         every: 30.0,
+        max_leaves: usize::MAX,
+        fresh: false,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
+        if arg == "--fresh" {
+            options.fresh = true;
+            continue;
+        }
         let value = args.next().ok_or(format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--exact" => options.stones = value.parse()?,
@@ -68,6 +78,7 @@ fn options(args: &[String]) -> Result<Options, Box<dyn std::error::Error>> {
             "--sample" => options.sample = value.parse()?,
             "--verify" => options.verify = value.parse()?,
             "--every" => options.every = value.parse()?,
+            "--max-leaves" => options.max_leaves = value.parse()?,
             other => return Err(format!("unknown argument {other:?} with --exact").into()),
         }
     }
@@ -222,15 +233,17 @@ pub fn main(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let known = read_known(&options.book)?;
-    let leaves: Vec<Position> = all_leaves
+    let mut leaves: Vec<Position> = all_leaves
         .iter()
         .copied()
         .filter(|p| known.score(*p).is_none())
         .collect();
+    let unsolved = leaves.len();
+    leaves.truncate(options.max_leaves);
     eprintln!(
         "ply {stones}: {} leaves (positions whose player cannot win at once), {} already solved, {} to solve on {} threads",
         all_leaves.len(),
-        all_leaves.len() - leaves.len(),
+        all_leaves.len() - unsolved,
         leaves.len(),
         options.threads
     );
@@ -250,8 +263,9 @@ pub fn main(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()?;
-    // Consecutive leaves go to one thread, so its table holds their common subtrees.
-    const CHUNK: usize = 32;
+    // Consecutive leaves go to one thread, so its table holds their common subtrees: up to
+    // 32 at a time, fewer when there are few leaves, so every thread gets some.
+    let chunk = (leaves.len() / (8 * options.threads)).clamp(1, 32);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let mut last = Instant::now();
@@ -276,13 +290,16 @@ pub fn main(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         pool.broadcast(|_| {
             let mut solver = Solver::with_book(search.clone());
             'chunks: loop {
-                let first = next.fetch_add(CHUNK, Ordering::Relaxed);
-                let Some(leaves) = leaves.get(first..(first + CHUNK).min(leaves.len())) else {
+                let first = next.fetch_add(chunk, Ordering::Relaxed);
+                let Some(leaves) = leaves.get(first..(first + chunk).min(leaves.len())) else {
                     break;
                 };
                 for &leaf in leaves {
                     if out_of_time() || failed.lock().is_ok_and(|f| f.is_some()) {
                         break 'chunks;
+                    }
+                    if options.fresh {
+                        solver.reset();
                     }
                     let t = cpu_seconds();
                     let score = solver.score(leaf);
