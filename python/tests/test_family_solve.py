@@ -134,11 +134,13 @@ def test_a_bare_string_or_none_is_no_sequence_of_positions() -> None:
 
 
 def test_the_budget_holds_for_connect_four() -> None:
-    # "6" (and "1", "2", "7") are far from the shipped book: millions of nodes; the budget
-    # stops the search, strong and weak, on moves and on Position objects alike.
-    one = Position("connect-four")
-    one.play(5)
-    for positions in (["6"], [one]):
+    # "171" is off the shipped books (three stones off the proof, past the exact book's two):
+    # millions of nodes; the budget stops the search, strong and weak, on moves and on
+    # Position objects alike.
+    three = Position("connect-four")
+    for column in (0, 6, 0):
+        three.play(column)
+    for positions in (["171"], [three]):
         cut = solve(positions, "connect-four", max_nodes=1000)
         assert cut.value.tolist() == [-1]
         assert cut.distance is not None and cut.distance.tolist() == [-1]
@@ -149,7 +151,7 @@ def test_the_budget_holds_for_connect_four() -> None:
     assert empty.value.tolist() == [1] and empty.best is not None
     assert empty.best[0].nonzero()[0].tolist() == [3]
     # A position solved after a cut one in the same call is solved right.
-    assert solve(["6", "4455"], "connect-four", max_nodes=1000).value.tolist() == [-1, 1]
+    assert solve(["171", "4455"], "connect-four", max_nodes=1000).value.tolist() == [-1, 1]
 
 
 _LONG_SOLVE = """
@@ -167,12 +169,13 @@ print("finished", flush=True)
 
 @pytest.mark.parametrize(
     ("position", "game"),
-    [("1", "connect-four"), ("/".join(["." * 15] * 15), "gomoku")],
+    [("171", "connect-four"), ("/".join(["." * 15] * 15), "gomoku")],
     ids=["connect-four", "gomoku"],
 )
 def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(position: str, game: str) -> None:
-    """SIGINT (Ctrl-C) during a search that takes minutes (Connect Four's "1", 3.5 minutes;
-    the empty gomoku board, far more) raises KeyboardInterrupt within seconds."""
+    """SIGINT (Ctrl-C) during a search that takes seconds to minutes (Connect Four's "171",
+    off both shipped books; the empty gomoku board, far more) raises KeyboardInterrupt within
+    seconds."""
     import signal
     import subprocess
     import sys

@@ -37,9 +37,10 @@ fn connect_four_stops_at_its_budget_and_its_table_stays_true() {
         "{}",
         solver.nodes()
     );
-    // The book gives the value of `44` at once; X in the corner column needs a search.
+    // The book gives the value of `44` at once; `171`, off both books (three stones off the
+    // proof, past the exact book's two), needs a search.
     assert!(solver.solve_weak_within(forty_four(), 1000).is_some());
-    assert_eq!(solver.solve_weak_within("1".parse().unwrap(), 1000), None);
+    assert_eq!(solver.solve_weak_within("171".parse().unwrap(), 1000), None);
     // What the stopped searches stored is true: the same answer as a fresh solver.
     assert_eq!(solver.solve_within(forty_four(), u64::MAX), Some(expected));
     assert_eq!(solver.solve(forty_four()), expected);

@@ -13,15 +13,22 @@
 //! |---|---|
 //! | sorted `(canonical key, lower, upper)`, found by binary search | 16 bytes |
 //!
-//! The book that `examples/connect4_book.rs` builds holds the bounds that solving the empty
-//! board (its score and every best move) proved for every position of up to a given number of
-//! stones still in the table at the end: with it, the same questions are answered at once.
+//! Two books are shipped and read together by [`Book::shipped`]:
+//!
+//! | file | what it holds | made by |
+//! |---|---|---|
+//! | `data/connect4-book.txt` (text) | the bounds that solving the empty board (its score and every best move) proved for the positions of up to 12 stones still in the table at the end | `examples/connect4_book.rs` |
+//! | `data/connect4-exact.bin` (binary, [`Book::to_bytes`]) | exact scores of every position of up to a number of stones (the leaves solved, every shallower position's score derived from its children's, [`Book::with_derived_scores`]) | `examples/connect4_book.rs --exact N` |
+//!
+//! A position whose player to move can win at once is never stored: its score is immediate.
 
+use alloc::collections::BTreeSet;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use super::position::{MAX_SCORE, MIN_SCORE, ParseMovesError, Position};
+use super::position::{CELLS, Column, MAX_SCORE, MIN_SCORE, ParseMovesError, Position, WIDTH};
 
 /// Why a book's text cannot be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,7 +56,29 @@ pub enum BookError {
         /// The line, counting from 1.
         line: usize,
     },
+    /// Binary book data ([`Book::from_bytes`]) that is not a book: a wrong header or length, or
+    /// an entry that is not a position's key with bounds in -18..=18, or out of key order.
+    #[error(
+        "byte {offset}: not a binary Connect Four book (header `C4BOOK1`, then 8-byte entries: key, lower and upper bound, keys increasing)"
+    )]
+    Bytes {
+        /// Where the bad header or entry starts.
+        offset: usize,
+    },
+    /// Two books whose bounds for one position leave no score ([`Book::merged`]).
+    #[error("the books disagree on the position of key {key:#x}: their bounds leave no score")]
+    Conflict {
+        /// The canonical key of the position.
+        key: u64,
+    },
 }
+
+/// The first 8 bytes of a binary book.
+const MAGIC: &[u8; 8] = b"C4BOOK1\n";
+// A binary entry: the canonical key in bits 0-48, lower and upper bound plus 18 in bits 49-54
+// and 55-60.
+const KEY_BITS: u32 = 49;
+const BOUND_OFFSET: i32 = -MIN_SCORE;
 
 /// Bounds on the scores of positions, consulted by
 /// [`Solver::with_book`](super::Solver::with_book).
@@ -73,6 +102,9 @@ pub struct Book {
 /// The text of the book the crate ships (`data/connect4-book.txt`: the proof of the empty
 /// board, positions of up to 12 stones; its command and checks are in `docs/solver.md`).
 const SHIPPED: &str = include_str!("../../data/connect4-book.txt");
+/// The exact scores the crate ships (`data/connect4-exact.bin`, [`Book::to_bytes`]; its
+/// command, coverage and checks are in `docs/solver.md`).
+const SHIPPED_EXACT: &[u8] = include_bytes!("../../data/connect4-exact.bin");
 
 impl Book {
     /// The opening book the crate ships: the bounds its solve of the empty board proved for
@@ -87,11 +119,42 @@ impl Book {
     /// assert_eq!(solver.score(Position::EMPTY), 1); // the first player wins, with its 21st stone
     /// assert!(solver.nodes() < 1_000);
     /// ```
+    ///
+    /// It also holds the exact scores of `data/connect4-exact.bin` ([`Book::shipped_exact`]).
     #[must_use]
     pub fn shipped() -> Book {
-        // The shipped text is parsed by the test `the_shipped_book_answers_the_empty_board`;
-        // were it ever unreadable, an empty book only makes the solver search.
+        // The shipped books are read and merged by the test `the_shipped_books_agree`; were
+        // either ever unreadable, the other (or an empty book) only makes the solver search.
+        let proof = Book::shipped_proof();
+        let exact = Book::shipped_exact();
+        proof.merged(&exact).unwrap_or(proof)
+    }
+
+    /// The proof of the empty board the crate ships alone (`data/connect4-book.txt`): bounds
+    /// for 36,586 positions of up to 12 stones. Part of [`Book::shipped`].
+    #[must_use]
+    pub fn shipped_proof() -> Book {
         SHIPPED.parse().unwrap_or_default()
+    }
+
+    /// The exact scores the crate ships alone (`data/connect4-exact.bin`): the positions of
+    /// up to the number of stones its build reached, all of them (`docs/solver.md` says how
+    /// many and the command that goes further). Part of [`Book::shipped`].
+    #[must_use]
+    pub fn shipped_exact() -> Book {
+        Book::from_bytes(SHIPPED_EXACT).unwrap_or_default()
+    }
+
+    // A book of sorted entries; an empty one is the default book, whatever the stone range.
+    fn of(entries: Vec<(u64, i8, i8)>, min_stones: usize, max_stones: usize) -> Book {
+        if entries.is_empty() {
+            return Book::default();
+        }
+        Book {
+            entries,
+            min_stones,
+            max_stones,
+        }
     }
 
     /// The number of positions (a position and its mirror image count once).
@@ -110,6 +173,208 @@ impl Book {
     #[must_use]
     pub fn bounds(&self, position: Position) -> Option<(i32, i32)> {
         self.bounds_of_key(position.canonical_key(), position.moves())
+    }
+
+    /// The exact score of `position` if the book holds it (both bounds equal), or if the player
+    /// to move can win at once (then it needs no book).
+    #[must_use]
+    pub fn score(&self, position: Position) -> Option<i32> {
+        if position.can_win_next() {
+            return Some(win_now(position.moves()));
+        }
+        match self.bounds(position) {
+            Some((lower, upper)) if lower == upper => Some(lower),
+            _ => None,
+        }
+    }
+
+    /// The score of playing each column of `position` (index 0 for column 1), for the player
+    /// to move, as far as the book decides it: a winning move's score; else minus the exact
+    /// score of the position the move makes ([`Book::score`]); `None` for a full column or a
+    /// position the book has no exact score for. These are the hints of an analysis board.
+    ///
+    /// ```
+    /// use tictactoe::connect4::{Book, Position};
+    ///
+    /// let book = Book::shipped();
+    /// let hints = book.move_scores(Position::EMPTY);
+    /// assert_eq!(hints[3], Some(1)); // the centre wins, with the 21st stone
+    /// ```
+    #[must_use]
+    pub fn move_scores(&self, position: Position) -> [Option<i32>; WIDTH] {
+        let mut scores = [None; WIDTH];
+        for (slot, column) in scores.iter_mut().zip(Column::ALL) {
+            if position.is_winning_move(column) {
+                *slot = Some(win_now(position.moves()));
+            } else if let Ok(child) = position.play(column) {
+                *slot = self.score(child).map(|s| -s);
+            }
+        }
+        scores
+    }
+
+    /// This book with the exact score of every position of `levels` whose every move's score
+    /// it gives ([`Book::move_scores`]): the best of them. The levels are taken from the last
+    /// to the first, each with the scores derived in the ones after it: given the lists of
+    /// [`positions_up_to`]`(n - 1)`, a book holding every position of `n` stones ends up holding
+    /// every position of fewer. A position whose player to move can win at once, or that
+    /// already has an exact score, is left as it is.
+    ///
+    /// # Errors
+    ///
+    /// [`BookError::Conflict`] when a derived score lies outside bounds the book holds for the
+    /// position (one of the book's entries is wrong).
+    pub fn with_derived_scores(&self, levels: &[Vec<Position>]) -> Result<Book, BookError> {
+        let mut book = self.clone();
+        for level in levels.iter().rev() {
+            let mut derived = Vec::new();
+            let (mut min_stones, mut max_stones) = (usize::MAX, 0);
+            for &position in level {
+                if position.can_win_next() || book.score(position).is_some() {
+                    continue;
+                }
+                let mut best = None;
+                let mut complete = true;
+                for (column, score) in Column::ALL.into_iter().zip(book.move_scores(position)) {
+                    match score {
+                        Some(s) => best = Some(best.map_or(s, |b: i32| b.max(s))),
+                        None if position.can_play(column) => complete = false,
+                        None => {}
+                    }
+                }
+                if let (true, Some(best)) = (complete, best) {
+                    derived.push((position.canonical_key(), best as i8, best as i8));
+                    min_stones = min_stones.min(position.moves());
+                    max_stones = max_stones.max(position.moves());
+                }
+            }
+            if derived.is_empty() {
+                continue;
+            }
+            derived.sort_unstable_by_key(|e| e.0);
+            derived.dedup_by_key(|e| e.0);
+            let add = Book {
+                entries: derived,
+                min_stones,
+                max_stones,
+            };
+            // Derived scores only fill positions the book had no exact score for; bounds it
+            // held must contain them (a contradiction is a wrong entry).
+            book = book.merged(&add)?;
+        }
+        Ok(book)
+    }
+
+    /// The bounds of both books, intersected where both hold a position.
+    ///
+    /// # Errors
+    ///
+    /// [`BookError::Conflict`] when the bounds of a position leave no score.
+    pub fn merged(&self, other: &Book) -> Result<Book, BookError> {
+        let (a, b) = (&self.entries, &other.entries);
+        let mut entries = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let next = match (a.get(i), b.get(j)) {
+                (Some(x), Some(y)) if x.0 == y.0 => {
+                    i += 1;
+                    j += 1;
+                    let (lower, upper) = (x.1.max(y.1), x.2.min(y.2));
+                    if lower > upper {
+                        return Err(BookError::Conflict { key: x.0 });
+                    }
+                    (x.0, lower, upper)
+                }
+                (Some(x), Some(y)) if x.0 < y.0 => {
+                    i += 1;
+                    *x
+                }
+                (Some(x), None) => {
+                    i += 1;
+                    *x
+                }
+                (_, Some(y)) => {
+                    j += 1;
+                    *y
+                }
+                (None, None) => break,
+            };
+            entries.push(next);
+        }
+        let (min_stones, max_stones) = match (self.is_empty(), other.is_empty()) {
+            (true, true) => (usize::MAX, 0),
+            (false, true) => (self.min_stones, self.max_stones),
+            (true, false) => (other.min_stones, other.max_stones),
+            (false, false) => (
+                self.min_stones.min(other.min_stones),
+                self.max_stones.max(other.max_stones),
+            ),
+        };
+        Ok(Book::of(entries, min_stones, max_stones))
+    }
+
+    /// The book in its binary form: the header `C4BOOK1` and a newline, then 8 bytes a
+    /// position, little-endian, by increasing key: the canonical key ([`Position::key`], 49
+    /// bits), then the lower and the upper bound plus 18 in 6 bits each. Half the size of the
+    /// text or less, and read without parsing.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(MAGIC.len() + 8 * self.entries.len());
+        bytes.extend_from_slice(MAGIC);
+        for &(key, lower, upper) in &self.entries {
+            let word = key
+                | ((i32::from(lower) + BOUND_OFFSET) as u64) << KEY_BITS
+                | ((i32::from(upper) + BOUND_OFFSET) as u64) << (KEY_BITS + 6);
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// The book of [`Book::to_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// [`BookError::Bytes`] at the header, or at the first entry that is not a position's key
+    /// with bounds in -18..=18 (lower at most upper), or whose key is not above the one before.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or(BookError::Bytes { offset: 0 })?;
+        let mut entries = Vec::with_capacity(body.len() / 8);
+        let (mut min_stones, mut max_stones) = (usize::MAX, 0);
+        let mut chunks = body.chunks_exact(8);
+        for (i, chunk) in chunks.by_ref().enumerate() {
+            let offset = MAGIC.len() + 8 * i;
+            let bad = BookError::Bytes { offset };
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let word = u64::from_le_bytes(word);
+            let key = word & ((1 << KEY_BITS) - 1);
+            let lower = ((word >> KEY_BITS) & 63) as i32 - BOUND_OFFSET;
+            let upper = ((word >> (KEY_BITS + 6)) & 63) as i32 - BOUND_OFFSET;
+            let range = MIN_SCORE..=MAX_SCORE;
+            if word >> (KEY_BITS + 12) != 0
+                || !range.contains(&lower)
+                || !range.contains(&upper)
+                || lower > upper
+                || entries.last().is_some_and(|e: &(u64, i8, i8)| e.0 >= key)
+            {
+                return Err(bad);
+            }
+            let position = Position::from_key(key).ok_or(bad)?;
+            if position.canonical_key() != key {
+                return Err(bad);
+            }
+            min_stones = min_stones.min(position.moves());
+            max_stones = max_stones.max(position.moves());
+            entries.push((key, lower as i8, upper as i8));
+        }
+        if !chunks.remainder().is_empty() {
+            return Err(BookError::Bytes {
+                offset: bytes.len() - chunks.remainder().len(),
+            });
+        }
+        Ok(Book::of(entries, min_stones, max_stones))
     }
 
     /// Every position with its bounds, by key.
@@ -164,11 +429,7 @@ impl Book {
                 _ => kept.push((key, lower, upper)),
             }
         }
-        Ok(Book {
-            entries: kept,
-            min_stones,
-            max_stones,
-        })
+        Ok(Book::of(kept, min_stones, max_stones))
     }
 
     /// The book as text: one `0xKEY LOWER UPPER` line a position, by key.
@@ -187,6 +448,68 @@ impl fmt::Display for Book {
         f.write_str(&self.to_text())
     }
 }
+
+/// The score of a position of `stones` stones whose player to move wins with the next stone.
+const fn win_now(stones: usize) -> i32 {
+    (CELLS as i32 + 1 - stones as i32) / 2
+}
+
+/// Every position of exactly `stones` stones that a game can reach (no four in a row on the
+/// board), one of each mirror pair (the one [`Position::canonical_key`] names), in the order a
+/// depth-first walk from the empty board, columns from the centre out, first meets them: the
+/// positions next to each other in the list share most of their stones, so a solver that keeps
+/// its table from one to the next finds much of the work done (the book's build).
+///
+/// ```
+/// use tictactoe::connect4::positions_of;
+///
+/// assert_eq!(positions_of(1).len(), 4); // columns 1 to 4, the others their mirror images
+/// assert_eq!(positions_of(2).len(), 25);
+/// ```
+#[must_use]
+pub fn positions_of(stones: usize) -> Vec<Position> {
+    positions_up_to(stones).pop().unwrap_or_default()
+}
+
+/// [`positions_of`] for every number of stones from 0 to `stones`, each list in its
+/// depth-first order.
+#[must_use]
+pub fn positions_up_to(stones: usize) -> Vec<Vec<Position>> {
+    fn walk(
+        position: Position,
+        stones: usize,
+        seen: &mut [BTreeSet<u64>],
+        levels: &mut [Vec<Position>],
+    ) {
+        let depth = position.moves();
+        if !seen[depth].insert(position.canonical_key()) {
+            return;
+        }
+        let canonical = if position.key() == position.canonical_key() {
+            position
+        } else {
+            position.mirror()
+        };
+        levels[depth].push(canonical);
+        if depth == stones {
+            return;
+        }
+        for column in CENTRE_OUT {
+            if let Some(column) = Column::new(column)
+                && let Ok(child) = position.play(column)
+            {
+                walk(child, stones, seen, levels);
+            }
+        }
+    }
+    let mut seen = vec![BTreeSet::new(); stones + 1];
+    let mut levels = vec![Vec::new(); stones + 1];
+    walk(Position::EMPTY, stones, &mut seen, &mut levels);
+    levels
+}
+
+// Columns from the centre out.
+const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
 fn parse_line(line: &str, line_no: usize) -> Result<(Position, i32, i32), BookError> {
     let bad = BookError::Score { line: line_no };

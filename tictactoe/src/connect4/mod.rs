@@ -36,7 +36,7 @@ mod position;
 mod solver;
 mod table;
 
-pub use book::{Book, BookError};
+pub use book::{Book, BookError, positions_of, positions_up_to};
 pub use position::{
     CELLS, Column, Columns, HEIGHT, MAX_SCORE, MIN_SCORE, ParseMovesError, PlayError, Position,
     WIDTH,

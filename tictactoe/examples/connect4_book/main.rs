@@ -17,6 +17,15 @@
 //! `--root MOVES` builds the book of another position instead (for tests: a book is only as
 //! good as the solve it keeps). Progress and timings go to standard error; the book (text, see `tictactoe::connect4::Book`)
 //! to standard output.
+//!
+//! `--exact N` builds the other shipped book instead, `data/connect4-exact.bin`: the exact
+//! score of every position of up to `N` stones (see `exact.rs` beside this file and
+//! `docs/solver.md`, "The exact book"):
+//!
+//! ```sh
+//! RUSTFLAGS="-C target-cpu=native" nice -n 19 cargo run --release --example connect4_book -- \
+//!     --exact 9 [--book PATH] [--threads T] [--max-seconds S] [--sample K] [--verify K]
+//! ```
 
 #[cfg(unix)]
 fn cpu_seconds() -> f64 {
@@ -32,8 +41,39 @@ fn cpu_seconds() -> f64 {
 
 use tictactoe::connect4::{Book, Position, Solver};
 
+mod exact;
+
+/// Checks `count` of `entries`, spread over them, against `fresh` (its table cleared before
+/// each): each score must lie in its entry's bounds.
+fn verify_sample(
+    entries: &[(Position, i32, i32)],
+    count: usize,
+    mut fresh: Solver,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let step = (entries.len() / count.max(1)).max(1);
+    for &(position, lower, upper) in entries.iter().step_by(step).take(count) {
+        fresh.reset();
+        let t = cpu_seconds();
+        let score = fresh.score(position);
+        eprintln!(
+            "verify {:#x} ({} stones): score {score} in {lower}..={upper}? {:.1} s of CPU",
+            position.key(),
+            position.moves(),
+            cpu_seconds() - t
+        );
+        if !(lower..=upper).contains(&score) {
+            return Err(format!("book entry {:#x} is wrong", position.key()).into());
+        }
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--exact") {
+        return exact::main(&args);
+    }
+    let mut args = args.into_iter();
     let (mut stones, mut verify, mut root) = (8usize, 20usize, Position::EMPTY);
     let mut depth = 8usize;
     let mut max_bytes = 8_000_000usize;
@@ -82,22 +122,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .filter(|e| e.0.moves() >= root.moves() + depth)
         .collect();
-    let step = (entries.len() / verify.max(1)).max(1);
-    let mut fresh = Solver::new();
-    for &(position, lower, upper) in entries.iter().step_by(step).take(verify) {
-        fresh.reset();
-        let t = cpu_seconds();
-        let score = fresh.score(position);
-        eprintln!(
-            "verify {:#x} ({} stones): score {score} in {lower}..={upper}? {:.1} s of CPU",
-            position.key(),
-            position.moves(),
-            cpu_seconds() - t
-        );
-        if !(lower..=upper).contains(&score) {
-            return Err(format!("book entry {:#x} is wrong", position.key()).into());
-        }
-    }
+    verify_sample(&entries, verify, Solver::new())?;
 
     let text = book.to_text();
     let reread: Book = text.parse()?;
