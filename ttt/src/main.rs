@@ -18,6 +18,7 @@ mod input;
 mod number;
 mod output;
 mod progress;
+mod ultimate;
 mod util;
 
 use std::process::ExitCode;

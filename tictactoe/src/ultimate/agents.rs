@@ -290,6 +290,41 @@ pub fn play_match(x: &mut Agent, o: &mut Agent, games: u64) -> Tally {
     tally
 }
 
+/// `games` games of uniformly random moves ([`Position::play_random`]) from a `SmallRng`
+/// seeded with `seed`, calling `done(n)` after every `chunk` games (and after the last), `n`
+/// the games played since the previous call.
+///
+/// ```
+/// use tictactoe::ultimate::agents::random_games_chunked;
+/// let mut calls = Vec::new();
+/// let totals = random_games_chunked(1000, 42, 300, &mut |n| calls.push(n));
+/// assert_eq!((totals.games, totals.tally.games()), (1000, 1000));
+/// assert_eq!(calls, [300, 300, 300, 100]);
+/// assert_eq!(random_games_chunked(1000, 42, 1000, &mut |_| {}), totals);
+/// ```
+pub fn random_games_chunked(
+    games: u64,
+    seed: u64,
+    chunk: u64,
+    done: &mut dyn FnMut(u64),
+) -> crate::selfplay::Totals {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut totals = crate::selfplay::Totals::default();
+    let mut left = games;
+    while left > 0 {
+        let n = left.min(chunk.max(1));
+        for _ in 0..n {
+            let mut position = Position::EMPTY;
+            totals.tally.add(position.play_random(&mut rng));
+            totals.moves += u64::from(position.plies());
+        }
+        left -= n;
+        done(n);
+    }
+    totals.games = games;
+    totals
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
