@@ -5,8 +5,8 @@
 //!
 //! `mcts` stops at the think time and plays the most visited move so far (the game says when
 //! that happened: a replay can then differ); with `--threads N` it searches on N threads at
-//! once (N times the playouts). The process keeps the default action of Ctrl-C, so it ends at
-//! once, also while the computer thinks.
+//! once (N times the playouts). Ctrl-C ends the process at once with status 130, also while
+//! the computer thinks (and also when it was started with SIGINT ignored).
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -77,6 +77,12 @@ impl Table {
 /// # Errors
 /// A failed read or write.
 pub fn run(seats: [Seat; 2], options: Options) -> anyhow::Result<ExitCode> {
+    // Ctrl-C ends the game at once, even in the middle of a search.
+    signal_hook::flag::register_conditional_shutdown(
+        signal_hook::consts::SIGINT,
+        130,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
+    )?;
     let person = match seats {
         [None, Some(_)] => Some(Player::X),
         [Some(_), None] => Some(Player::O),
