@@ -119,7 +119,13 @@ impl Search {
 pub struct Mcts {
     exploration: f64,
     tree: Vec<Node>,
+    /// `roots[n]` = `sqrt(n)` for the visit counts below [`SQRT_TABLE`], made at the first
+    /// search: the same values as [`sqrt`], without its divisions in the selection loop.
+    roots: Vec<f64>,
 }
+
+/// Visit counts whose square roots [`Mcts`] keeps in a table (32 KiB).
+const SQRT_TABLE: usize = 4096;
 
 impl Default for Mcts {
     fn default() -> Mcts {
@@ -134,6 +140,7 @@ impl Mcts {
         Mcts {
             exploration: EXPLORATION,
             tree: Vec::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -144,6 +151,7 @@ impl Mcts {
         Mcts {
             exploration: if c.is_finite() && c > 0.0 { c } else { 0.0 },
             tree: Vec::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -203,6 +211,9 @@ impl Mcts {
     fn start(&mut self, position: &Position) -> Option<()> {
         if position.status().is_finished() {
             return None;
+        }
+        if self.roots.is_empty() {
+            self.roots = (0..SQRT_TABLE).map(|n| sqrt(n as f64)).collect();
         }
         self.tree.clear();
         self.tree.push(Node::new(Move::from_parts(0, 0)));
@@ -307,7 +318,11 @@ impl Mcts {
         for i in first..first + n.children as usize {
             let child = self.tree[i];
             let visits = f64::from(child.visits);
-            let ucb = f64::from(child.score) / (2.0 * visits) + weight / sqrt(visits);
+            let root = match self.roots.get(child.visits as usize) {
+                Some(&root) => root,
+                None => sqrt(visits),
+            };
+            let ucb = f64::from(child.score) / (2.0 * visits) + weight / root;
             if ucb > best.0 {
                 best = (ucb, i);
             }

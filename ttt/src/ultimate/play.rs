@@ -137,7 +137,8 @@ fn greet(out: &mut impl Write, table: &Table, options: &Options) -> io::Result<(
         None => writeln!(out, "X is {}, O is {}.", options.names[0], options.names[1])?,
     }
     if table.is_human(Player::X) || table.is_human(Player::O) {
-        writeln!(out, "Enter {HINT}; u to undo, h for help, q to quit.")?;
+        let enter = format!("Enter {HINT}; u to undo, h for help, q to quit.");
+        writeln!(out, "{}", crate::output::wrap(&enter, ""))?;
     }
     if let Some(replay) = &options.replay {
         writeln!(
