@@ -16,6 +16,9 @@
 //! game from there to the end; its result is added along the path. The move played is the most
 //! visited child of the root. A move that wins the game at once is played without a search.
 //!
+//! The tree holds at most [`MAX_NODES`] nodes, so a long search (a clock with no playout
+//! budget) has bounded memory; past that it goes on without growing its tree.
+//!
 //! `ln` and `sqrt` are computed here (`core` has neither without `std`), so that a search gives
 //! the same answer with and without `std`.
 //!
@@ -123,6 +126,10 @@ pub struct Mcts {
     /// search: the same values as [`sqrt`], without its divisions in the selection loop.
     roots: Vec<f64>,
 }
+
+/// The most nodes a tree holds (16 bytes each: 128 MiB). A search that reaches it goes on
+/// without growing the tree: its playouts then start at the leaves it has.
+pub const MAX_NODES: usize = 1 << 23;
 
 /// Visit counts whose square roots [`Mcts`] keeps in a table (32 KiB).
 const SQRT_TABLE: usize = 4096;
@@ -250,6 +257,9 @@ impl Mcts {
                 break;
             }
             if !self.tree[node].expanded {
+                if self.tree.len() + Move::COUNT > MAX_NODES {
+                    break;
+                }
                 self.expand(node, &position, rng);
             }
             let n = self.tree[node];
@@ -402,7 +412,7 @@ pub fn parallel(
     }
     position.to_move()?;
     let threads = settings.threads.max(1);
-    let results: Vec<([(u32, u32); 81], u64, bool)> = std::thread::scope(|scope| {
+    let results: Vec<RootStats> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 scope.spawn(move || {
@@ -445,6 +455,11 @@ pub fn parallel(
         cut,
     })
 }
+
+/// What one thread of [`parallel`] reports: each root move's visits and half-point score, the
+/// playouts run, whether a stop cut the search.
+#[cfg(feature = "std")]
+type RootStats = ([(u32, u32); 81], u64, bool);
 
 /// The settings of [`parallel`].
 #[cfg(feature = "std")]
@@ -498,6 +513,11 @@ mod tests {
             .find(|(m, _, _)| *m == search.best)
             .unwrap();
         assert_eq!(chosen.1, best);
+    }
+
+    #[test]
+    fn nodes_are_sixteen_bytes() {
+        assert_eq!(core::mem::size_of::<Node>(), 16);
     }
 
     #[test]

@@ -38,7 +38,11 @@ impl Report {
         let position = Position::try_from(setup);
         let errors = match &position {
             Ok(_) => Vec::new(),
-            Err(invalid) => invalid.violations.iter().map(|v| v.code()).collect(),
+            Err(invalid) => invalid
+                .violations
+                .iter()
+                .map(tictactoe::ultimate::Violation::code)
+                .collect(),
         };
         let position = position.ok();
         Report {
@@ -60,7 +64,10 @@ impl Report {
             }),
             meta: position.map(|p| p.meta().to_string()),
             legal_moves: position.map_or_else(Vec::new, |p| {
-                p.legal_moves().iter().map(|m| m.index()).collect()
+                p.legal_moves()
+                    .iter()
+                    .map(tictactoe::ultimate::Move::index)
+                    .collect()
             }),
         }
     }
