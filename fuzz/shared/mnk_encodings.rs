@@ -12,7 +12,10 @@ use tictactoe::Player;
 use tictactoe::mnk::encoding::{
     Base3, Base3Wide, Base4, BitboardPair, DecodeError, EncodeError, HeightKey,
 };
-use tictactoe::mnk::{AnyBoard, Bits, Rules, Square, cell_mask};
+use tictactoe::mnk::{
+    AnyBoard, Rules, Square,
+    bits::{Bits, cell_mask},
+};
 
 const MARKS: [Option<Player>; 3] = [None, Some(Player::X), Some(Player::O)];
 const EVEN: u64 = 0x5555_5555_5555_5555;

@@ -32,7 +32,7 @@ use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
 use tictactoe::connect4::{Column as SolverColumn, Position as SolverPosition};
 use tictactoe::lab::{connect_four, gomoku};
-use tictactoe::mnk::{Bits, Position as MnkPosition, Rules, wins_through};
+use tictactoe::mnk::{Position as MnkPosition, Rules, bits::{Bits, wins_through}};
 use tictactoe::{Player, Status, selfplay};
 
 use board_game::board::{Board as _, Outcome as BgOutcome, Player as BgPlayer};
@@ -227,7 +227,7 @@ fn c4_play_and_check() {
                 }
                 0
             }),
-            case("ours mnk::wins_through (the check alone)", n, || {
+            case("ours mnk::bits::wins_through (the check alone)", n, || {
                 for _ in 0..REPEAT {
                     for (p, bit, _) in ours {
                         let pieces = p.board().pieces(p.side_to_move()) | Bits::single(*bit);

@@ -14,7 +14,7 @@ mod choice;
 mod codes;
 mod data;
 mod env;
-mod family;
+mod family_data;
 mod games;
 mod grid;
 mod kernels;
@@ -67,7 +67,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     data::register(m)?;
     mnk::register(m)?;
     mnk::register_batch(m)?;
-    family::register(m)?;
+    family_data::register(m)?;
     ranges::register(m)?;
     ultimate::register(m)?;
     Ok(())

@@ -14,7 +14,10 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use tictactoe::Player;
 use tictactoe::Status;
-use tictactoe::mnk::{Bits, Position, Rules, wins_through};
+use tictactoe::mnk::{
+    Position, Rules,
+    bits::{Bits, wins_through},
+};
 
 /// Every position of `games` random games of `rules`, each with a random legal move.
 fn pairs<const W: usize>(rules: Rules, games: usize, seed: u64) -> Vec<(Position<W>, u32)> {

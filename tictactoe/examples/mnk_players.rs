@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tictactoe::mnk::search::{AlphaBeta, Mcts, Strong};
+use tictactoe::mnk::players::{AlphaBeta, Mcts, Strong};
 use tictactoe::mnk::{Position, Rules};
 use tictactoe::{Player, Status};
 

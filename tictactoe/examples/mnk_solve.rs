@@ -4,13 +4,13 @@
 
 use std::time::Instant;
 
-use tictactoe::mnk::solve::Solver;
+use tictactoe::mnk::solver::Solver;
 use tictactoe::mnk::{Position, Rules};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let first_moves = args.iter().any(|a| a == "--first-moves");
-    let mut bits = tictactoe::mnk::solve::DEFAULT_TABLE_BITS;
+    let mut bits = tictactoe::mnk::solver::DEFAULT_TABLE_BITS;
     for arg in &args {
         if let Some(b) = arg.strip_prefix("--table-bits=") {
             bits = b.parse()?;

@@ -20,12 +20,8 @@ pub use crate::status::table::Table;
 pub use crate::status::table_bits::TableBits;
 pub use crate::status::traditional::Traditional;
 
-/// The slow twin of the k-in-a-row family engine ([`crate::mnk`]): a plain grid, lines by
-/// walking, reachability by taking moves back.
 #[cfg(feature = "alloc")]
-pub mod mnk {
-    pub use crate::mnk::slow::*;
-}
+pub mod mnk;
 
 /// Gomoku's kernels: the last-move check's portable kernel, its AVX-512 kernel (run where this
 /// CPU has it) and the twelve-multiply kernel they replaced; the full-board check compiled
@@ -67,7 +63,7 @@ pub mod connect_four {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     #[must_use]
     pub fn has_line_sse2(word: u64) -> bool {
-        crate::mnk::line_c4_sse2(word)
+        crate::mnk::bits::c4_has_line_sse2(word)
     }
 }
 

@@ -407,7 +407,7 @@ fn check_wins_through(board: &AnyBoard, grid: &Grid) {
             let Some(player) = board.at(square) else {
                 continue;
             };
-            let fast = tictactoe::mnk::wins_through(board.pieces(player), r.bit(square), r);
+            let fast = tictactoe::mnk::bits::wins_through(board.pieces(player), r.bit(square), r);
             assert_eq!(fast, grid.line_through(square), "{r}: {board} at {square}");
         }
     }

@@ -13,7 +13,10 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use tictactoe::lab::mnk::Grid;
 use tictactoe::lab::{connect_four, gomoku};
-use tictactoe::mnk::{Bits, Position, Rules, Square, cell_mask, has_line, wins_through};
+use tictactoe::mnk::{
+    Position, Rules, Square,
+    bits::{Bits, cell_mask, has_line, wins_through},
+};
 use tictactoe::{Player, Status};
 
 struct Rng(u64);

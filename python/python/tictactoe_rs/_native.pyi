@@ -373,7 +373,7 @@ def mnk_lines(rules: Rules | str, boards: npt.NDArray[np.int8]) -> npt.NDArray[n
 
 __all__ += ["mnk_lines"]
 
-# The family as data (python/src/family.rs, used by tictactoe_rs.data.family).
+# The family as data (python/src/family_data.rs, used by tictactoe_rs.data.family).
 
 def mnk_root_key(rules: Rules | str) -> int: ...
 def mnk_expand(

@@ -5,9 +5,9 @@
 //! |---|---|---|
 //! | [`Strategy::Random`] | `random` | the legal moves |
 //! | [`Strategy::Heuristic`] | `heuristic` | a winning move; else a move that blocks the opponent's win; else (with gravity, among the moves that do not hand the opponent a win) the moves of the best line score |
-//! | [`Strategy::Mcts`] | `mcts` | the most visited move of a Monte Carlo tree search of [`MCTS_PLAYOUTS`] random games ([`search::Mcts`](super::search::Mcts)) |
-//! | [`Strategy::AlphaBeta`] | `alphabeta` | the best move of an alpha-beta search [`ALPHABETA_DEPTH`] plies deep with the solver's pruning and ordering ([`search::AlphaBeta`](super::search::AlphaBeta)) |
-//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, a winning move, else the first move in centre-out order that the shipped [`connect4::Book`] proves keeps the value (win or draw), else the first that [`connect4::Solver`] (with the book) finds keeps it; on any other game, the best moves of the family [`solver`](super::solve) (value and distance), without a budget |
+//! | [`Strategy::Mcts`] | `mcts` | the most visited move of a Monte Carlo tree search of [`MCTS_PLAYOUTS`] random games ([`players::Mcts`](super::players::Mcts)) |
+//! | [`Strategy::AlphaBeta`] | `alphabeta` | the best move of an alpha-beta search [`ALPHABETA_DEPTH`] plies deep with the solver's pruning and ordering ([`players::AlphaBeta`](super::players::AlphaBeta)) |
+//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, a winning move, else the first move in centre-out order that the shipped [`connect4::Book`] proves keeps the value (win or draw), else the first that [`connect4::Solver`] (with the book) finds keeps it; on any other game, the best moves of the family [`solver`](super::solver) (value and distance), without a budget |
 //!
 //! `perfect` is exact: it never turns a won position into a draw or a loss, nor a drawn one
 //! into a loss. It has no budget, so it is offered only where the solver finishes in bounded
@@ -20,7 +20,7 @@
 //! slowest.
 //!
 //! [`Agent::choose_until`] bounds the time of `mcts` and `alphabeta` with a stop condition
-//! ([`search::Stop`](super::search::Stop)); `random`, `heuristic` and `perfect` take no
+//! ([`players::Stop`](super::players::Stop)); `random`, `heuristic` and `perfect` take no
 //! stop (the first two are instant, `perfect` never guesses).
 //!
 //! The heuristic's line score adds, over the four directions through the cell, the run of the
@@ -46,7 +46,7 @@ use core::str::FromStr;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
-use super::search::{AlphaBeta, Choice, Mcts, Stop};
+use super::players::{AlphaBeta, Choice, Mcts, Stop};
 use super::{AnyBoard, AnyPosition, AnySolver, Rules, Square};
 use crate::Player;
 pub use crate::agents::Tally;

@@ -5,7 +5,7 @@
 //! | game | searched by | budget |
 //! |---|---|---|
 //! | Connect Four (6,7,4,gravity), game not over | [`connect4::Solver`] with the shipped book ([`connect4::Book::shipped`]) | [`AnySolver::solve`]'s `budget` nodes |
-//! | any other, or a finished Connect Four game | [`solve::Solver`] of the position's width | [`AnySolver::solve`]'s `budget` nodes |
+//! | any other, or a finished Connect Four game | [`solver::Solver`] of the position's width | [`AnySolver::solve`]'s `budget` nodes |
 //!
 //! A [`Watch`] ([`AnySolver::set_watch`]) sees every search's node count as it goes, and may
 //! stop it.
@@ -29,13 +29,13 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use super::solve::{self, DEFAULT_TABLE_BITS, Solver};
+use super::solver::{self, DEFAULT_TABLE_BITS, Solver};
 use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, PlayError, Rules, Square};
 use crate::connect4;
 use crate::solver::{Outcome, Value, Watch};
 use crate::{Player, Status};
 
-/// What perfect play makes of a position: [`solve::Solution`] with the score.
+/// What perfect play makes of a position: [`solver::Solution`] with the score.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AnySolution {
     /// Who wins under perfect play.
@@ -188,7 +188,7 @@ impl AnySolver {
             }),
         };
         self.nodes += nodes;
-        let solution: solve::Solution = solution?;
+        let solution: solver::Solution = solution?;
         Some(AnySolution {
             score: score_of(rules, position.plies(), solution.outcome, solution.distance),
             value: solution.value,

@@ -2,8 +2,7 @@
 
 use core::fmt;
 
-use super::bits::Bits;
-use super::line::{Direction, has_line, run_starts};
+use super::bits::{Bits, cell_mask, has_line, run_starts};
 use super::{Rules, Square};
 use crate::Player;
 
@@ -338,27 +337,6 @@ impl<const W: usize> Board<W> {
     }
 }
 
-/// The bits that are cells of a `rules` board: `rows` bits in each column, no guard bits.
-#[must_use]
-pub fn cell_mask<const W: usize>(rules: Rules) -> Bits<W> {
-    let column = Bits::<W>::low(rules.rows());
-    let mut mask = Bits::EMPTY;
-    for col in 0..rules.cols() {
-        mask |= column.shl(col * rules.stride());
-    }
-    mask
-}
-
-/// The bits of the bottom row.
-#[must_use]
-pub(crate) fn bottom_mask<const W: usize>(rules: Rules) -> Bits<W> {
-    let mut mask = Bits::EMPTY;
-    for col in 0..rules.cols() {
-        mask.insert(col * rules.stride());
-    }
-    mask
-}
-
 /// `{}` writes rows top to bottom separated by `/`; `{:#}` draws the rows on lines, cells
 /// separated by spaces.
 impl<const W: usize> fmt::Display for Board<W> {
@@ -391,6 +369,40 @@ impl Rules {
     #[inline]
     pub const fn contains(self, square: Square) -> bool {
         square.row() < self.rows() && square.col() < self.cols()
+    }
+}
+
+/// The four directions of a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Along a column.
+    Vertical,
+    /// Along a row.
+    Horizontal,
+    /// From bottom left to top right.
+    Rising,
+    /// From top left to bottom right.
+    Falling,
+}
+
+impl Direction {
+    /// The four, in the order of [`Rules::directions`].
+    pub const ALL: [Direction; 4] = [
+        Direction::Vertical,
+        Direction::Horizontal,
+        Direction::Rising,
+        Direction::Falling,
+    ];
+
+    /// `vertical`, `horizontal`, `rising`, `falling`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Direction::Vertical => "vertical",
+            Direction::Horizontal => "horizontal",
+            Direction::Rising => "rising",
+            Direction::Falling => "falling",
+        }
     }
 }
 

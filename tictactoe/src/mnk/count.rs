@@ -12,9 +12,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::vec::Vec;
 
 use super::any::AnyPosition;
-use super::bits::Bits;
-use super::board::{Board, bottom_mask, cell_mask};
-use super::line::wins_through;
+use super::bits::{Bits, bottom_mask, cell_mask, wins_through};
+use super::board::Board;
 use super::position::Position;
 use super::{Rules, Violation};
 use crate::{Player, Status};
@@ -107,7 +106,7 @@ pub enum CountError {
 
 /// A fast hasher for bitboard keys (a multiply-rotate mix of each word).
 #[derive(Default, Clone, Copy)]
-pub struct WordHasher(u64);
+struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     #[inline]

@@ -1,13 +1,13 @@
-//! Gomoku's last-move check ([`wins_through`](super::wins_through) for 15 × 15, k = 5, on four
+//! Gomoku's last-move check ([`wins_through`](super::bits::wins_through) for 15 × 15, k = 5, on four
 //! words): the eight neighbours of the mark in each direction, gathered into one word; and
-//! which kernel of it, and of the full-board check ([`has_line`](super::has_line)), a build runs.
+//! which kernel of it, and of the full-board check ([`has_line`](super::bits::has_line)), a build runs.
 //!
 //! A line of five through the mark is the mark and four of its neighbours in one direction,
 //! consecutive in the order `-4, -3, -2, -1, +1, +2, +3, +4` (the mark sits between `-1` and
 //! `+1`). So with the eight neighbours of each direction in a group of bits, the check is
 //! "four consecutive ones in a group": two shift-and-AND steps. The answer depends on the
 //! neighbours only, so the kernels count the mark as held whether `p` holds it or not: play
-//! asks with the board as it was before the move (see `wins_by_playing` in `line.rs`).
+//! asks with the board as it was before the move (see `wins_by_playing` in `bits/line.rs`).
 //!
 //! | kernel | how the neighbours are gathered | instructions |
 //! |---|---|---|
@@ -38,7 +38,7 @@
 //! is a guard bit (row 15 of the column, or of the column below; below column 0, bit 255);
 //! past the left or right edge it is column 15 (bits 240 to 255, never a cell) or, for a
 //! diagonal leaving a corner, a guard bit (row 15 of column 14 or of the column below). Both
-//! kernels need what every gomoku [`Bits<4>`](super::Bits) has: guard bits and column 15
+//! kernels need what every gomoku [`Bits<4>`](super::bits::Bits) has: guard bits and column 15
 //! clear.
 
 /// Whether `p` with the mark at `bit` added has a line of five or more through it (gomoku's
@@ -177,7 +177,7 @@ pub fn wins_through_avx512(p: &[u64; 4], bit: u32) -> bool {
     four & 0x01f0_01f0_01f0_01f0 != 0
 }
 
-/// [`has_line`](super::has_line) for gomoku (15 × 15, k = 5, stride 16): four columns to a word, so a shift
+/// [`has_line`](super::bits::has_line) for gomoku (15 × 15, k = 5, stride 16): four columns to a word, so a shift
 /// along a column (d = 1) never needs the word above (a run that would cross into it meets
 /// the guard bit first), and the other three directions are funnel shifts by constants.
 #[inline(always)]
@@ -214,7 +214,7 @@ fn has_line_steps(p: [u64; 4]) -> bool {
     any != 0
 }
 
-/// Gomoku's full-board check ([`has_line`](super::has_line) for 15 × 15, k = 5, on four
+/// Gomoku's full-board check ([`has_line`](super::bits::has_line) for 15 × 15, k = 5, on four
 /// words): the shift-and-AND steps of `has_line_steps`, inlined and compiled
 /// for any CPU of the target (with AVX-512 in a native build on Zen 4, where LLVM vectorises
 /// them).
@@ -256,7 +256,7 @@ mod kernels {
         unsafe { super::wins_through_avx512(p, bit) }
     }
 
-    /// The last-move check play asks (`wins_by_playing` in `line.rs`): the same.
+    /// The last-move check play asks (`wins_by_playing` in `bits/line.rs`): the same.
     pub(in super::super) use wins_through as wins_through_inlined;
 }
 
@@ -302,7 +302,7 @@ mod kernels {
         }
     }
 
-    /// The last-move check play asks (`wins_by_playing` in `line.rs`): the portable kernel,
+    /// The last-move check play asks (`wins_by_playing` in `bits/line.rs`): the portable kernel,
     /// inlined, even on a CPU with AVX-512. In play a call of the AVX-512 kernel costs more
     /// than it saves: play + status 20.2 against 18.9 ns, a random playout 30.0 against
     /// 28.8 ns a move (peer benchmark `gomoku`, baseline build, medians of 9 interleaved runs,
@@ -370,7 +370,7 @@ pub fn has_line_detected(p: [u64; 4]) -> Option<bool> {
     super::cpu::has_avx512().then(|| unsafe { has_line_avx512(p) })
 }
 
-/// [`wins_through`](super::wins_through) for gomoku as it was before the kernels above, kept to be measured
+/// [`wins_through`](super::bits::wins_through) for gomoku as it was before the kernels above, kept to be measured
 /// against them (`lab::gomoku::wins_through_multiply`) and tested with them (15 × 15, k = 5,
 /// stride 16: four columns of 16 bits to a word), branch-free: the four lines through `bit` are gathered into the four 16-bit lanes of
 /// one word (bit `c` of a lane is the line's cell in column `c`, or row `c` for the vertical),

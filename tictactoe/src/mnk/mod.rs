@@ -9,8 +9,16 @@
 //! | [`AnyPosition`], [`AnyBoard`] | the same with the bitboard width picked from the rules |
 //! | [`AnySolver`] | perfect play (value, distance, score, best moves) for any game, under a node budget |
 //! | [`encoding`] | base-3 codes, 2 bits a cell, bitboard pairs, the column-height key |
+//! | [`solver`] | the exact solver behind [`AnySolver`], one bitboard width at a time |
+//! | [`players`] | computer players: random, heuristic, MCTS, alpha-beta, the budgeted solver |
+//! | [`agents`] | the players by name, as the CLI and the environments choose them |
+//! | [`count`] | positions reachable at each ply (perft), with a memory estimate |
+//! | [`bits`] | the bitboards ([`Bits`](bits::Bits)) and their line kernels |
 //!
-//! Each player's cells are a bitboard, [`Bits<W>`]: `W` 64-bit words, column by column from
+//! The slow, obviously correct twin of this engine, which the tests compare it with, is
+//! [`lab::mnk`](crate::lab::mnk).
+//!
+//! Each player's cells are a bitboard, [`Bits<W>`](bits::Bits): `W` 64-bit words, column by column from
 //! the left, each column bottom to top with one empty *guard* bit above it (Connect Four:
 //! 7 columns × 7 bits = 49 bits, `W = 1`; gomoku 15 × 16 = 240 bits, `W = 4`; 19 × 19 needs
 //! 380 bits, `W = 6`). A line of `k` in a direction is a run of bits `d` apart, with `d` = 1
@@ -37,7 +45,7 @@ pub mod agents;
 mod any;
 #[cfg(feature = "alloc")]
 mod any_solver;
-mod bits;
+pub mod bits;
 mod board;
 #[cfg(feature = "std")]
 pub mod count;
@@ -45,15 +53,12 @@ pub mod count;
 mod cpu;
 pub mod encoding;
 pub(crate) mod gomoku;
-mod line;
+#[cfg(all(feature = "std", feature = "rand"))]
+pub mod players;
 mod position;
 mod rules;
-#[cfg(all(feature = "std", feature = "rand"))]
-pub mod search;
 #[cfg(feature = "alloc")]
-pub(crate) mod slow;
-#[cfg(feature = "alloc")]
-pub mod solve;
+pub mod solver;
 mod symmetry;
 mod validate;
 pub mod zobrist;
@@ -65,13 +70,9 @@ pub use any::{AnyBoard, AnyLines, AnyPosition, InvalidAnyBoard};
 pub use any_solver::{
     AnySolution, AnySolver, ParsePositionError, parse_position, score_of, value_of,
 };
-pub use bits::{BitIter, Bits};
-pub use board::{Board, Line, Lines, ParseBoardError, WidthError, cell_mask};
-#[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
-pub(crate) use line::c4_has_line_sse2 as line_c4_sse2;
-pub use line::{Direction, has_line, run_starts, wins_through};
+pub use board::{Board, Direction, Line, Lines, ParseBoardError, WidthError};
 pub use position::{Move, MoveIter, Moves, PlayError, Position, UndoError};
-pub use rules::{MAX_SIDE, Preset, Rules, RulesError, ShortText};
+pub use rules::{MAX_SIDE, Preset, Rules, RulesError};
 pub use validate::{InvalidBoard, Violation, Violations};
 
 /// A cell of a family board: `row` from 0 at the top, `col` from 0 at the left.

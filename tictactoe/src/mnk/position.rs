@@ -2,11 +2,10 @@
 
 use core::fmt;
 
-use super::bits::{BitIter, Bits};
-use super::board::{Board, WidthError, cell_mask};
 #[cfg(feature = "rand")]
-use super::line::connect_four_has_line;
-use super::line::{has_line, wins_by_playing};
+use super::bits::connect_four_has_line;
+use super::bits::{BitIter, Bits, cell_mask, has_line, wins_by_playing};
+use super::board::{Board, WidthError};
 use super::validate::InvalidBoard;
 use super::zobrist;
 use super::{Rules, Square};

@@ -111,8 +111,6 @@ mod heapless_str {
     }
 }
 
-pub use heapless_str::Short as ShortText;
-
 /// A named game of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -377,7 +375,7 @@ impl FromStr for Rules {
     fn from_str(text: &str) -> Result<Rules, RulesError> {
         let spec = text.trim();
         let bad = || RulesError::Spec {
-            spec: ShortText::new(text),
+            spec: heapless_str::Short::new(text),
         };
         let mut name = [0u8; 16];
         if spec.len() <= name.len() {

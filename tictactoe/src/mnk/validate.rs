@@ -3,9 +3,8 @@
 use core::fmt;
 
 use super::MAX_SIDE;
-use super::bits::Bits;
-use super::board::{Board, bottom_mask};
-use super::line::has_line;
+use super::bits::{Bits, bottom_mask, has_line};
+use super::board::Board;
 use crate::Player;
 
 /// A rule of the family that a board breaks.

@@ -13,7 +13,8 @@
 
 use super::{DecodeError, EncodeError, Fill, on_any};
 use crate::Player;
-use crate::mnk::{AnyBoard, Bits, Board, Rules, Square, cell_mask};
+use crate::mnk::bits::{Bits, cell_mask};
+use crate::mnk::{AnyBoard, Board, Rules, Square};
 
 /// A board as one bitboard per player, in `W` 64-bit words each, in the layout of
 /// [`Rules::bit`] (column-major from the left, each column bottom to top, a guard bit above).

@@ -24,8 +24,8 @@
 
 use super::{DecodeError, EncodeError, Fill, on_any};
 use crate::Player;
-use crate::mnk::board::bottom_mask;
-use crate::mnk::{AnyBoard, Bits, Board, Rules, Square, WidthError};
+use crate::mnk::bits::{Bits, bottom_mask};
+use crate::mnk::{AnyBoard, Board, Rules, Square, WidthError};
 
 /// A gravity board as its column-height key: in each column of `rows + 1` bits, the stones
 /// bottom up (1 X, 0 O) and a marker bit above them. `W = 1` is the `u64` key of boards with

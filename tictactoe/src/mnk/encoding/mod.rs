@@ -47,7 +47,8 @@ pub use base4::Base4;
 pub use bitboard_pair::BitboardPair;
 pub use heights::HeightKey;
 
-use super::{AnyBoard, Bits, Board, Rules, Square, WidthError};
+use super::bits::Bits;
+use super::{AnyBoard, Board, Rules, Square, WidthError};
 use crate::Player;
 
 /// Why a number (or array of words) is not a code of a family encoding for the given rules.

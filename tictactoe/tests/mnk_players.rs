@@ -1,9 +1,9 @@
-//! The search players of the family ([`tictactoe::mnk::search`]): legal moves only, a win
+//! The search players of the family ([`tictactoe::mnk::players`]): legal moves only, a win
 //! taken at once, a loss blocked at once, and the stronger players beating random ones.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tictactoe::mnk::search::{AlphaBeta, Mcts, Strong};
+use tictactoe::mnk::players::{AlphaBeta, Mcts, Strong};
 use tictactoe::mnk::{Position, Rules};
 use tictactoe::{Player, Status};
 

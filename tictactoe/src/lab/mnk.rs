@@ -1,12 +1,14 @@
-//! The slow, obviously correct twin of the family engine: a plain grid of marks, lines found
-//! by walking every cell in every direction, reachability by taking moves back one at a time.
-//! Tests compare the bitboard engine with it.
+//! The slow, obviously correct twins of the k-in-a-row family engine ([`crate::mnk`]): a plain
+//! grid of marks, lines found by walking every cell in every direction, reachability by taking
+//! moves back one at a time; and the solver's score by plain negamax ([`plain_score`]). Tests
+//! compare the bitboard engine and [`Solver`](crate::mnk::solver::Solver) with them.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Rules, Square};
+use crate::mnk::{Position, Rules, Square};
+use crate::solver::Value;
 use crate::{Player, Status};
 
 /// The four directions as (row step, column step): right, down, down-right, down-left.
@@ -222,4 +224,37 @@ impl Grid {
         memo.insert(text, found);
         found
     }
+}
+
+/// The slow twin of [`Solver`](crate::mnk::solver::Solver): the exact score of `position` for the side to move (see
+/// [`solver`](crate::mnk::solver)) by plain negamax over every move, without a table, symmetry, bounds
+/// or pruning. Only for boards small enough to finish.
+#[must_use]
+pub fn plain_score<const W: usize>(position: &Position<W>) -> i32 {
+    let cells = position.rules().cells() as i32;
+    match position.status() {
+        Status::Draw => return 0,
+        Status::Won(_) => return -(cells + 1 - position.plies() as i32),
+        Status::Ongoing => {}
+    }
+    let mut p = *position;
+    let mut best = i32::MIN;
+    for bit in position.playable().iter() {
+        p.play_bit(bit);
+        best = best.max(-plain_score(&p));
+        p.undo_bit(bit);
+    }
+    best
+}
+
+/// The value and distance of a score given by [`plain_score`] for `position`'s side to move.
+#[must_use]
+pub fn describe_score<const W: usize>(position: &Position<W>, score: i32) -> (Value, u32) {
+    let (value, _, distance) = crate::mnk::solver::describe(
+        score,
+        position.side_to_move(),
+        position.rules().cells() as i32,
+        position.plies(),
+    );
+    (value, distance)
 }

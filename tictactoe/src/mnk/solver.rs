@@ -45,7 +45,7 @@
 //! | `2^bits` buckets of 2 entries | [`ENTRY_BYTES`] = 16 | `bits` = [`DEFAULT_TABLE_BITS`]: 32 MiB |
 //!
 //! ```
-//! use tictactoe::mnk::{Position, Rules, solve::Solver};
+//! use tictactoe::mnk::{Position, Rules, solver::Solver};
 //! use tictactoe::solver::Value;
 //! let rules = Rules::new(4, 4, 3, false)?;
 //! let mut solver = Solver::<1>::with_table_bits(rules, 16)?;
@@ -58,8 +58,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::bits::Bits;
-use super::board::{WidthError, cell_mask};
+use super::bits::{Bits, cell_mask};
+use super::board::WidthError;
 use super::{Position, Rules, zobrist};
 use crate::solver::{Limits, Outcome, Value, Watch};
 use crate::{Player, Status};
@@ -192,7 +192,7 @@ impl Table {
 /// (kept between calls: a later position reuses what an earlier search stored).
 ///
 /// ```
-/// use tictactoe::mnk::{Position, Rules, solve::Solver};
+/// use tictactoe::mnk::{Position, Rules, solver::Solver};
 /// use tictactoe::solver::{Outcome, Value};
 /// let mut solver = Solver::<1>::with_table_bits(Rules::TIC_TAC_TOE, 12)?;
 /// let solution = solver.solve(&Position::new(Rules::TIC_TAC_TOE)?);
@@ -288,7 +288,7 @@ impl<const W: usize> Solver<W> {
         }
         self.windows = vec![0; span];
         for d in rules.directions() {
-            let starts = super::line::run_starts(self.cells, d, rules.k());
+            let starts = super::bits::run_starts(self.cells, d, rules.k());
             for start in starts.iter() {
                 for i in 0..rules.k() {
                     self.windows[(start + i * d) as usize] += 1;
@@ -540,7 +540,7 @@ impl<const W: usize> Solver<W> {
         self.rules
             .directions()
             .into_iter()
-            .any(|d| !super::line::run_starts(free, d, k).is_empty())
+            .any(|d| !super::bits::run_starts(free, d, k).is_empty())
     }
 
     /// Negamax with alpha-beta over the score, fail-soft: the result `r` is the exact score
@@ -705,7 +705,7 @@ impl<const W: usize> core::fmt::Debug for Solver<W> {
 /// each direction, a cell with `j` marks before it and `k - 1 - j` after it, for some `j`.
 #[must_use]
 #[inline]
-pub fn threats<const W: usize>(pieces: Bits<W>, empty: Bits<W>, rules: Rules) -> Bits<W> {
+pub(crate) fn threats<const W: usize>(pieces: Bits<W>, empty: Bits<W>, rules: Rules) -> Bits<W> {
     let k = rules.k();
     let mut out = Bits::EMPTY;
     if k == 0 {
@@ -736,7 +736,7 @@ fn outcome_of(score: i32) -> Outcome {
 }
 
 /// Value, outcome for the side to move and distance of a score.
-fn describe(score: i32, mover: Player, cells: i32, plies: u32) -> (Value, Outcome, u32) {
+pub(crate) fn describe(score: i32, mover: Player, cells: i32, plies: u32) -> (Value, Outcome, u32) {
     let outcome = outcome_of(score);
     let end = match outcome {
         Outcome::Win => cells + 1 - score,
@@ -751,39 +751,6 @@ fn describe(score: i32, mover: Player, cells: i32, plies: u32) -> (Value, Outcom
     (value, outcome, (end - plies as i32).max(0) as u32)
 }
 
-/// The slow twin of [`Solver`]: the exact score of `position` for the side to move (see the
-/// module documentation) by plain negamax over every move, without a table, symmetry, bounds
-/// or pruning. Only for boards small enough to finish.
-#[must_use]
-pub fn plain_score<const W: usize>(position: &Position<W>) -> i32 {
-    let cells = position.rules().cells() as i32;
-    match position.status() {
-        Status::Draw => return 0,
-        Status::Won(_) => return -(cells + 1 - position.plies() as i32),
-        Status::Ongoing => {}
-    }
-    let mut p = *position;
-    let mut best = i32::MIN;
-    for bit in position.playable().iter() {
-        p.play_bit(bit);
-        best = best.max(-plain_score(&p));
-        p.undo_bit(bit);
-    }
-    best
-}
-
-/// The value and distance of a score given by [`plain_score`] for `position`'s side to move.
-#[must_use]
-pub fn describe_score<const W: usize>(position: &Position<W>, score: i32) -> (Value, u32) {
-    let (value, _, distance) = describe(
-        score,
-        position.side_to_move(),
-        position.rules().cells() as i32,
-        position.plies(),
-    );
-    (value, distance)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -793,7 +760,7 @@ mod tests {
         for bit in empty.iter() {
             let mut with = pieces;
             with.insert(bit);
-            if super::super::line::wins_through(with, bit, rules) {
+            if super::super::bits::wins_through(with, bit, rules) {
                 out.insert(bit);
             }
         }

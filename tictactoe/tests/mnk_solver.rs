@@ -1,4 +1,4 @@
-//! The family solver ([`tictactoe::mnk::solve`]) against its slow twins on every reachable
+//! The family solver ([`tictactoe::mnk::solver`]) against its slow twins on every reachable
 //! position of games small enough for them, and the published values of the small
 //! m,n,k-games.
 //!
@@ -10,11 +10,12 @@
 //!   the exact board so each position is scored once), with the solver's table kept between
 //!   positions and again with a table of 16 entries (replacement on almost every store).
 //! - The values of (3,3,3), (4,3,3), (4,4,3), (4,4,4), (5,4,4); (5,5,4) is `#[ignore]`d
-//!   (about 20 s): `cargo test --release -p tictactoe-kit --test mnk_solve -- --ignored`.
+//!   (about 20 s): `cargo test --release -p tictactoe-kit --test mnk_solver -- --ignored`.
 
 use std::collections::HashMap;
 
-use tictactoe::mnk::solve::{Solver, describe_score, plain_score};
+use tictactoe::lab::mnk::{describe_score, plain_score};
+use tictactoe::mnk::solver::Solver;
 use tictactoe::mnk::{Board, Position, Rules, count};
 use tictactoe::solver::{self, Outcome, Value};
 
@@ -162,7 +163,7 @@ fn every_position_of_small_gravity_games_matches_the_plain_negamax() {
     check_against_plain("4,4,4,gravity", 161_029);
 }
 
-fn solve_empty(spec: &str) -> tictactoe::mnk::solve::Solution {
+fn solve_empty(spec: &str) -> tictactoe::mnk::solver::Solution {
     let rules = rules(spec);
     let mut solver = Solver::<1>::with_table_bits(rules, 18).unwrap();
     solver.solve(&Position::new(rules).unwrap())

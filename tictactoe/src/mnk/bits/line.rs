@@ -1,43 +1,8 @@
-//! Lines of `k` or more: the shift-and-AND check over four directions, the check through one
-//! cell that play uses, and the lines themselves.
+//! Lines of `k` or more on bitboards: the shift-and-AND check over four directions and the
+//! check through one cell that play uses.
 
-use super::bits::Bits;
-
-use super::Rules;
-
-/// The four directions of a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Along a column.
-    Vertical,
-    /// Along a row.
-    Horizontal,
-    /// From bottom left to top right.
-    Rising,
-    /// From top left to bottom right.
-    Falling,
-}
-
-impl Direction {
-    /// The four, in the order of [`Rules::directions`].
-    pub const ALL: [Direction; 4] = [
-        Direction::Vertical,
-        Direction::Horizontal,
-        Direction::Rising,
-        Direction::Falling,
-    ];
-
-    /// `vertical`, `horizontal`, `rising`, `falling`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Direction::Vertical => "vertical",
-            Direction::Horizontal => "horizontal",
-            Direction::Rising => "rising",
-            Direction::Falling => "falling",
-        }
-    }
-}
+use super::Bits;
+use crate::mnk::Rules;
 
 /// The first bit of every run of `k` or more set bits spaced `d` apart in `pieces`: after
 /// `x &= x >> (s × d)` a bit stands for a run of `len + s` when it stood for one of `len` and
@@ -110,7 +75,7 @@ pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
         return !short_runs_any::<W, 4>(pieces, C4_DIRECTIONS).is_empty();
     }
     if W == 4 && rules.is(Rules::GOMOKU) {
-        return super::gomoku::has_line(core::array::from_fn(|i| {
+        return crate::mnk::gomoku::has_line(core::array::from_fn(|i| {
             pieces.0.get(i).copied().unwrap_or(0)
         }));
     }
@@ -204,7 +169,7 @@ pub fn wins_through<const W: usize>(pieces: Bits<W>, bit: u32, rules: Rules) -> 
     if rules.is(Rules::GOMOKU)
         && let Ok(words) = <&[u64; 4]>::try_from(pieces.0.as_slice())
     {
-        return super::gomoku::wins_through(words, bit);
+        return crate::mnk::gomoku::wins_through(words, bit);
     }
     if W == 1 {
         let (word, dirs) = (pieces.0[0], rules.directions());
@@ -252,7 +217,7 @@ pub(crate) fn wins_by_playing<const W: usize>(before: Bits<W>, bit: u32, rules: 
     if rules.is(Rules::GOMOKU)
         && let Ok(words) = <&[u64; 4]>::try_from(before.0.as_slice())
     {
-        return super::gomoku::wins_through_inlined(words, bit);
+        return crate::mnk::gomoku::wins_through_inlined(words, bit);
     }
     wins_through(before | Bits::single(bit), bit, rules)
 }
@@ -325,7 +290,7 @@ mod tests {
 
     fn check<const W: usize>(rules: Rules, seed: u64) {
         let mut next = crate::testing::xorshift(seed);
-        let cells = super::super::cell_mask::<W>(rules);
+        let cells = crate::mnk::bits::cell_mask::<W>(rules);
         for _ in 0..300 {
             // Dense and sparse boards: the AND of one to three random words.
             let density = next() % 3;

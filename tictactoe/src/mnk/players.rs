@@ -1,5 +1,5 @@
 //! Search players for every game of the family: depth-limited alpha-beta, Monte Carlo tree
-//! search, and the [`solver`](super::solve) within a node budget with alpha-beta behind it.
+//! search, and the [`solver`](super::solver) within a node budget with alpha-beta behind it.
 //! (The family's perfect player, which has no budget, is [`Strategy::Perfect`](super::agents::Strategy::Perfect).)
 //!
 //! | player | chooses | cost per move |
@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use rand::SeedableRng;
-//! use tictactoe::mnk::{Position, Rules, search::AlphaBeta};
+//! use tictactoe::mnk::{Position, Rules, players::AlphaBeta};
 //! let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
 //! let mut game = Position::<1>::new(Rules::CONNECT_FOUR)?;
 //! for column in [3, 0, 3, 0, 3] {
@@ -33,10 +33,8 @@ use alloc::vec::Vec;
 
 use rand::Rng;
 
-use super::bits::Bits;
-use super::board::cell_mask;
-use super::line::run_starts;
-use super::solve::{DEFAULT_TABLE_BITS, Solver, threats};
+use super::bits::{Bits, cell_mask, run_starts};
+use super::solver::{DEFAULT_TABLE_BITS, Solver, threats};
 use super::{Position, Rules};
 use crate::Status;
 

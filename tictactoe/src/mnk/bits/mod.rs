@@ -1,6 +1,21 @@
-//! A set of bitboard bits in `W` 64-bit words.
+//! The family's bitboards and their kernels: [`Bits`], a set of bits in `W` 64-bit words (one
+//! player's cells, or any set of cells), the masks of a board's cells, and the line kernels
+//! ([`run_starts`], [`has_line`], [`wins_through`]) that [`Board`](super::Board) and
+//! [`Position`](super::Position) run. For code that works on the bits directly (a search of its
+//! own, a benchmark); the positions and boards are the domain API.
 
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+use super::Rules;
+
+mod line;
+
+#[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
+pub(crate) use line::c4_has_line_sse2;
+#[cfg(feature = "rand")]
+pub(crate) use line::connect_four_has_line;
+pub(crate) use line::wins_by_playing;
+pub use line::{has_line, run_starts, wins_through};
 
 /// A set of bits `0..64 × W`: the cells of one player, or any set of cells, in the layout of
 /// [`Rules::bit`](super::Rules::bit) (column-major, a guard bit above each column).
@@ -357,6 +372,27 @@ impl<const W: usize> Not for Bits<W> {
     fn not(self) -> Bits<W> {
         Bits(core::array::from_fn(|i| !self.0[i]))
     }
+}
+
+/// The bits that are cells of a `rules` board: `rows` bits in each column, no guard bits.
+#[must_use]
+pub fn cell_mask<const W: usize>(rules: Rules) -> Bits<W> {
+    let column = Bits::<W>::low(rules.rows());
+    let mut mask = Bits::EMPTY;
+    for col in 0..rules.cols() {
+        mask |= column.shl(col * rules.stride());
+    }
+    mask
+}
+
+/// The bits of the bottom row.
+#[must_use]
+pub(crate) fn bottom_mask<const W: usize>(rules: Rules) -> Bits<W> {
+    let mut mask = Bits::EMPTY;
+    for col in 0..rules.cols() {
+        mask.insert(col * rules.stride());
+    }
+    mask
 }
 
 #[cfg(test)]
