@@ -19,6 +19,7 @@ mod number;
 mod output;
 mod progress;
 mod serve;
+mod ultimate;
 mod util;
 
 use std::process::ExitCode;

@@ -453,6 +453,40 @@ fn every_json_object_is_in_the_vocabulary() {
         ),
         (
             &[
+                "analyze", "--game", "ultimate", "--json", "4:4 4:0", "-", "4:9",
+            ],
+            "",
+            &["analyze-ultimate", "input-error"],
+        ),
+        (
+            &["perft", "--game", "ultimate", "3", "--json"],
+            "",
+            &["perft"],
+        ),
+        (
+            &[
+                "match", "--game", "ultimate", "--x", "mcts:50", "--o", "random", "--games", "2",
+                "--json",
+            ],
+            "",
+            &["match"],
+        ),
+        (
+            &[
+                "selfplay",
+                "--game",
+                "ultimate",
+                "--threads",
+                "1",
+                "--games",
+                "10",
+                "--json",
+            ],
+            "",
+            &["selfplay"],
+        ),
+        (
+            &[
                 "match",
                 "--game",
                 "connect-four",

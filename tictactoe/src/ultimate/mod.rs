@@ -38,7 +38,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(all(feature = "alloc", feature = "rand"))]
+pub mod agents;
 pub mod encoding;
+#[cfg(all(feature = "alloc", feature = "rand"))]
+pub mod mcts;
 mod moves;
 mod position;
 mod setup;

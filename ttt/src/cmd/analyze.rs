@@ -21,7 +21,10 @@ use crate::output::{self, Out};
 /// runs over millions of lines in bounded memory. A line that is not a board is reported and
 /// the run goes on; the exit status is then non-zero. With --game, each input is a position of
 /// that game in any form `ttt solve` takes: a board, moves, or `-` for the empty board (no
-/// perfect play and no codes there: `ttt solve --game` solves them).
+/// perfect play and no codes there: `ttt solve --game` solves them). With --game ultimate,
+/// each input is an ultimate position (81 cells row by row, then the board to play 0-8 or `*`),
+/// moves from the empty board (`4:4 4:0`), or `-`; the answer is the position drawn, its
+/// validity, status, every small board's status, the meta-board and the legal moves.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -30,7 +33,8 @@ Examples:
   ttt analyze --json < boards.txt > reports.jsonl
   ttt analyze --game connect-four ......./......./......./......./...O.../...X...
   ttt analyze --game connect-four 4455 10,3
-  ttt analyze --game gomoku h8,h9,i8")]
+  ttt analyze --game gomoku h8,h9,i8
+  ttt analyze --game ultimate 4:4,4:0,0:4")]
 pub struct Args {
     /// Boards: nine cells X, O or `.` in row-major order, `/` allowed between rows
     /// (`X.O/..O/.X.`); with --game, positions of that game (boards or moves). With none, one
@@ -42,9 +46,9 @@ pub struct Args {
     json: bool,
     /// A game of the k-in-a-row family instead of the 3x3 core (boards as rows top to bottom
     /// separated by `/`, or moves): tic-tac-toe, 4x4, connect-four, gomoku, or ROWS,COLS,K
-    /// with an optional ,gravity (e.g. 6,7,4,gravity).
-    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
-    game: Option<tictactoe::mnk::Rules>,
+    /// with an optional ,gravity (e.g. 6,7,4,gravity); or ultimate (ultimate tic-tac-toe).
+    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
+    game: Option<crate::ultimate::Spec>,
 }
 
 /// One line of `analyze --json`; keys in this order.
@@ -163,8 +167,14 @@ fn answer(out: &mut impl Write, board: Board, json: bool) -> anyhow::Result<()> 
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if let Some(rules) = args.game {
-        return crate::family::analyze::run(rules, &args.boards, args.json);
+    match args.game {
+        Some(crate::ultimate::Spec::Family(rules)) => {
+            return crate::family::analyze::run(rules, &args.boards, args.json);
+        }
+        Some(crate::ultimate::Spec::Ultimate) => {
+            return crate::ultimate::analyze::run(&args.boards, args.json);
+        }
+        None => {}
     }
     let (mut computed, mut answers) = (0u32, None::<Answers>);
     input::answer_each_board(&args.boards, args.json, |board, out: &mut Out| {

@@ -4,6 +4,9 @@ use std::process::ExitCode;
 
 use tictactoe::agents::{Agent, Strategy, Tally, play_game};
 use tictactoe::mnk::agents::Strategy as FamilyStrategy;
+use tictactoe::ultimate::agents::Strategy as UltimateStrategy;
+
+use crate::ultimate::Spec;
 
 use crate::output::outln;
 use crate::progress::Progress;
@@ -15,9 +18,12 @@ use crate::util::clock_seed;
 #[derive(clap::Args)]
 #[command(
     after_help = "Players: perfect, heuristic, random, eps:E; with --game, the family's players \
-(random, heuristic, mcts, alphabeta, perfect).\n\nExamples:\n  ttt match \
+(random, heuristic, mcts, alphabeta, perfect); with --game ultimate, ultimate's players \
+(random, heuristic, mcts = mcts:10000, mcts:N for N playouts a move; the output names the \
+player that ran).\n\nExamples:\n  ttt match \
 --x perfect --o random --games 1000\n  ttt match --x eps:0.1 --o heuristic --games 10000 \
---seed 3 --json\n  ttt match --game connect-four --x heuristic --o random --games 100"
+--seed 3 --json\n  ttt match --game connect-four --x heuristic --o random --games 100\n  ttt match --game ultimate --x \
+mcts:1000 --o heuristic --games 20"
 )]
 pub struct Args {
     /// Who plays X.
@@ -36,9 +42,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
-    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
-    game: Option<tictactoe::mnk::Rules>,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
+    /// or ultimate (ultimate tic-tac-toe).
+    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
+    game: Option<crate::ultimate::Spec>,
 }
 
 /// A player of the 3 × 3 core, or one the family alone has (`mcts`, `alphabeta`).
@@ -46,6 +53,8 @@ pub struct Args {
 enum Player {
     Core(Strategy),
     Family(FamilyStrategy),
+    /// A player only ultimate has (`mcts:N`).
+    Ultimate(UltimateStrategy),
 }
 
 impl std::fmt::Display for Player {
@@ -53,6 +62,7 @@ impl std::fmt::Display for Player {
         match self {
             Player::Core(strategy) => strategy.fmt(f),
             Player::Family(strategy) => strategy.fmt(f),
+            Player::Ultimate(strategy) => strategy.fmt(f),
         }
     }
 }
@@ -64,6 +74,7 @@ fn parse_player(text: &str) -> Result<Player, String> {
         Err(error) => text
             .parse::<FamilyStrategy>()
             .map(Player::Family)
+            .or_else(|_| text.parse::<UltimateStrategy>().map(Player::Ultimate))
             .map_err(|_| error),
     }
 }
@@ -105,6 +116,8 @@ fn tally_games(games: u64, json: bool, mut play: impl FnMut() -> tictactoe::Stat
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
+    // The players as they ran (ultimate's `mcts` is `mcts:10000`).
+    let mut names = [args.x.to_string(), args.o.to_string()];
     let tally = match args.game {
         None => {
             let core = |player: &Player| match player {
@@ -112,12 +125,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Player::Family(strategy) => crate::exit::usage(format!(
                     "{strategy} plays only the k-in-a-row family: give --game SPEC"
                 )),
+                Player::Ultimate(strategy) => crate::exit::usage(format!(
+                    "{strategy} plays only ultimate tic-tac-toe: give --game ultimate"
+                )),
             };
             let mut x = Agent::new(core(&args.x)?, seed);
             let mut o = Agent::new(core(&args.o)?, seed.wrapping_add(1));
             tally_games(args.games, args.json, || play_game(&mut x, &mut o).status())
         }
-        Some(rules) => {
+        Some(Spec::Ultimate) => {
+            use tictactoe::ultimate::agents::{self, Agent};
+            let x = crate::ultimate::player(&args.x.to_string())?;
+            let o = crate::ultimate::player(&args.o.to_string())?;
+            names = [x.to_string(), o.to_string()];
+            let mut x = Agent::new(x, seed);
+            let mut o = Agent::new(o, seed.wrapping_add(1));
+            tally_games(args.games, args.json, || {
+                agents::play_game(&mut x, &mut o).status()
+            })
+        }
+        Some(Spec::Family(rules)) => {
             use tictactoe::mnk::agents::{self, Agent};
             let player = |player: &Player| crate::family::player(&player.to_string(), rules);
             let mut x = Agent::new(player(&args.x)?, seed);
@@ -130,8 +157,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         let json = MatchJson {
             game: args.game.map(|rules| rules.to_string()),
-            x: args.x.to_string(),
-            o: args.o.to_string(),
+            x: names[0].clone(),
+            o: names[1].clone(),
             seed,
             games: tally.games(),
             x_wins: tally.x_wins,
@@ -146,8 +173,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_or(String::new(), |rules| format!("{rules}: "));
         outln!(
             "{game}X {} vs O {}, {} games, seed {seed}",
-            args.x,
-            args.o,
+            names[0],
+            names[1],
             tally.games()
         );
         outln!("X wins {:>9} {:6.2}%", tally.x_wins, percent(tally.x_wins));

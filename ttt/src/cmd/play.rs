@@ -9,20 +9,23 @@ use tictactoe::agents::{Agent, ParseStrategyError, Strategy};
 use tictactoe::mnk::Rules;
 use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 use tictactoe::solver::{self, Solution};
+use tictactoe::ultimate::agents::Strategy as UltimateStrategy;
 use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
 
 use crate::dialogue::{Style, again, read_line};
 use crate::input::Lines;
+use crate::ultimate::Spec;
 use crate::util::clock_seed;
 
 /// The default of `--think-time`, in seconds.
 const THINK_TIME: f64 = 3.0;
 
-/// Play a game against the computer (or watch engine players): tic-tac-toe, or any game of
-/// the k-in-a-row family with --game.
+/// Play a game against the computer (or watch engine players): tic-tac-toe, any game of the
+/// k-in-a-row family with --game, or ultimate tic-tac-toe with --game ultimate.
 ///
 /// Type a move when it is your turn (a cell number 0 to 8 in tic-tac-toe; with --game a
-/// column number with gravity, else a cell as drawn such as h8), `u` to undo your last move,
+/// column number with gravity, else a cell as drawn such as h8; in ultimate board:cell such as
+/// 4:2, or the cell alone when the board is fixed), `u` to undo your last move,
 /// `h` for help, `q` to quit. Every move gets a verdict from the solver (best move or mistake
 /// in tic-tac-toe; with --game, whether it keeps or throws away the win or the draw, given
 /// when the solver answers within the think time). One move per line also works from a pipe.
@@ -33,6 +36,9 @@ Levels (--level, or as --x/--o):
     hard (rules of thumb: heuristic), perfect (the solver: it never loses).
   with --game: easy = random, medium = heuristic, hard = alphabeta, perfect = perfect;
     the default is heuristic.
+  with --game ultimate: easy = random, medium = heuristic, hard = mcts (10,000 playouts a
+    move); the default is heuristic; mcts:N searches N playouts a move (on each of --threads
+    threads), stopped at --think-time; no perfect player (the game is unsolved).
 Players for --x and --o: human, a level, random, heuristic, eps:E (tic-tac-toe only: perfect
 with probability 1-E, else random), mcts, alphabeta (family players; without --game they
 play tic-tac-toe through the family's engine).
@@ -60,7 +66,9 @@ Examples:
   ttt play --game gomoku --level easy
   ttt play --game connect-four --level perfect
   ttt play --game 19,19,5 --level alphabeta --think-time 1
-  ttt play --game 4x4 --x perfect --o mcts")]
+  ttt play --game 4x4 --x perfect --o mcts
+  ttt play --game ultimate --level hard --threads 2
+  ttt play --game ultimate --x mcts:50000 --o human --think-time 1")]
 pub struct Args {
     /// Who plays X: human, a level (easy, medium, hard, perfect) or a player (random,
     /// heuristic, eps:E, mcts, alphabeta).
@@ -78,9 +86,15 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// A game of the k-in-a-row family instead of tic-tac-toe: tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
-    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
-    game: Option<Rules>,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
+    /// or ultimate (ultimate tic-tac-toe).
+    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
+    game: Option<Spec>,
+    /// With --game ultimate: threads of each mcts search, 1 to 256 (each its own tree from the
+    /// same position, their root visits added; N threads run N times the playouts)
+    /// [default: 1].
+    #[arg(long, value_parser = crate::ultimate::parse_threads)]
+    threads: Option<u32>,
     /// The most the search levels (mcts, alphabeta) think per move, in seconds [default: 3];
     /// also the longest wait for a move's verdict with --game. perfect, random and heuristic
     /// do not use it.
@@ -111,6 +125,8 @@ pub enum Seat {
     Engine(Strategy),
     /// A player only the k-in-a-row family has (`mcts`, `alphabeta`).
     Family(FamilyStrategy),
+    /// A player only ultimate has (`mcts:N`).
+    Ultimate(UltimateStrategy),
 }
 
 impl Seat {
@@ -121,6 +137,7 @@ impl Seat {
             Seat::Level(level) => level.to_owned(),
             Seat::Engine(strategy) => strategy.to_string(),
             Seat::Family(strategy) => strategy.name().to_owned(),
+            Seat::Ultimate(strategy) => strategy.to_string(),
         }
     }
 }
@@ -163,12 +180,15 @@ pub fn parse_seat(text: &str) -> Result<Seat, String> {
     if let Ok(strategy) = text.parse::<Strategy>() {
         return Ok(Seat::Engine(strategy));
     }
-    text.parse::<FamilyStrategy>()
-        .map(Seat::Family)
+    if let Ok(strategy) = text.parse::<FamilyStrategy>() {
+        return Ok(Seat::Family(strategy));
+    }
+    text.parse::<UltimateStrategy>()
+        .map(Seat::Ultimate)
         .map_err(|_| match text.parse::<Strategy>() {
             Err(error @ ParseStrategyError::BadEpsilon) => error.to_string(),
             _ => "unknown player: expected human, easy, medium, hard, perfect, random, \
-heuristic, mcts, alphabeta or eps:E"
+heuristic, mcts, mcts:N, alphabeta or eps:E"
                 .to_owned(),
         })
 }
@@ -307,7 +327,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seats = [x, o];
     let engines = seats.iter().any(|seat| !matches!(seat, Seat::Human));
     // A family player (mcts, alphabeta) without --game plays tic-tac-toe on the family's engine.
-    let family = args.game.or_else(|| {
+    if let Some(seat) = seats.iter().find(|s| matches!(s, Seat::Ultimate(_)))
+        && args.game != Some(Spec::Ultimate)
+    {
+        return crate::exit::usage(format!(
+            "{} plays only ultimate tic-tac-toe: give --game ultimate",
+            seat.word()
+        ));
+    }
+    if args.threads.is_some() && args.game != Some(Spec::Ultimate) {
+        return crate::exit::usage("--threads is for --game ultimate (its mcts searches)");
+    }
+    let family = args.game.and_then(Spec::family).or_else(|| {
         seats
             .iter()
             .any(|seat| matches!(seat, Seat::Family(_)))
@@ -322,12 +353,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .think_time
             .map(|t| format!(" --think-time {t}"))
             .unwrap_or_default();
+        let threads = args
+            .threads
+            .map(|t| format!(" --threads {t}"))
+            .unwrap_or_default();
         format!(
-            "ttt play{game} --x {} --o {} --seed {seed}{think}",
+            "ttt play{game} --x {} --o {} --seed {seed}{think}{threads}",
             x.word(),
             o.word()
         )
     });
+    if args.game == Some(Spec::Ultimate) {
+        let think_time = Duration::from_secs_f64(args.think_time.unwrap_or(THINK_TIME));
+        return play_ultimate([x, o], seed, think_time, args.threads.unwrap_or(1), replay);
+    }
     if let Some(rules) = family {
         let seat = |seat: Seat| -> anyhow::Result<Option<FamilyStrategy>> {
             match seat {
@@ -381,6 +420,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
+}
+
+/// `play --game ultimate`: the seats as ultimate's players (a level or player by its word).
+fn play_ultimate(
+    seats: [Seat; 2],
+    seed: u64,
+    think_time: Duration,
+    threads: u32,
+    replay: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    let player = |seat: Seat| -> anyhow::Result<Option<UltimateStrategy>> {
+        match seat {
+            Seat::Human => Ok(None),
+            other => crate::ultimate::player(&other.word()).map(Some),
+        }
+    };
+    let players = [player(seats[0])?, player(seats[1])?];
+    let describe = |seat: Seat, strategy: Option<UltimateStrategy>| match (seat, strategy) {
+        (_, None) => "a person".to_owned(),
+        (Seat::Level(level), Some(strategy)) => format!("the computer ({level}: {strategy})"),
+        (_, Some(strategy)) => format!("the computer ({strategy})"),
+    };
+    let options = crate::ultimate::play::Options {
+        seed,
+        think_time,
+        threads,
+        replay,
+        names: [
+            describe(seats[0], players[0]),
+            describe(seats[1], players[1]),
+        ],
+    };
+    crate::ultimate::play::run(players, options)
 }
 
 fn greet(

@@ -19,7 +19,7 @@ use tictactoe::selfplay::{self, Totals};
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  ttt selfplay\n  ttt selfplay --threads 1 --games 20000000 \
---json\n  ttt selfplay --game connect-four --games 1000000"
+--json\n  ttt selfplay --game connect-four --games 1000000\n  ttt selfplay --game ultimate --games 1000000"
 )]
 pub struct Args {
     /// Threads, 1 to 256 (default: all cores).
@@ -35,9 +35,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity).
-    #[arg(long, value_name = "SPEC", value_parser = crate::family::parse_game)]
-    game: Option<tictactoe::mnk::Rules>,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
+    /// or ultimate (ultimate tic-tac-toe).
+    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
+    game: Option<crate::ultimate::Spec>,
 }
 
 /// The JSON object of `selfplay`, keys in this order.
@@ -83,9 +84,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let mut done = |n| progress.inc(n);
                 match args.game {
                     None => selfplay::run_chunked(share, seed, CHUNK, &mut done),
-                    Some(rules) => tictactoe::mnk::agents::random_games_chunked(
-                        rules, share, seed, CHUNK, &mut done,
-                    ),
+                    Some(crate::ultimate::Spec::Family(rules)) => {
+                        tictactoe::mnk::agents::random_games_chunked(
+                            rules, share, seed, CHUNK, &mut done,
+                        )
+                    }
+                    Some(crate::ultimate::Spec::Ultimate) => {
+                        tictactoe::ultimate::agents::random_games_chunked(
+                            share, seed, CHUNK, &mut done,
+                        )
+                    }
                 }
             })
             .reduce(Totals::default, Totals::merge)

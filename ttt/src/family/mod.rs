@@ -31,6 +31,13 @@ use tictactoe::{Player, Status};
 /// # Errors
 /// The library's message for a bad spec.
 pub fn parse_game(text: &str) -> Result<Rules, String> {
+    if text == "ultimate" {
+        return Err(
+            "ultimate tic-tac-toe is a game of analyze, perft, play, selfplay and match \
+(--game ultimate), not of this subcommand"
+                .to_owned(),
+        );
+    }
     text.parse().map_err(|error: RulesError| error.to_string())
 }
 
