@@ -15,6 +15,10 @@
 //! | [`Moves`] | a set of moves, bit `9 * board + cell` of a `u128` | 16 bytes |
 //! | [`encoding`] | the 2-bit and base-3 codes of any setup, the exact-rank code of most positions | 139 to 166 bits, 115 bits |
 //!
+//! Players (features `alloc` and `rand`): `agents` (random, a heuristic, and `mcts:N`) and
+//! `mcts`, a UCT search on the engine's fast random playouts, root-parallel on threads with
+//! `std`; the ladder and the games against OpenSpiel's MCTS bot are in `docs/ultimate.md`.
+//!
 //! Small boards reuse the core's [`Bitboard`](crate::Bitboard) (its 64-byte line table is the
 //! whole win check), [`Board`](crate::Board), [`Status`](crate::Status),
 //! [`Symmetry`](crate::Symmetry) and [`Rank`](crate::encoding::Rank); the core knows nothing

@@ -71,7 +71,7 @@ Examples:
   ttt play --game ultimate --x mcts:50000 --o human --think-time 1")]
 pub struct Args {
     /// Who plays X: human, a level (easy, medium, hard, perfect) or a player (random,
-    /// heuristic, eps:E, mcts, alphabeta).
+    /// heuristic, eps:E, mcts, alphabeta; mcts:N with --game ultimate).
     #[arg(long, default_value = "human", value_parser = parse_seat)]
     x: Seat,
     /// Who plays O (default: the level; perfect for tic-tac-toe, heuristic with --game).
