@@ -48,6 +48,7 @@ mod any;
 mod any_solver;
 pub mod bits;
 mod board;
+mod connect_four;
 #[cfg(feature = "std")]
 pub mod count;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
