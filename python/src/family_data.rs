@@ -10,21 +10,12 @@
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use tictactoe::Status;
 use tictactoe::mnk::encoding::{Base3, HeightKey};
 use tictactoe::mnk::{Board, Position, Rules};
-use tictactoe::{Player, Status};
 
 use crate::mnk::rules_arg;
-
-/// The status as the data layer's int8: 0 ongoing, 1 X won, 2 O won, 3 draw.
-fn status_code(status: Status) -> i8 {
-    match status {
-        Status::Ongoing => 0,
-        Status::Won(Player::X) => 1,
-        Status::Won(Player::O) => 2,
-        Status::Draw => 3,
-    }
-}
+use crate::tables::status_code;
 
 /// The position of key `key` (item `index` of the input), checked by the library.
 fn decode(rules: Rules, index: usize, key: i64) -> PyResult<Position<1>> {

@@ -11,13 +11,14 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple, PyType};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use tictactoe::Player;
 use tictactoe::mnk::{
     AnyBoard, AnyPosition, AnySolver, MAX_SIDE, PlayError, Preset, Rules, RulesError, Violation,
 };
 use tictactoe::solver::Value;
-use tictactoe::{Player, Status};
 
 /// An integer argument: a Python int or a numpy integer (never a `bool`, a float or a
 /// string), as an `i64` (values past it saturate, so that range checks reject them) and as
@@ -369,13 +370,8 @@ impl PyPosition {
     /// The status as the 3 × 3 `status` numbers it: 0 ongoing, 1 X won, 2 O won, 3 draw
     /// (`tictactoe_rs.ONGOING`, `X_WON`, `O_WON`, `DRAW`).
     #[getter]
-    fn status(&self) -> u8 {
-        match self.0.status() {
-            Status::Ongoing => 0,
-            Status::Won(Player::X) => 1,
-            Status::Won(Player::O) => 2,
-            Status::Draw => 3,
-        }
+    fn status(&self) -> i8 {
+        crate::tables::status_code(self.0.status())
     }
 
     /// The winner as the 3 × 3 `winner` numbers it: 1 X, 2 O, 0 nobody (yet).
@@ -580,6 +576,65 @@ pub(crate) fn signal_check() -> (tictactoe::solver::Watch, Arc<Mutex<Option<PyEr
         },
     );
     (check, raised)
+}
+
+/// A stop condition for the searches of a batch (an environment's built-in opponent): it
+/// takes the GIL to run Python's signal handlers at most every [`Interrupt::EVERY_MS`]
+/// milliseconds, and once a handler raised (a `KeyboardInterrupt` on Ctrl-C) it says stop to
+/// that search and every later one, and keeps the error for the caller to raise. Shared by
+/// reference across a batch run without the GIL, so its state is atomic.
+pub(crate) struct Interrupt {
+    start: std::time::Instant,
+    /// Milliseconds after `start` before which no check is made.
+    next_ms: AtomicU64,
+    stopped: AtomicBool,
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Interrupt {
+    /// Milliseconds between two checks of the signal handlers.
+    pub(crate) const EVERY_MS: u64 = 20;
+
+    pub(crate) fn new() -> Interrupt {
+        Interrupt {
+            start: std::time::Instant::now(),
+            next_ms: AtomicU64::new(Interrupt::EVERY_MS),
+            stopped: AtomicBool::new(false),
+            raised: Mutex::new(None),
+        }
+    }
+
+    /// Whether a search should stop now: a signal handler raised, now or before.
+    pub(crate) fn stop(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if now < self.next_ms.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.next_ms
+            .store(now.saturating_add(Interrupt::EVERY_MS), Ordering::Relaxed);
+        // The method path (`Python::check_signals`) is not general enough over the GIL's lifetime.
+        #[allow(clippy::redundant_closure_for_method_calls)]
+        let checked = Python::attach(|py| py.check_signals());
+        match checked {
+            Ok(()) => false,
+            Err(error) => {
+                *self.raised.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+                self.stopped.store(true, Ordering::Relaxed);
+                true
+            }
+        }
+    }
+
+    /// The error a signal handler raised during the batch, if any.
+    pub(crate) fn raised(&self) -> Option<PyErr> {
+        self.raised
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
 }
 
 /// The error a [`signal_check`] kept, if it stopped the search.

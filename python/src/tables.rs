@@ -210,7 +210,7 @@ fn build() -> Tables {
         };
         let solution = solver::solve(position);
         t.is_position[grid] = true;
-        t.status[grid] = status_number(position.status());
+        t.status[grid] = status_code(position.status());
         t.to_move[grid] = position.to_move().map_or(0, player_number);
         t.winner[grid] = position.winner().map_or(0, player_number);
         t.legal[grid] = position.legal_moves().bits();
@@ -305,7 +305,9 @@ const fn player_number(player: Player) -> i8 {
     }
 }
 
-const fn status_number(status: Status) -> i8 {
+/// The status as every array of the package holds it (int8): 0 ongoing, 1 X won, 2 O won,
+/// 3 draw (`tictactoe_rs.ONGOING`, `X_WON`, `O_WON`, `DRAW`); the one place that numbers it.
+pub(crate) const fn status_code(status: Status) -> i8 {
     match status {
         Status::Ongoing => 0,
         Status::Won(Player::X) => 1,

@@ -411,12 +411,7 @@ fn check_wins_through(board: &AnyBoard, grid: &Grid) {
             assert_eq!(fast, grid.line_through(square), "{r}: {board} at {square}");
         }
     }
-    match board {
-        AnyBoard::W1(b) => each(b, grid),
-        AnyBoard::W2(b) => each(b, grid),
-        AnyBoard::W4(b) => each(b, grid),
-        AnyBoard::W6(b) => each(b, grid),
-    }
+    tictactoe::each_width!(AnyBoard, board, b => each(b, grid));
 }
 
 /// Random games of random sizes: after every move the status play keeps equals the slow

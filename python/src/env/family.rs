@@ -23,7 +23,7 @@
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use tictactoe::mnk::agents::{Agent, Chooser, Strategy};
+use tictactoe::mnk::agents::{Agent, Strategy};
 use tictactoe::mnk::{AnyPosition, Position, Rules};
 use tictactoe::{Player, Status};
 
@@ -32,26 +32,26 @@ use super::tables::splitmix;
 use super::{DETACH_MIN, read_reward, read_seat};
 use crate::arrays::{Code, Int, Ints, try_vec, with_int_slice, writeable, zeros};
 use crate::choice;
+use crate::mnk::Interrupt;
 
 /// The most games a kernel holds, so that no size computation overflows: a 19 × 19 game
 /// takes under 2 KiB of buffer and state.
 const MAX_GAMES: usize = (isize::MAX as usize) >> 12;
 
-/// A position of width `W` as the library's [`AnyPosition`], for the built-in players.
+/// A position of width `W` as the library's [`AnyPosition`] (for the built-in players): every
+/// width the library runs at ([`tictactoe::mnk::WIDTHS`]).
 pub trait Wide: Copy {
     fn any(self) -> AnyPosition;
 }
 
-macro_rules! wide {
-    ($($w:literal => $variant:ident),*) => {$(
-        impl Wide for Position<$w> {
-            fn any(self) -> AnyPosition {
-                AnyPosition::$variant(self)
-            }
-        }
-    )*};
+impl<const W: usize> Wide for Position<W>
+where
+    AnyPosition: From<Position<W>>,
+{
+    fn any(self) -> AnyPosition {
+        AnyPosition::from(self)
+    }
 }
-wide!(1 => W1, 2 => W2, 4 => W4, 6 => W6);
 
 /// The fixed settings of a kernel and the shape of its games.
 #[derive(Clone, Debug)]
@@ -299,6 +299,9 @@ fn swap_planes(obs: &mut [u8]) {
 /// one game `i` (the kernel loops).
 struct Core<'s> {
     setup: &'s Setup,
+    /// Asked by the built-in opponent's search (`mcts`, `alphabeta`) as it goes, so that
+    /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
+    interrupt: Option<&'s Interrupt>,
 }
 
 impl Core<'_> {
@@ -474,8 +477,13 @@ impl Core<'_> {
     where
         Position<W>: Wide,
     {
+        let mut stop = || self.interrupt.is_some_and(Interrupt::stop);
         match agent {
-            Some(agent) => match agent.choose(&game.position.any()) {
+            // A search cut short by Ctrl-C still answers a legal move; the step then raises.
+            Some(agent) => match agent
+                .choose_until(&game.position.any(), &mut stop)
+                .map(|choice| choice.action)
+            {
                 // The library's players choose legal actions, below `actions`.
                 Some(action) if action < self.setup.actions => game.play(self.setup, action),
                 // Called only on an empty board or after an `Ongoing` outcome, so a move
@@ -657,24 +665,26 @@ impl Core<'_> {
     }
 }
 
-/// The games of a kernel, at the width their rules need.
+/// The games of a kernel at width `W`, and the empty position they restart from.
 #[derive(Clone)]
-enum Games {
-    W1(Vec<Game<1>>, Position<1>),
-    W2(Vec<Game<2>>, Position<2>),
-    W4(Vec<Game<4>>, Position<4>),
-    W6(Vec<Game<6>>, Position<6>),
+struct Batch<const W: usize> {
+    games: Vec<Game<W>>,
+    empty: Position<W>,
+}
+
+tictactoe::width_enum! {
+    /// The games of a kernel, at the width their rules need.
+    #[derive(Clone)]
+    enum Games(Batch)
 }
 
 /// Runs `$body` with `$games` (the typed games) and `$empty` (the empty position) bound.
 macro_rules! each {
     ($value:expr, |$games:ident, $empty:ident| $body:expr) => {
-        match $value {
-            Games::W1($games, $empty) => $body,
-            Games::W2($games, $empty) => $body,
-            Games::W4($games, $empty) => $body,
-            Games::W6($games, $empty) => $body,
-        }
+        tictactoe::each_width!(Games, $value, batch => {
+            let Batch { games: $games, empty: $empty } = batch;
+            $body
+        })
     };
 }
 
@@ -697,24 +707,10 @@ impl Games {
             games.extend((0..n as u64).map(|i| Game::new(empty, seed.wrapping_add(i))));
             Ok((games, empty))
         }
-        Ok(match rules.words() {
-            0 | 1 => {
-                let (g, e) = make::<1>(rules, n, seed)?;
-                Games::W1(g, e)
-            }
-            2 => {
-                let (g, e) = make::<2>(rules, n, seed)?;
-                Games::W2(g, e)
-            }
-            3 | 4 => {
-                let (g, e) = make::<4>(rules, n, seed)?;
-                Games::W4(g, e)
-            }
-            _ => {
-                let (g, e) = make::<6>(rules, n, seed)?;
-                Games::W6(g, e)
-            }
-        })
+        Ok(tictactoe::for_width!(rules, W => {
+            let (games, empty) = make::<W>(rules, n, seed)?;
+            Games::from(Batch { games, empty })
+        }))
     }
 
     fn len(&self) -> usize {
@@ -747,13 +743,23 @@ macro_rules! with_games {
         let n = $self.games.len();
         let setup = &$self.setup;
         let mut $out = setup.split(n, buffer.as_slice_mut()?);
-        let $core = Core { setup };
+        let interrupt = Interrupt::new();
+        let $core = Core {
+            setup,
+            interrupt: Some(&interrupt),
+        };
         let $agent = &mut $self.agent;
         let big = n >= DETACH_MIN;
-        each!(&mut $self.games, |$games, $empty| {
+        let value = each!(&mut $self.games, |$games, $empty| {
             let $empty = *$empty;
             if big { $py.detach(|| $body) } else { $body }
-        })
+        });
+        // Ctrl-C during an opponent's search: the games played on (a search cut short still
+        // answers a move); the call raises the `KeyboardInterrupt` now.
+        if let Some(error) = interrupt.raised() {
+            return Err(error);
+        }
+        value
     }};
 }
 
@@ -992,7 +998,10 @@ use \"alphabeta\"",
                 out.len()
             )));
         }
-        let core = Core { setup: &self.setup };
+        let core = Core {
+            setup: &self.setup,
+            interrupt: None,
+        };
         each!(&mut self.games, |games, _e| {
             let mut work = || {
                 for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
@@ -1055,7 +1064,10 @@ use \"alphabeta\"",
             let mut obs_w = obs.readwrite();
             let mut mask_w = mask.readwrite();
             let (obs_s, mask_s) = (obs_w.as_slice_mut()?, mask_w.as_slice_mut()?);
-            let core = Core { setup: s };
+            let core = Core {
+                setup: s,
+                interrupt: None,
+            };
             each!(&self.games, |games, _e| {
                 for (i, game) in games.iter().enumerate() {
                     let ob = s.obs_bytes();
@@ -1214,7 +1226,10 @@ mod tests {
             let (ob, a) = (setup.obs_bytes(), setup.actions);
             let total = setup.offsets(n).1;
             let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
-            let core = Core { setup: &setup };
+            let core = Core {
+                setup: &setup,
+                interrupt: None,
+            };
             // Cannot fail: each test picks a width `W` wide enough for its rules.
             let empty = Position::<W>::new(rules).unwrap();
             let mut agent = opponent.map(|s| Agent::new(s, 9));

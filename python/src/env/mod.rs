@@ -29,7 +29,7 @@ use numpy::{
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use tictactoe::agents::Strategy;
-use tictactoe::{Bitboard, Board, Cell, Player, Position, Status};
+use tictactoe::{Bitboard, Board, Cell, Position};
 
 use crate::arrays::{Code, Int, Ints, try_vec, with_int_slice, writeable, zeros};
 use crate::choice::{self, Choice};
@@ -545,7 +545,7 @@ fn position(x: u16, o: u16) -> PyResult<Position> {
 /// Plays `cell` at the board `(x, o)` for the side to move: the new `(x, o, status)` with
 /// status 0 ongoing, 1 X won, 2 O won, 3 draw. Raises `ValueError` for an illegal move.
 #[pyfunction]
-fn play_move(x: Int<u16>, o: Int<u16>, cell: Int<i64>) -> PyResult<(u16, u16, u8)> {
+fn play_move(x: Int<u16>, o: Int<u16>, cell: Int<i64>) -> PyResult<(u16, u16, i8)> {
     let position = position(x.0, o.0)?;
     let cell = usize::try_from(cell.0)
         .ok()
@@ -559,12 +559,7 @@ fn play_move(x: Int<u16>, o: Int<u16>, cell: Int<i64>) -> PyResult<(u16, u16, u8
     let next = position
         .play(cell)
         .map_err(|e| PyValueError::new_err(format!("argument `cell`: {e}")))?;
-    let status = match next.status() {
-        Status::Ongoing => 0,
-        Status::Won(Player::X) => 1,
-        Status::Won(Player::O) => 2,
-        Status::Draw => 3,
-    };
+    let status = crate::tables::status_code(next.status());
     let board = next.board();
     Ok((board.x().bits(), board.o().bits(), status))
 }

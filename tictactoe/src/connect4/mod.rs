@@ -30,6 +30,14 @@
 //! assert_eq!(solution.best_moves.to_string(), "36");
 //! # Ok::<(), tictactoe::connect4::ParseMovesError>(())
 //! ```
+//!
+//! This is one of two Connect Four engines. [`mnk::Position`](crate::mnk::Position) under
+//! [`Rules::CONNECT_FOUR`](crate::mnk::Rules::CONNECT_FOUR) is the family's: X's and O's bits,
+//! status, undo and hash kept, in the shape every game of the family has (the environments,
+//! players and CLI use it). This one is the solver's: the mover's stones and the occupied
+//! cells, a move one add, the key the board itself, nothing kept that a search of 10^8 nodes
+//! does not need. Both lay a column out in 7 bits, bottom to top with a guard bit on top
+//! ([`HEIGHT`] + 1), so positions pass between them word by word. `docs/solver.md` says more.
 
 mod book;
 mod position;
@@ -43,3 +51,6 @@ pub use position::{
 };
 pub use solver::{Solution, Solver, distance_of, outcome_of};
 pub use table::TABLE_BYTES;
+
+/// The board layout the family's Connect Four shares (`mnk::connect_four`).
+pub(crate) use position::{BOARD, BOTTOM};

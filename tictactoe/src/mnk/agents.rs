@@ -47,10 +47,11 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
 use super::players::{AlphaBeta, Choice, Mcts, Stop};
-use super::{AnyBoard, AnyPosition, AnySolver, Rules, Square};
+use super::{AnyBoard, AnyPosition, AnySolver, Pick, Rules, Square};
 use crate::Player;
 pub use crate::agents::Tally;
 use crate::connect4;
+use crate::each_width;
 use crate::solver::Outcome;
 
 /// How a family player picks its move.
@@ -311,21 +312,14 @@ impl Agent {
             Strategy::Random => legal(position, &mut buffer),
             Strategy::Heuristic => heuristic_moves(position, &mut buffer),
             Strategy::Mcts => {
-                return match position {
-                    AnyPosition::W1(p) => search.mcts.choose_until(p, rng, stop),
-                    AnyPosition::W2(p) => search.mcts.choose_until(p, rng, stop),
-                    AnyPosition::W4(p) => search.mcts.choose_until(p, rng, stop),
-                    AnyPosition::W6(p) => search.mcts.choose_until(p, rng, stop),
-                };
+                let mcts = &mut search.mcts;
+                return each_width!(AnyPosition, position, p => mcts.choose_until(p, rng, stop));
             }
             Strategy::AlphaBeta => {
                 let ab = &mut search.alphabeta;
-                return match position {
-                    AnyPosition::W1(p) => ab.0.choose_until(p, rng, stop),
-                    AnyPosition::W2(p) => ab.1.choose_until(p, rng, stop),
-                    AnyPosition::W4(p) => ab.2.choose_until(p, rng, stop),
-                    AnyPosition::W6(p) => ab.3.choose_until(p, rng, stop),
-                };
+                return each_width!(AnyPosition, position, p, W => {
+                    Pick::<W>::pick(ab).choose_until(p, rng, stop)
+                });
             }
             Strategy::Perfect => {
                 if let Some(c4) = super::any_solver::connect4_position(position) {

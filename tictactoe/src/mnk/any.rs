@@ -10,57 +10,35 @@ use super::validate::Violations;
 use super::{Rules, Square};
 use crate::{Player, Status};
 
-/// A [`Board`] of the narrowest width of 1, 2, 4 or 6 words that holds its rules.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum AnyBoard {
-    W1(Board<1>),
-    W2(Board<2>),
-    W4(Board<4>),
-    W6(Board<6>),
+crate::width_enum! {
+    /// A [`Board`] of the narrowest width of 1, 2, 4 or 6 words that holds its rules
+    /// ([`width`](super::width)).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum AnyBoard(Board)
 }
 
-/// A [`Position`] of the narrowest width of 1, 2, 4 or 6 words that holds its rules.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum AnyPosition {
-    W1(Position<1>),
-    W2(Position<2>),
-    W4(Position<4>),
-    W6(Position<6>),
+crate::width_enum! {
+    /// A [`Position`] of the narrowest width of 1, 2, 4 or 6 words that holds its rules
+    /// ([`width`](super::width)).
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub enum AnyPosition(Position)
 }
 
-/// The maximal lines of an [`AnyBoard`].
-#[derive(Clone, Debug)]
-#[allow(missing_docs)]
-pub enum AnyLines {
-    W1(Lines<1>),
-    W2(Lines<2>),
-    W4(Lines<4>),
-    W6(Lines<6>),
+crate::width_enum! {
+    /// The maximal lines of an [`AnyBoard`].
+    #[derive(Clone, Debug)]
+    pub enum AnyLines(Lines)
 }
 
-macro_rules! each {
-    ($ty:ident, $value:expr, $v:ident => $body:expr) => {
-        match $value {
-            $ty::W1($v) => $body,
-            $ty::W2($v) => $body,
-            $ty::W4($v) => $body,
-            $ty::W6($v) => $body,
-        }
-    };
-}
+use crate::each_width as each;
 
 impl AnyBoard {
     /// The empty board of `rules`.
     #[must_use]
     pub fn empty(rules: Rules) -> AnyBoard {
-        match rules.words() {
-            0 | 1 => AnyBoard::W1(expect_width(Board::empty(rules))),
-            2 => AnyBoard::W2(expect_width(Board::empty(rules))),
-            3 | 4 => AnyBoard::W4(expect_width(Board::empty(rules))),
-            _ => AnyBoard::W6(expect_width(Board::empty(rules))),
-        }
+        crate::for_width!(rules, W => {
+            AnyBoard::from(expect_width(Board::<W>::empty(rules)))
+        })
     }
 
     /// Parses a board of `rules` (see [`Board::parse`]).
@@ -68,12 +46,7 @@ impl AnyBoard {
     /// # Errors
     /// [`ParseBoardError`] saying which character, row or count is wrong.
     pub fn parse(rules: Rules, text: impl AsRef<str>) -> Result<AnyBoard, ParseBoardError> {
-        Ok(match AnyBoard::empty(rules) {
-            AnyBoard::W1(_) => AnyBoard::W1(Board::parse(rules, text)?),
-            AnyBoard::W2(_) => AnyBoard::W2(Board::parse(rules, text)?),
-            AnyBoard::W4(_) => AnyBoard::W4(Board::parse(rules, text)?),
-            AnyBoard::W6(_) => AnyBoard::W6(Board::parse(rules, text)?),
-        })
+        Ok(crate::for_width!(rules, W => AnyBoard::from(Board::<W>::parse(rules, text)?)))
     }
 
     /// The rules.
@@ -120,23 +93,13 @@ impl AnyBoard {
     /// Every maximal line of `k` or more.
     #[must_use]
     pub fn lines(&self) -> AnyLines {
-        match self {
-            AnyBoard::W1(b) => AnyLines::W1(b.lines()),
-            AnyBoard::W2(b) => AnyLines::W2(b.lines()),
-            AnyBoard::W4(b) => AnyLines::W4(b.lines()),
-            AnyBoard::W6(b) => AnyLines::W6(b.lines()),
-        }
+        each!(AnyBoard, self, b => AnyLines::from(b.lines()))
     }
 
     /// The board moved by `symmetry`, if it is one of the rules' symmetries.
     #[must_use]
     pub fn transform(&self, symmetry: crate::Symmetry) -> Option<AnyBoard> {
-        Some(match self {
-            AnyBoard::W1(b) => AnyBoard::W1(b.transform(symmetry)?),
-            AnyBoard::W2(b) => AnyBoard::W2(b.transform(symmetry)?),
-            AnyBoard::W4(b) => AnyBoard::W4(b.transform(symmetry)?),
-            AnyBoard::W6(b) => AnyBoard::W6(b.transform(symmetry)?),
-        })
+        Some(each!(AnyBoard, self, b => AnyBoard::from(b.transform(symmetry)?)))
     }
 }
 
@@ -170,12 +133,9 @@ impl AnyPosition {
     /// The empty board of `rules`, X to move.
     #[must_use]
     pub fn new(rules: Rules) -> AnyPosition {
-        match AnyBoard::empty(rules) {
-            AnyBoard::W1(b) => AnyPosition::W1(expect_width(Position::new(b.rules()))),
-            AnyBoard::W2(b) => AnyPosition::W2(expect_width(Position::new(b.rules()))),
-            AnyBoard::W4(b) => AnyPosition::W4(expect_width(Position::new(b.rules()))),
-            AnyBoard::W6(b) => AnyPosition::W6(expect_width(Position::new(b.rules()))),
-        }
+        crate::for_width!(rules, W => {
+            AnyPosition::from(expect_width(Position::<W>::new(rules)))
+        })
     }
 
     /// The position of a board, checked.
@@ -184,31 +144,15 @@ impl AnyPosition {
     /// [`InvalidAnyBoard`] with every rule the board breaks.
     pub fn from_board(board: AnyBoard) -> Result<AnyPosition, InvalidAnyBoard> {
         let invalid = |violations| InvalidAnyBoard { board, violations };
-        Ok(match board {
-            AnyBoard::W1(b) => {
-                AnyPosition::W1(Position::from_board(b).map_err(|e| invalid(e.violations))?)
-            }
-            AnyBoard::W2(b) => {
-                AnyPosition::W2(Position::from_board(b).map_err(|e| invalid(e.violations))?)
-            }
-            AnyBoard::W4(b) => {
-                AnyPosition::W4(Position::from_board(b).map_err(|e| invalid(e.violations))?)
-            }
-            AnyBoard::W6(b) => {
-                AnyPosition::W6(Position::from_board(b).map_err(|e| invalid(e.violations))?)
-            }
-        })
+        Ok(each!(AnyBoard, board, b => {
+            AnyPosition::from(Position::from_board(b).map_err(|e| invalid(e.violations))?)
+        }))
     }
 
     /// The board.
     #[must_use]
     pub fn board(&self) -> AnyBoard {
-        match self {
-            AnyPosition::W1(p) => AnyBoard::W1(p.board()),
-            AnyPosition::W2(p) => AnyBoard::W2(p.board()),
-            AnyPosition::W4(p) => AnyBoard::W4(p.board()),
-            AnyPosition::W6(p) => AnyBoard::W6(p.board()),
-        }
+        each!(AnyPosition, self, p => AnyBoard::from(p.board()))
     }
 
     /// The rules.
@@ -267,12 +211,7 @@ impl AnyPosition {
 
     /// The legal moves, ascending (see [`Position::legal_actions`]).
     pub fn legal_actions(&self) -> impl Iterator<Item = usize> + use<> {
-        match self {
-            AnyPosition::W1(p) => AnyActions::W1(p.actions()),
-            AnyPosition::W2(p) => AnyActions::W2(p.actions()),
-            AnyPosition::W4(p) => AnyActions::W4(p.actions()),
-            AnyPosition::W6(p) => AnyActions::W6(p.actions()),
-        }
+        each!(AnyPosition, self, p => AnyActions::from(p.actions()))
     }
 
     /// Plays `action` (see [`Position::play`]).
@@ -298,12 +237,9 @@ impl AnyPosition {
     }
 }
 
-/// [`AnyPosition::legal_actions`]: the width's iterator, chosen once.
-enum AnyActions {
-    W1(Actions<1>),
-    W2(Actions<2>),
-    W4(Actions<4>),
-    W6(Actions<6>),
+crate::width_enum! {
+    /// [`AnyPosition::legal_actions`]: the width's iterator, chosen once.
+    enum AnyActions(Actions)
 }
 
 impl Iterator for AnyActions {

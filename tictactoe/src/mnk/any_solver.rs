@@ -29,9 +29,11 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
+use super::bits::bottom_mask;
 use super::solver::{self, DEFAULT_TABLE_BITS, Solver};
-use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, PlayError, Rules, Square};
+use super::{AnyBoard, AnyPosition, InvalidAnyBoard, ParseBoardError, Pick, PlayError, Rules};
 use crate::connect4;
+use crate::each_width;
 use crate::solver::{Outcome, Value, Watch};
 use crate::{Player, Status};
 
@@ -57,10 +59,8 @@ pub struct AnySolution {
 /// at its first position) and Connect Four's own solver, kept between positions.
 pub struct AnySolver {
     table_bits: u32,
-    w1: Option<Box<Solver<1>>>,
-    w2: Option<Box<Solver<2>>>,
-    w4: Option<Box<Solver<4>>>,
-    w6: Option<Box<Solver<6>>>,
+    /// The solvers of widths 1, 2, 4 and 6 ([`Pick`]).
+    family: (Slot<1>, Slot<2>, Slot<4>, Slot<6>),
     connect4: Option<Box<connect4::Solver>>,
     nodes: u64,
     watch: Option<Watch>,
@@ -72,12 +72,11 @@ impl Default for AnySolver {
     }
 }
 
+/// The solver of width `W`, once made.
+type Slot<const W: usize> = Option<Box<Solver<W>>>;
+
 /// The solver of width `W` in `slot`, made for `rules` at first use.
-fn family<const W: usize>(
-    slot: &mut Option<Box<Solver<W>>>,
-    rules: Rules,
-    bits: u32,
-) -> Option<&mut Solver<W>> {
+fn family<const W: usize>(slot: &mut Slot<W>, rules: Rules, bits: u32) -> Option<&mut Solver<W>> {
     if slot.is_none() {
         // `None` only if `W` is too narrow for `rules`, which the caller's `Position<W>`
         // of these rules rules out.
@@ -127,10 +126,7 @@ impl AnySolver {
     pub const fn with_table_bits(bits: u32) -> AnySolver {
         AnySolver {
             table_bits: bits,
-            w1: None,
-            w2: None,
-            w4: None,
-            w6: None,
+            family: (None, None, None, None),
             connect4: None,
             nodes: 0,
             watch: None,
@@ -173,20 +169,9 @@ impl AnySolver {
         }
         let (rules, bits) = (position.rules(), self.table_bits);
         let watch = &mut self.watch;
-        let (solution, nodes) = match position {
-            AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, watch, |s| {
-                s.solve_within(p, budget)
-            }),
-            AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, watch, |s| {
-                s.solve_within(p, budget)
-            }),
-            AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, watch, |s| {
-                s.solve_within(p, budget)
-            }),
-            AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, watch, |s| {
-                s.solve_within(p, budget)
-            }),
-        };
+        let (solution, nodes) = each_width!(AnyPosition, position, p, W => {
+                within(family(Pick::<W>::pick(&mut self.family), rules, bits)?, watch, |s| s.solve_within(p, budget))
+        });
         self.nodes += nodes;
         let solution: solver::Solution = solution?;
         Some(AnySolution {
@@ -208,20 +193,9 @@ impl AnySolver {
         } else {
             let (rules, bits) = (position.rules(), self.table_bits);
             let watch = &mut self.watch;
-            match position {
-                AnyPosition::W1(p) => within(family(&mut self.w1, rules, bits)?, watch, |s| {
-                    s.outcome_within(p, budget)
-                }),
-                AnyPosition::W2(p) => within(family(&mut self.w2, rules, bits)?, watch, |s| {
-                    s.outcome_within(p, budget)
-                }),
-                AnyPosition::W4(p) => within(family(&mut self.w4, rules, bits)?, watch, |s| {
-                    s.outcome_within(p, budget)
-                }),
-                AnyPosition::W6(p) => within(family(&mut self.w6, rules, bits)?, watch, |s| {
-                    s.outcome_within(p, budget)
-                }),
-            }
+            each_width!(AnyPosition, position, p, W => {
+                    within(family(Pick::<W>::pick(&mut self.family), rules, bits)?, watch, |s| s.outcome_within(p, budget))
+            })
         };
         self.nodes += nodes;
         Some(value_of(outcome?, position.side_to_move()))
@@ -353,40 +327,30 @@ pub const fn score_of(rules: Rules, plies: u32, outcome: Outcome, distance: u32)
     }
 }
 
-/// The Connect Four position of an ongoing game of 6,7,4,gravity (`None` for any other game,
-/// or a finished one: the family solver answers those at once).
 /// The Connect Four solver, with the book the crate ships ([`connect4::Book::shipped`]).
 fn connect4_solver() -> Box<connect4::Solver> {
     Box::new(connect4::Solver::with_book(connect4::Book::shipped()))
 }
 
+/// The Connect Four position of an ongoing game of 6,7,4,gravity (`None` for any other game,
+/// or a finished one: the family solver answers those at once).
+///
+/// Both engines lay the board out in 7 bits a column, bottom to top with a guard bit on top,
+/// so the solver's key (`connect4::Position::key`: the mover's stones and, per column, the
+/// bit above its stones) is two words of the family's board and one add: the occupied cells
+/// plus the bottom row carry into the first empty cell of each column, never further.
 pub(crate) fn connect4_position(position: &AnyPosition) -> Option<connect4::Position> {
-    if position.rules() != Rules::CONNECT_FOUR || position.status() != Status::Ongoing {
+    let AnyPosition::W1(p) = position else {
+        return None;
+    };
+    if p.rules() != Rules::CONNECT_FOUR || p.status() != Status::Ongoing {
         return None;
     }
-    let board = position.board();
-    let mover = position.side_to_move();
-    let (rows, stride) = (connect4::HEIGHT, connect4::HEIGHT + 1);
-    // The key of `connect4::Position::key`: per column, the mover's stones from the bottom
-    // and a height bit above them.
-    let mut key = 0u64;
-    for col in 0..connect4::WIDTH {
-        let mut height = 0;
-        for h in 0..rows {
-            let square = Square::new((rows - 1 - h) as u8, col as u8);
-            match board.at(square) {
-                Some(player) => {
-                    if player == mover {
-                        key |= 1 << (col * stride + h);
-                    }
-                    height = h + 1;
-                }
-                None => break,
-            }
-        }
-        key |= 1 << (col * stride + height);
-    }
-    connect4::Position::from_key(key)
+    let board = p.board();
+    let mine = board.pieces(p.side_to_move()).0[0];
+    let occupied = board.occupied().0[0];
+    let bottom = bottom_mask::<1>(Rules::CONNECT_FOUR).0[0];
+    connect4::Position::from_key(mine | (occupied + bottom))
 }
 
 #[cfg(test)]
@@ -402,6 +366,24 @@ mod tests {
         let c4: connect4::Position = "4453714".parse().ok().unwrap_or_default();
         assert_eq!(connect4_position(&position), Some(c4));
         assert_ne!(c4, connect4::Position::EMPTY);
+    }
+
+    #[test]
+    fn every_position_of_random_games_passes_to_the_solver_as_its_moves_give_it() {
+        let mut next = crate::testing::xorshift(34);
+        for _ in 0..300 {
+            let mut position = AnyPosition::new(Rules::CONNECT_FOUR);
+            let mut moves = alloc::string::String::new();
+            while position.status() == Status::Ongoing {
+                let c4: connect4::Position = moves.parse().ok().unwrap_or_default();
+                assert_eq!(connect4_position(&position), Some(c4), "{moves}");
+                let legal: Vec<usize> = position.legal_actions().collect();
+                let column = legal[(next() % legal.len() as u64) as usize];
+                let _ = position.play(column);
+                moves.push(char::from(b'1' + column as u8));
+            }
+            assert_eq!(connect4_position(&position), None, "{moves}: over");
+        }
     }
 
     #[test]

@@ -232,12 +232,8 @@ fn layers_guarded(
     guard: Guard,
     tick: &mut dyn FnMut(Tick),
 ) -> Counted {
-    match AnyPosition::new(rules) {
-        AnyPosition::W1(p) => layers_of(p, max_plies, guard, tick),
-        AnyPosition::W2(p) => layers_of(p, max_plies, guard, tick),
-        AnyPosition::W4(p) => layers_of(p, max_plies, guard, tick),
-        AnyPosition::W6(p) => layers_of(p, max_plies, guard, tick),
-    }
+    let start = AnyPosition::new(rules);
+    crate::each_width!(AnyPosition, start, p => layers_of(p, max_plies, guard, tick))
 }
 
 /// X's and O's bits: the key of a position in a layer (the ply fixes the side to move).
@@ -278,12 +274,7 @@ const fn table_bytes(slot: u64, buckets: u64) -> u64 {
 /// ```
 #[must_use]
 pub fn peak_bytes(rules: Rules, previous: u64, positions: u64) -> u64 {
-    let slot = match AnyPosition::new(rules) {
-        AnyPosition::W1(_) => slot_bytes::<1>(),
-        AnyPosition::W2(_) => slot_bytes::<2>(),
-        AnyPosition::W4(_) => slot_bytes::<4>(),
-        AnyPosition::W6(_) => slot_bytes::<6>(),
-    };
+    let slot = crate::for_width!(rules, W => slot_bytes::<W>());
     let new = buckets(positions);
     table_bytes(slot, buckets(previous))
         .saturating_add(table_bytes(slot, new))

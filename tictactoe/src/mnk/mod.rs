@@ -14,6 +14,7 @@
 //! | [`agents`] | the players by name, as the CLI and the environments choose them |
 //! | [`count`] | positions reachable at each ply (perft), with a memory estimate |
 //! | [`bits`] | the bitboards ([`Bits`](bits::Bits)) and their line kernels |
+//! | [`width`] | the width a game runs at, and the one dispatch to it ([`for_width!`](crate::for_width), [`each_width!`](crate::each_width)) |
 //!
 //! The slow, obviously correct twin of this engine, which the tests compare it with, is
 //! [`lab::mnk`](crate::lab::mnk).
@@ -47,6 +48,7 @@ mod any;
 mod any_solver;
 pub mod bits;
 mod board;
+mod connect_four;
 #[cfg(feature = "std")]
 pub mod count;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -61,6 +63,7 @@ mod rules;
 pub mod solver;
 mod symmetry;
 mod validate;
+mod width;
 pub mod zobrist;
 
 use core::fmt;
@@ -74,6 +77,7 @@ pub use board::{Board, Direction, Line, Lines, ParseBoardError, WidthError};
 pub use position::{Move, MoveIter, Moves, PlayError, Position, UndoError};
 pub use rules::{MAX_SIDE, Preset, Rules, RulesError};
 pub use validate::{InvalidBoard, Violation, Violations};
+pub use width::{Pick, WIDTHS, width};
 
 /// A cell of a family board: `row` from 0 at the top, `col` from 0 at the left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -2,10 +2,11 @@
 
 use core::fmt;
 
-#[cfg(feature = "rand")]
-use super::bits::connect_four_has_line;
 use super::bits::{BitIter, Bits, cell_mask, has_line, wins_by_playing};
 use super::board::{Board, WidthError};
+#[cfg(feature = "rand")]
+use super::connect_four;
+use super::connect_four::{BOTTOM as CONNECT_FOUR_BOTTOM, CELLS as CONNECT_FOUR_CELLS};
 use super::validate::InvalidBoard;
 use super::zobrist;
 use super::{Rules, Square};
@@ -96,10 +97,6 @@ pub enum UndoError {
         square: Square,
     },
 }
-
-/// Connect Four's bottom cells (bit `7c`) and cells (six bits a column under a guard bit).
-const CONNECT_FOUR_BOTTOM: u64 = 0x0408_1020_4081; // the sum of 2^(7c), c = 0..7
-const CONNECT_FOUR_CELLS: u64 = 0x3f * CONNECT_FOUR_BOTTOM;
 
 /// A legal move of a [`Position`], from [`Position::legal_moves`] or
 /// [`Position::legal_move`]: its bitboard bit (see [`Rules::bit`]), played by
@@ -865,35 +862,13 @@ impl<const W: usize> Position<W> {
     }
 }
 
-/// Connect Four's random playouts: a column drawn from the seven and drawn again while it is
-/// full, the mark by the column-height carry of the occupied word (John Tromp's and Pascal
-/// Pons's `mask + bottom`).
+/// Connect Four's random playouts: the loop in [`connect_four`](super::connect_four), the
+/// position written back once at the end.
 #[cfg(feature = "rand")]
 impl<const W: usize> Position<W> {
-    /// The loop of [`play_random`](Position::play_random) for Connect Four on one word: the
-    /// mover's word and the occupied word in registers, no line check before the seventh ply,
-    /// and the board, plies, hash and status written back at the end. Rejection
-    /// keeps the board out of the draw: picking among the open columns by their count made
-    /// every move wait on the last one through two table loads and a multiply.
+    /// [`play_random`](Position::play_random) for Connect Four on one word.
     fn play_random_connect_four<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
-        // A build for any x86-64 CPU runs the loop compiled for x86-64-v3 where this CPU has
-        // it (detected at run time, once: a load and a compare a game): the check of four
-        // directions is then three AVX2 vector steps instead of sixteen scalar ones.
-        #[cfg(all(feature = "std", target_arch = "x86_64", not(target_feature = "avx2")))]
-        if super::cpu::has_x86_64_v3() {
-            // SAFETY: the function enables exactly the five features detected just above.
-            #[allow(unsafe_code)]
-            return unsafe { self.play_random_connect_four_v3(rng) };
-        }
-        self.play_random_connect_four_loop(rng)
-    }
-
-    /// [`play_random_connect_four`](Self::play_random_connect_four)'s loop compiled for
-    /// x86-64-v3 (the same code: only the instructions differ).
-    #[cfg(all(feature = "std", target_arch = "x86_64", not(target_feature = "avx2")))]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn play_random_connect_four_v3<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
-        self.play_random_connect_four_loop(rng)
+        self.play_out_connect_four::<false, R>(rng)
     }
 
     /// The loop of [`play_random_connect_four`](Self::play_random_connect_four), compiled for
@@ -903,117 +878,40 @@ impl<const W: usize> Position<W> {
         rng: &mut R,
     ) -> Status {
         if W == 1 && self.rules().is(Rules::CONNECT_FOUR) {
-            self.play_random_connect_four_loop(rng)
+            self.play_out_connect_four::<true, R>(rng)
         } else {
             self.play_random(rng)
         }
     }
 
-    /// The loop of [`play_random_connect_four`](Self::play_random_connect_four).
+    /// Plays out by [`connect_four::playout`] (or its loop compiled for the build's CPU level
+    /// when `PORTABLE`) and writes the game's end back.
     #[inline(always)]
-    fn play_random_connect_four_loop<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
-        /// Each 6-bit draw's column: 63 of the 64 values name a column, 9 each, as its
-        /// bottom bit and its cells (loaded, not computed: the index comes from the
-        /// generator, so the loads wait on nothing the board does). The 64th value has no
-        /// cells: it reads as a full column, and draws again.
-        const DRAW: [[u64; 2]; 64] = {
-            let mut draw = [[0, 0]; 64];
-            let mut i = 0;
-            while i < 63 {
-                let bottom = 1 << (7 * (i / 9));
-                draw[i] = [bottom, bottom * 0x3f];
-                i += 1;
-            }
-            draw
-        };
+    fn play_out_connect_four<const PORTABLE: bool, R: rand::Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+    ) -> Status {
         if self.status != Status::Ongoing {
             return self.status;
         }
         let first = self.side_to_move();
-        let second = first.opponent();
-        // The two players' words, the first to move in `a`.
-        let (mut a, mut b) = (
+        let (mine, theirs) = (
             self.board.pieces(first).0[0],
-            self.board.pieces(second).0[0],
+            self.board.pieces(first.opponent()).0[0],
         );
-        let mut occupied = a | b;
-        let mut plies = u32::from(self.plies);
-        // Six bits of a 64-bit draw a column, the low bits first: exactly uniform over the
-        // seven, and independent, since 63 = 9 × 7 of their values name a column and the
-        // 64th draws again. One generator call serves four moves.
-        let mut bits;
-        // Every cell: the occupied word of a full board.
-        const FULL: u64 = {
-            let (mut full, mut col) = (0, 0);
-            while col < 7 {
-                full |= 0x3f << (7 * col);
-                col += 1;
-            }
-            full
+        let plies = u32::from(self.plies);
+        let end = if PORTABLE {
+            connect_four::playout_portable(mine, theirs, plies, first, rng)
+        } else {
+            connect_four::playout(mine, theirs, plies, first, rng)
         };
-        // One move of `$player`, whose word is `$word`; leaves `$game` with the status when
-        // `$check` and the game ends.
-        macro_rules! play {
-            ($game:lifetime, $word:ident, $player:ident, $check:expr, $slice:expr) => {
-                // A column uniform among the seven, drawn again while it is full: uniform
-                // among the open ones. Its lowest empty cell is the carry of its bottom bit
-                // through its marks; the carry of a full column leaves its cells (to the bit
-                // between columns, always clear), so no cell is the test of a full column
-                // (the rare, predicted branch). A full board ends the game there, on that
-                // rare path: the moves need no count and no test of it.
-                let draw = &DRAW[(bits >> (6 * $slice) & 63) as usize];
-                let mut new = (occupied + draw[0]) & draw[1];
-                while new == 0 {
-                    if occupied == FULL {
-                        break $game Status::Draw;
-                    }
-                    let draw = &DRAW[(rng.next_u32() & 63) as usize];
-                    new = (occupied + draw[0]) & draw[1];
-                }
-                occupied |= new;
-                $word |= new;
-                if $check && connect_four_has_line($word) {
-                    break $game Status::Won($player);
-                }
-            };
-        }
-        // Moves in pairs, one of each player, so that the words and players stay in their
-        // registers instead of swapping every move. Four marks of one player take seven
-        // plies: the pairs that end by the sixth ply check nothing (and the board is not
-        // full before them).
-        while plies + 2 <= 6 {
-            let _: Status = 'pair: {
-                bits = rng.next_u64();
-                play!('pair, a, first, false, 0);
-                play!('pair, b, second, false, 1);
-                Status::Ongoing
-            };
-            plies += 2;
-        }
-        let status = 'game: loop {
-            bits = rng.next_u64();
-            play!('game, a, first, true, 0);
-            play!('game, b, second, true, 1);
-            play!('game, a, first, true, 2);
-            play!('game, b, second, true, 3);
-        };
-        let plies = occupied.count_ones();
-        let (x, o) = match first {
-            Player::X => (a, b),
-            Player::O => (b, a),
-        };
-        self.board.x_mut().0[0] = x;
-        self.board.o_mut().0[0] = o;
-        self.plies = plies as u16;
-        // The open columns: each column's top cell empty, gathered by one multiply (bit 7c + 5
-        // of the empty top cells lands at bit 42 + c; no two products meet, so no carry).
-        let empty_tops = !(x | o) & (CONNECT_FOUR_BOTTOM << 5);
-        self.open = ((empty_tops >> 5).wrapping_mul(0x0000_0410_4104_1040) >> 42) as u32 & 127;
-        // Hashed at the end by columns (7 loads, no branch; a key a move costs more, and a
-        // loop over the marks ends with a mispredicted branch).
-        self.hash = zobrist::connect_four_hash(x, x | o);
-        self.status = status;
-        status
+        self.board.x_mut().0[0] = end.x;
+        self.board.o_mut().0[0] = end.o;
+        self.plies = end.plies as u16;
+        self.open = end.open;
+        self.hash = end.hash;
+        self.status = end.status;
+        end.status
     }
 }
 

@@ -21,7 +21,7 @@ const fn splitmix(state: u64) -> (u64, u64) {
 
 static KEYS: [[u64; SPAN]; 2] = KEY_VALUES;
 
-const KEY_VALUES: [[u64; SPAN]; 2] = {
+pub(super) const KEY_VALUES: [[u64; SPAN]; 2] = {
     let mut keys = [[0u64; SPAN]; 2];
     let mut state = 0x7474_745F_6D6E_6B00; // "ttt_mnk"
     let mut p = 0;
@@ -46,53 +46,6 @@ pub const KEYS_BYTES: usize = 2 * SPAN * 8;
 #[inline]
 pub fn key(player: Player, bit: u32) -> u64 {
     KEYS[player as usize][bit as usize % SPAN]
-}
-
-/// For Connect Four's one-word layout (7 columns of 7 bits): the hash of every possible
-/// content of each column, so that a board hashes by 7 loads instead of one per mark. A
-/// column of height `h` holds one of 2^h sequences of marks: with `x` its X marks (below
-/// bit `h`) it is entry `2^h + x`, and the 127 contents of a column take entries 1 to 127.
-#[cfg(feature = "rand")] // random playouts use it
-static CONNECT_FOUR_COLUMNS: [[u64; 128]; 7] = {
-    let mut table = [[0u64; 128]; 7];
-    let mut col = 0;
-    while col < 7 {
-        let mut index = 1;
-        while index < 128 {
-            // The height: the position of the top set bit of `index`.
-            let h = 7 - (index as u8).leading_zeros() as usize;
-            let mut hash = 0;
-            let mut i = 0;
-            while i < h {
-                let player = if index >> i & 1 == 1 { 0 } else { 1 };
-                hash ^= KEY_VALUES[player][7 * col + i];
-                i += 1;
-            }
-            table[col][index] = hash;
-            index += 1;
-        }
-        col += 1;
-    }
-    table
-};
-
-/// The hash of a Connect Four board in one word (7 columns of 7 bits, the guards clear),
-/// from X's marks and the occupied cells: [`hash`], branch-free (7 KiB of table).
-#[cfg(feature = "rand")]
-#[must_use]
-#[inline]
-pub(crate) fn connect_four_hash(x: u64, occupied: u64) -> u64 {
-    /// The bottom cell of each column.
-    const BOTTOMS: u64 = 0x0408_1020_4081;
-    // Every column's entry at once, in its own 7 bits: its occupied cells plus one make
-    // `2^h`, and with its X marks (a subset of them) the sum stays below 128, so no column
-    // carries into the next. Then a shift and a mask a column.
-    let entries = occupied + BOTTOMS + x;
-    let mut h = 0;
-    for (col, column) in CONNECT_FOUR_COLUMNS.iter().enumerate() {
-        h ^= column[(entries >> (7 * col)) as usize & 127];
-    }
-    h
 }
 
 /// The hash of a set of marks of one player.

@@ -62,7 +62,7 @@ from typing import Any, Literal
 import numpy as np
 
 from tictactoe_rs import _checks, _native
-from tictactoe_rs.envs import _ultimate
+from tictactoe_rs.envs import _family, _ultimate
 from tictactoe_rs.envs._views import views
 
 __all__ = ["BatchedEnv", "Policy", "SelfPlayResult", "game_rules", "selfplay"]
@@ -73,20 +73,11 @@ Policy = Callable[[np.ndarray, np.ndarray], Any]
 
 
 def game_rules(game: Any) -> _native.Rules | None:
-    """``game`` (a spec string or a ``Rules``) parsed by the library; ``None`` for
-    tic-tac-toe, which runs on the 3 x 3 kernel."""
-    if game is None:
-        return None
-    if isinstance(game, _native.Rules):
-        rules = game
-    elif isinstance(game, str):
-        try:
-            rules = _native.Rules(game)
-        except ValueError as error:
-            raise ValueError(str(error).replace("argument `spec`", "argument `game`")) from None
-    else:
-        raise TypeError(f"argument `game` must be a Rules or a game spec str, got {type(game).__name__}")
+    """``game`` parsed as every environment's ``game=`` is (:func:`._family.rules`); ``None``
+    for tic-tac-toe, which runs on the 3 x 3 kernel."""
+    rules = _family.rules(game)
     return None if rules == _native.Rules.TIC_TAC_TOE else rules
+
 
 _CONVENTIONS = {"pgx": np.bool_, "pettingzoo": np.int8}
 #: ``autoreset``: this package's spelling, Gymnasium's ``AutoresetMode`` values (or members).

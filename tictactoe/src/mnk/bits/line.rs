@@ -69,10 +69,7 @@ fn short_runs_any<const W: usize, const K: u32>(p: Bits<W>, [a, b, c, d]: [u32; 
 pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
     // The presets' shift amounts as constants: immediate shifts, no register moves.
     if W == 1 && rules.is(Rules::CONNECT_FOUR) {
-        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-        return c4_has_line_sse2(pieces.0[0]);
-        #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
-        return !short_runs_any::<W, 4>(pieces, C4_DIRECTIONS).is_empty();
+        return c4_has_line(pieces.0[0]);
     }
     if W == 4 && rules.is(Rules::GOMOKU) {
         return crate::mnk::gomoku::has_line(core::array::from_fn(|i| {
@@ -91,7 +88,34 @@ pub fn has_line<const W: usize>(pieces: Bits<W>, rules: Rules) -> bool {
     !runs.is_empty()
 }
 
-/// [`has_line`] for Connect Four's one word with SSE2 (every x86-64 CPU has it), two
+/// Whether one Connect Four word (7 bits a column) holds four in a row: the build's fastest check (SSE2, two directions to a
+/// register, in a baseline x86-64 build; the scalar shifts, which LLVM vectorizes with AVX2's
+/// per-lane shifts, elsewhere).
+#[inline(always)]
+pub(crate) fn c4_has_line(p: u64) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    return c4_has_line_sse2(p);
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+    return c4_has_line_scalar(p);
+}
+
+/// Four in a row by shifts: in each direction `d` (1 vertical, 7 horizontal, 6 and 8 the
+/// diagonals), `x & x >> d` marks pairs and the same by `2d` runs of four. What the playout
+/// loop compiled for x86-64-v3 checks with.
+#[cfg(any(
+    feature = "rand",
+    not(all(target_arch = "x86_64", not(target_feature = "avx2")))
+))]
+#[inline(always)]
+pub(crate) fn c4_has_line_scalar(p: u64) -> bool {
+    let run = |d: u32| {
+        let two = p & p >> d;
+        two & two >> (2 * d)
+    };
+    run(1) | run(6) | run(7) | run(8) != 0
+}
+
+/// [`c4_has_line`] with SSE2 (every x86-64 CPU has it), two
 /// directions to a register: SSE2 shifts both lanes by one amount, so each lane is shifted
 /// on its own and a `movsd` joins them. Fewer instructions than the sixteen scalar shifts
 /// and ANDs; builds with AVX2 let LLVM vectorize the scalar code with per-lane shifts.
@@ -123,14 +147,6 @@ pub(crate) fn c4_has_line_sse2(p: u64) -> bool {
         let runs = _mm_or_si128(runs, _mm_and_si128(two, lanes(two, 2, 12)));
         _mm_cvtsi128_si64(_mm_or_si128(runs, _mm_unpackhi_epi64(runs, runs))) != 0
     }
-}
-
-/// [`has_line`] for Connect Four's one word, scalar: what the playout loop compiled for
-/// x86-64-v3 checks with (LLVM turns it into AVX2 per-lane shifts there).
-#[cfg(feature = "rand")] // random playouts use it
-#[inline(always)]
-pub(crate) fn connect_four_has_line(p: u64) -> bool {
-    !short_runs_any::<1, 4>(Bits([p]), C4_DIRECTIONS).is_empty()
 }
 
 /// [`Rules::directions`] of Connect Four (stride 7).

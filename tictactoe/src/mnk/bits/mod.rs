@@ -10,10 +10,10 @@ use super::Rules;
 
 mod line;
 
+#[cfg(feature = "rand")]
+pub(crate) use line::c4_has_line_scalar;
 #[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
 pub(crate) use line::c4_has_line_sse2;
-#[cfg(feature = "rand")]
-pub(crate) use line::connect_four_has_line;
 pub(crate) use line::wins_by_playing;
 pub use line::{has_line, run_starts, wins_through};
 

@@ -190,12 +190,7 @@ trait Fill {
     /// The board, in the narrowest width.
     fn any(&self) -> AnyBoard {
         let mut any = AnyBoard::empty(self.rules());
-        match &mut any {
-            AnyBoard::W1(b) => self.fill(b),
-            AnyBoard::W2(b) => self.fill(b),
-            AnyBoard::W4(b) => self.fill(b),
-            AnyBoard::W6(b) => self.fill(b),
-        }
+        on_any!(&mut any, b => self.fill(b));
         any
     }
 }
@@ -203,12 +198,7 @@ trait Fill {
 /// `$body` with `$b` bound to the [`Board`] inside an [`AnyBoard`].
 macro_rules! on_any {
     ($any:expr, $b:ident => $body:expr) => {
-        match $any {
-            AnyBoard::W1($b) => $body,
-            AnyBoard::W2($b) => $body,
-            AnyBoard::W4($b) => $body,
-            AnyBoard::W6($b) => $body,
-        }
+        crate::each_width!(AnyBoard, $any, $b => $body)
     };
 }
 use on_any;
