@@ -86,8 +86,9 @@ fn any_solver_bounds_and_watches_every_game() {
     let mut solver = AnySolver::new();
     let c4 = parse_position(Rules::CONNECT_FOUR, "44").unwrap();
     assert_eq!(solver.solve(&c4, 1000), None);
-    let corner = parse_position(Rules::CONNECT_FOUR, "1").unwrap();
-    assert_eq!(solver.value(&corner, 1000), None);
+    // Off both books: three stones off the proof, past the exact book's two.
+    let off = parse_position(Rules::CONNECT_FOUR, "171").unwrap();
+    assert_eq!(solver.value(&off, 1000), None);
     let (watch, seen) = recording(usize::MAX);
     solver.set_watch(Some(watch));
     let solution = solver.solve(&c4, u64::MAX).expect("no budget");

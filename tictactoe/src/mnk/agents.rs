@@ -13,9 +13,9 @@
 //! into a loss. It has no budget, so it is offered only where the solver finishes in bounded
 //! time ([`perfect_is_bounded`]: Connect Four, and boards of at most [`PERFECT_MAX_CELLS`]
 //! cells); elsewhere it would search for as long as the solver needs, which on gomoku is
-//! practically forever. On Connect Four a position off the book's proof can take the solver
-//! minutes: after a first move other than the centre, the reply took 20 s to 140 s (see
-//! docs/solver.md). In a lost position it plays the first move (centre-out) that does not let
+//! practically forever. On Connect Four a position off both shipped books can take the solver
+//! minutes: in games after a first move other than the centre, the slowest reply took 20 s to
+//! 176 s, while the first reply comes from the books at once (see docs/solver.md). In a lost position it plays the first move (centre-out) that does not let
 //! the opponent win at once; on other games the solver's best moves are those that lose
 //! slowest.
 //!
