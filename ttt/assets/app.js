@@ -422,7 +422,7 @@ function renderMeta(position) {
   const parts = [];
   for (const [status, words] of [["x-won", "won by X"], ["o-won", "won by O"], ["draw", "drawn"]]) {
     const boards = won(status);
-    if (boards.length) parts.push(`${words}: ${boards.join(", ")}`);
+    if (boards.length) parts.push(`${words}: ${boards.length > 1 ? "boards" : "board"} ${boards.join(", ")}`);
   }
   let where = "";
   if (position.status === "ongoing") {

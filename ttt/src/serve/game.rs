@@ -31,9 +31,12 @@ impl Game {
         if spec == "ultimate" {
             return Ok(Game::Ultimate);
         }
-        family::parse_game(spec)
-            .map(Game::Mnk)
-            .map_err(|why| ApiError::bad("unknown-game", format!("game {spec:?}: {why}")))
+        family::parse_game(spec).map(Game::Mnk).map_err(|why| {
+            ApiError::bad(
+                "unknown-game",
+                format!("game {spec:?}: {why} (or ultimate, for ultimate tic-tac-toe)"),
+            )
+        })
     }
 
     /// Its name as the library writes it (`connect-four`, `5,5,4`).
