@@ -381,9 +381,11 @@ function render() {
       }
       cell.dataset.label = label;
       cell.setAttribute("aria-label", label);
+      cell.addEventListener("focus", () => { state.focus = index; });
       cell.addEventListener("click", () => {
         state.focus = index;
         if (cell.dataset.action !== undefined) play(Number(cell.dataset.action));
+        else if (state.position.status === "ongoing") announce("That move is not legal here.");
       });
       rowEl.append(cell);
     }
