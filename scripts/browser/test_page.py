@@ -311,7 +311,13 @@ def check_phone_width(url: str) -> None:
 
 
 def check_accessibility(driver: WebDriver, url: str) -> None:
-    for page in ("?game=connect-four&moves=44444423333332", "explain?board=XXXOO....", "?game=tic-tac-toe&moves=b2"):
+    pages = (
+        "?game=connect-four&moves=44444423333332",
+        "explain?board=XXXOO....",
+        "?game=tic-tac-toe&moves=b2",
+        "?game=ultimate&moves=0:0,0:3,3:0,0:4,4:0,0:6,6:0,0:1,1:0,0:2,2:0",
+    )
+    for page in pages:
         driver.get(url + page)
         time.sleep(1.5)
         driver.execute_script(AXE_JS)
