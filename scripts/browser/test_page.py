@@ -344,6 +344,10 @@ def take_screenshots(driver: WebDriver, url: str) -> None:
     wait_for("the explainer", lambda: "WRONG" in driver.find_element(By.ID, "paper-verdict").text)
     time.sleep(0.5)
     driver.save_screenshot(str(SHOTS / "serve-explain.png"))
+    driver.set_window_size(1100, 1250)
+    driver.get(url + "?game=ultimate&moves=0:0,0:3,3:0,0:4,4:0,0:6,6:0,0:1,1:0,0:2,2:0")
+    wait_for("the unsolved note", lambda: driver.find_element(By.ID, "solver-note").is_displayed())
+    driver.save_screenshot(str(SHOTS / "serve-ultimate.png"))
 
 
 def main() -> int:
