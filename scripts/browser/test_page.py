@@ -201,6 +201,38 @@ def check_gomoku_says_no_hints(driver: WebDriver, url: str) -> None:
     assert not any(h.is_displayed() for h in driver.find_elements(By.CSS_SELECTOR, ".cell .hint"))
 
 
+def check_ultimate_by_clicks_and_keys(driver: WebDriver, url: str) -> None:
+    driver.get(f"{url}?game=ultimate&o=easy")
+    wait_for("the 81 cells", lambda: len(cells(driver)) == 81)
+    meta = driver.find_element(By.ID, "meta-text")
+    assert "X plays in any open board" in meta.text, meta.text
+    # The centre cell of the grid is 4:4; O (easy) answers in board 4, where it is sent.
+    cells(driver)[40].click()
+    wait_for("O's reply", lambda: len(moves_in_url(driver).split(",")) == 2)
+    first, reply = moves_in_url(driver).split(",")
+    assert first == "4:4" and reply.startswith("4:"), reply
+    board = int(reply.split(":")[1])
+    wait_for("the board to play", lambda: f"X plays in board {board}" in meta.text)
+    outlined = driver.find_elements(By.CSS_SELECTOR, "#board .cell.playable")
+    assert len(outlined) == 9, len(outlined)
+    # A cell outside that board is refused by the server's legal list, and nothing is played.
+    outside = next(i for i in range(81) if (i // 27) * 3 + (i % 9) // 3 != board)
+    cells(driver)[outside].click()
+    announced = driver.find_element(By.ID, "announce")
+    wait_for("the refusal", lambda: "not legal" in announced.get_attribute("textContent"))
+    assert len(moves_in_url(driver).split(",")) == 2
+    # By keys: focus the board's top-left cell, Right arrow, Enter plays B:1.
+    top_left = (board // 3) * 27 + (board % 3) * 3
+    cells(driver)[top_left].send_keys(Keys.ARROW_RIGHT)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for("the move by keys", lambda: len(moves_in_url(driver).split(",")) >= 3)
+    assert moves_in_url(driver).split(",")[2] == f"{board}:1", moves_in_url(driver)
+    note = driver.find_element(By.ID, "solver-note")
+    wait_for("the unsolved note", lambda: note.is_displayed())
+    assert "unsolved" in note.text, note.text
+    assert not any(h.is_displayed() for h in driver.find_elements(By.CSS_SELECTOR, ".cell .hint"))
+
+
 def check_engine_plays(driver: WebDriver, url: str) -> None:
     driver.get(f"{url}?game=tic-tac-toe&o=perfect")
     wait_for("the board", lambda: len(cells(driver)) == 9)
@@ -279,7 +311,13 @@ def check_phone_width(url: str) -> None:
 
 
 def check_accessibility(driver: WebDriver, url: str) -> None:
-    for page in ("?game=connect-four&moves=44444423333332", "explain?board=XXXOO....", "?game=tic-tac-toe&moves=b2"):
+    pages = (
+        "?game=connect-four&moves=44444423333332",
+        "explain?board=XXXOO....",
+        "?game=tic-tac-toe&moves=b2",
+        "?game=ultimate&moves=0:0,0:3,3:0,0:4,4:0,0:6,6:0,0:1,1:0,0:2,2:0",
+    )
+    for page in pages:
         driver.get(url + page)
         time.sleep(1.5)
         driver.execute_script(AXE_JS)
@@ -306,6 +344,10 @@ def take_screenshots(driver: WebDriver, url: str) -> None:
     wait_for("the explainer", lambda: "WRONG" in driver.find_element(By.ID, "paper-verdict").text)
     time.sleep(0.5)
     driver.save_screenshot(str(SHOTS / "serve-explain.png"))
+    driver.set_window_size(1100, 1250)
+    driver.get(url + "?game=ultimate&moves=0:0,0:3,3:0,0:4,4:0,0:6,6:0,0:1,1:0,0:2,2:0")
+    wait_for("the unsolved note", lambda: driver.find_element(By.ID, "solver-note").is_displayed())
+    driver.save_screenshot(str(SHOTS / "serve-ultimate.png"))
 
 
 def main() -> int:
@@ -319,6 +361,7 @@ def main() -> int:
         check_hints_against_ttt_solve,
         check_gomoku_says_no_hints,
         check_engine_plays,
+        check_ultimate_by_clicks_and_keys,
         check_explainer_against_ttt_encode,
         check_accessibility,
         take_screenshots,

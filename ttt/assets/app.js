@@ -315,7 +315,14 @@ function render() {
   board.style.setProperty("--size", cellSize(position));
   document.body.classList.toggle("hints-off", !state.hints);
   const rows = position.board.split("/");
-  const inLine = new Set(position.lines.flat());
+  const ultimate = position.kind === "ultimate";
+  board.classList.toggle("ultimate", ultimate);
+  renderMeta(position);
+  const inLine = new Set((position.lines || []).flat());
+  // Ultimate: the small board and cell of a drawn cell (geometry of the drawing, no rule), and
+  // each small board's status and whether the mover may play there, as the server says.
+  const smallBoard = (r, c) => Math.floor(r / 3) * 3 + Math.floor(c / 3);
+  const smallCell = (r, c) => (r % 3) * 3 + (c % 3);
   const last = position.history.length ? position.history[position.history.length - 1].cell : -1;
   const legalByCell = new Map(position.legal.map((m) => [m.cell, m]));
   const colLabel = (c) => (position.gravity ? `column ${c + 1}` : `${String.fromCharCode(97 + c)}${position.rows - rowOf}`);
@@ -335,7 +342,16 @@ function render() {
       cell.dataset.cell = String(index);
       cell.dataset.col = String(c);
       cell.tabIndex = index === state.focus ? 0 : -1;
-      const name = colLabel(c);
+      const name = ultimate ? `board ${smallBoard(r, c)}, cell ${smallCell(r, c)}` : colLabel(c);
+      if (ultimate) {
+        const info = position.boards[smallBoard(r, c)];
+        if (c % 3 === 0 && c > 0) cell.classList.add("bl");
+        if (r % 3 === 0 && r > 0) cell.classList.add("bt");
+        if (info.playable) cell.classList.add("playable");
+        if (info.status === "x-won") cell.classList.add("won-x");
+        if (info.status === "o-won") cell.classList.add("won-o");
+        if (info.status === "draw") cell.classList.add("drawn");
+      }
       let label;
       if (mark === "X" || mark === "O") {
         cell.classList.add(mark.toLowerCase());
@@ -343,6 +359,10 @@ function render() {
         label = `${position.gravity ? `row ${position.rows - r}, ${name}` : name}: ${mark}`;
       } else {
         label = `${position.gravity ? `row ${position.rows - r}, ${name}` : name}: empty`;
+      }
+      if (ultimate) {
+        const status = position.boards[smallBoard(r, c)].status;
+        if (status !== "ongoing") label += `, ${boardWords(status)}`;
       }
       if (inLine.has(index)) cell.classList.add("line");
       if (index === last) cell.classList.add("last");
@@ -361,9 +381,11 @@ function render() {
       }
       cell.dataset.label = label;
       cell.setAttribute("aria-label", label);
+      cell.addEventListener("focus", () => { state.focus = index; });
       cell.addEventListener("click", () => {
         state.focus = index;
         if (cell.dataset.action !== undefined) play(Number(cell.dataset.action));
+        else if (state.position.status === "ongoing") announce("That move is not legal here.");
       });
       rowEl.append(cell);
     }
@@ -378,6 +400,39 @@ function render() {
   $("engine").disabled = position.status !== "ongoing";
   $("hints").checked = state.hints;
   if (hadFocus) focusCell(Math.min(state.focus, position.rows * position.cols - 1));
+}
+
+// A small board's status in words.
+function boardWords(status) {
+  return { "x-won": "board won by X", "o-won": "board won by O", draw: "board drawn" }[status] || "open";
+}
+
+// Ultimate: the meta-board in letters (X or O won, # drawn, * the mover may play there, .
+// open) and where the mover plays, in words; hidden for the other games.
+function renderMeta(position) {
+  const box = $("meta");
+  box.hidden = position.kind !== "ultimate";
+  if (box.hidden) return;
+  const grid = $("meta-grid");
+  grid.textContent = "";
+  for (const info of position.boards) {
+    const span = document.createElement("span");
+    span.textContent = { "x-won": "X", "o-won": "O", draw: "#" }[info.status] || (info.playable ? "*" : ".");
+    grid.append(span);
+  }
+  const won = (status) => position.boards.filter((b) => b.status === status).map((b) => b.board);
+  const parts = [];
+  for (const [status, words] of [["x-won", "won by X"], ["o-won", "won by O"], ["draw", "drawn"]]) {
+    const boards = won(status);
+    if (boards.length) parts.push(`${words}: ${boards.length > 1 ? "boards" : "board"} ${boards.join(", ")}`);
+  }
+  let where = "";
+  if (position.status === "ongoing") {
+    where = position.next_board === null
+      ? `${position.to_move} plays in any open board (outlined).`
+      : `${position.to_move} plays in board ${position.next_board} (outlined).`;
+  }
+  $("meta-text").textContent = `Small boards ${parts.length ? parts.join("; ") : "all open"}. ${where}`.trim();
 }
 
 function renderStatus(text) {

@@ -448,6 +448,195 @@ fn every_bad_request_is_a_4xx_json_error_naming_the_problem() {
     assert_eq!(server.get("/api/games").status, 200);
 }
 
+// ---------------------------------------------------------------- ultimate
+
+#[test]
+fn ultimate_is_played_to_its_end_through_the_api_by_every_level() {
+    let server = Server::start(&[]);
+    let games = server.json("/api/games");
+    let ultimate = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game"] == "ultimate")
+        .expect("ultimate among the games");
+    assert_eq!(ultimate["kind"], "ultimate");
+    let levels: Vec<(&str, &str)> = ultimate["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["name"].as_str().unwrap(), l["player"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            ("easy", "random"),
+            ("medium", "heuristic"),
+            ("hard", "mcts:10000")
+        ]
+    );
+    assert!(
+        ultimate["unsolvable"]
+            .as_str()
+            .unwrap()
+            .contains("unsolved")
+    );
+    // X easy against O medium to the end, with one hard (mcts) move in the middle: every
+    // engine move is one of the legal moves the position listed, and the position's moves
+    // text grows by it.
+    let mut moves = String::new();
+    let mut plies = 0;
+    loop {
+        let position = server.json(&format!("/api/position?game=ultimate&moves={moves}"));
+        assert_eq!(position["plies"], plies);
+        assert_eq!(position["moves"], moves.as_str());
+        let legal = position["legal"].as_array().unwrap();
+        if position["status"] != "ongoing" {
+            assert!(legal.is_empty());
+            assert!(["x-won", "o-won", "draw"].contains(&position["status"].as_str().unwrap()));
+            assert_eq!(position["to_move"], serde_json::Value::Null);
+            break;
+        }
+        // The boards the mover may play in are those of the legal moves.
+        let playable: Vec<u64> = position["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["playable"] == true)
+            .map(|b| b["board"].as_u64().unwrap())
+            .collect();
+        let mut of_legal: Vec<u64> = legal
+            .iter()
+            .map(|m| m["action"].as_u64().unwrap() / 9)
+            .collect();
+        of_legal.dedup();
+        assert_eq!(playable, of_legal, "{moves}");
+        if let Some(board) = position["next_board"].as_u64() {
+            assert_eq!(playable, [board]);
+        }
+        let level = match plies {
+            10 => "hard",
+            n if n % 2 == 0 => "easy",
+            _ => "medium",
+        };
+        let answer = server.json(&format!(
+            "/api/move?game=ultimate&moves={moves}&level={level}&seed=3"
+        ));
+        let next = answer["moves"].as_str().unwrap().to_owned();
+        assert!(
+            legal.iter().any(|m| m["moves"] == next.as_str()),
+            "{level} at {moves}: {answer}"
+        );
+        if level == "hard" {
+            assert!(answer["player"].as_str().unwrap().starts_with("mcts"));
+            assert!(answer["playouts"].as_u64().unwrap() > 0, "{answer}");
+        }
+        moves = next;
+        plies += 1;
+        assert!(plies <= 81);
+    }
+    // The finished game: no move to play.
+    let answer = server.get(&format!("/api/move?game=ultimate&moves={moves}"));
+    assert_eq!(answer.status, 422);
+    assert_eq!(answer.error_kind(), "game-over");
+}
+
+#[test]
+fn an_ultimate_position_shows_its_boards_in_the_grid() {
+    let server = Server::start(&[]);
+    let position = server.json("/api/position?game=ultimate&moves=4:4,4:0");
+    assert_eq!(
+        position["board"],
+        "........./........./........./...O...../....X..../........./........./........./........."
+    );
+    assert_eq!(position["to_move"], "X");
+    assert_eq!(position["next_board"], 0);
+    let legal = position["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), 9);
+    // 0:3 is row 1, column 0 of the grid; its moves text appends it.
+    assert_eq!(legal[3]["move"], "0:3");
+    assert_eq!(legal[3]["cell"], 9);
+    assert_eq!(legal[3]["moves"], "4:4,4:0,0:3");
+    // O wins board 0 (0:2, 0:4, 0:6); X's 2:0 then sends O to that closed board, so O plays
+    // in any open board.
+    let won = server
+        .json("/api/position?game=ultimate&moves=0:0,0:3,3:0,0:4,4:0,0:6,6:0,0:1,1:0,0:2,2:0");
+    assert_eq!(won["boards"][0]["status"], "o-won");
+    assert_eq!(won["to_move"], "O");
+    assert_eq!(won["next_board"], serde_json::Value::Null);
+    assert_eq!(won["boards"][0]["playable"], false);
+    assert_eq!(won["boards"][1]["playable"], true);
+}
+
+#[test]
+fn ultimate_hints_say_the_game_is_unsolved_and_give_no_values() {
+    let server = Server::start(&[]);
+    let events = server.hints("game=ultimate&moves=4:4");
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["start", "unsolved", "done"]);
+    assert_eq!(events[0]["pending"].as_array().unwrap().len(), 8);
+    assert_eq!(events[1]["action"], serde_json::Value::Null);
+    assert!(events[1]["why"].as_str().unwrap().contains("unsolved"));
+}
+
+#[test]
+fn bad_ultimate_requests_are_4xx_json_errors_naming_the_problem() {
+    let server = Server::start(&[]);
+    let cases: &[(&str, u16, &str, &str)] = &[
+        (
+            "/api/position?game=ultimate&moves=4:4,0:0",
+            400,
+            "bad-moves",
+            "move 2 (0:0): move 0:0 is in board 0, but the last move sends the mover to board 4",
+        ),
+        (
+            "/api/position?game=ultimate&moves=4:4,4:4",
+            400,
+            "bad-moves",
+            "move 2 (4:4)",
+        ),
+        (
+            "/api/position?game=ultimate&moves=9:0",
+            400,
+            "bad-moves",
+            "0 to 8",
+        ),
+        (
+            "/api/hints?game=ultimate&moves=44",
+            400,
+            "bad-moves",
+            "is not B:C",
+        ),
+        (
+            "/api/move?game=ultimate&level=perfect",
+            400,
+            "bad-level",
+            "unsolved",
+        ),
+        (
+            "/api/move?game=ultimate&level=alphabeta",
+            400,
+            "bad-level",
+            "the levels of ultimate are easy (random), medium (heuristic) and hard",
+        ),
+        (
+            "/api/move?game=ultimate&seed=x",
+            400,
+            "bad-seed",
+            "whole number",
+        ),
+    ];
+    for &(target, status, kind, names) in cases {
+        let answer = server.get(target);
+        assert_eq!(answer.status, status, "{target}: {}", answer.body);
+        assert_eq!(answer.error_kind(), kind, "{target}");
+        assert!(answer.body.contains(names), "{target}: {}", answer.body);
+    }
+}
+
 /// A hints stream on a position the solver takes seconds over, read up to its first line and
 /// held open.
 fn slow_hints(server: &Server) -> TcpStream {

@@ -34,15 +34,16 @@ pub fn params(raw: Option<&str>, known: &'static [&'static str]) -> Result<Param
     })
 }
 
-/// The line of `game` and `moves` in `params` (`game` defaults to tic-tac-toe).
-fn line(params: &Params) -> Result<Line, ApiError> {
-    let game = Game::parse(params.get("game").unwrap_or("tic-tac-toe"))?;
-    Line::parse(game, params.get("moves").unwrap_or(""))
+/// The game in `params` (`game` defaults to tic-tac-toe).
+fn game_of(params: &Params) -> Result<Game, ApiError> {
+    Game::parse(params.get("game").unwrap_or("tic-tac-toe"))
 }
 
 #[derive(Serialize)]
-struct GameInfo {
+pub(super) struct GameInfo {
     game: String,
+    /// `mnk` (the k-in-a-row family) or `ultimate`.
+    kind: &'static str,
     rows: u32,
     cols: u32,
     k: u32,
@@ -52,14 +53,26 @@ struct GameInfo {
     unsolvable: Option<String>,
 }
 
-fn game_info(game: Game) -> GameInfo {
-    let Game::Mnk(rules) = game;
+pub(super) fn game_info(game: Game) -> GameInfo {
+    // Ultimate is drawn as its 9 × 9 grid of cells; 3 in a row wins a small board, and 3 won
+    // boards in a row the game.
+    let (kind, rows, cols, k, gravity) = match game {
+        Game::Mnk(rules) => (
+            "mnk",
+            rules.rows(),
+            rules.cols(),
+            rules.k(),
+            rules.gravity(),
+        ),
+        Game::Ultimate => ("ultimate", 9, 9, 3, false),
+    };
     GameInfo {
         game: game.name(),
-        rows: rules.rows(),
-        cols: rules.cols(),
-        k: rules.k(),
-        gravity: rules.gravity(),
+        kind,
+        rows,
+        cols,
+        k,
+        gravity,
         levels: game::levels(game),
         unsolvable: game.unsolvable(),
     }
@@ -78,14 +91,14 @@ pub async fn games(RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
 
 /// A move of the history or a legal move.
 #[derive(Serialize)]
-struct Ply {
-    action: usize,
+pub(super) struct Ply {
+    pub(super) action: usize,
     #[serde(rename = "move")]
-    name: String,
-    /// The cell the mark goes to.
-    cell: u32,
+    pub(super) name: String,
+    /// The cell the mark goes to (row-major in the drawn grid).
+    pub(super) cell: u32,
     /// The moves text up to and including this move.
-    moves: String,
+    pub(super) moves: String,
 }
 
 #[derive(Serialize)]
@@ -108,7 +121,13 @@ const POSITION_KEYS: &[&str] = &["game", "moves"];
 
 /// `GET /api/position?game=&moves=`: the position, its history and its legal moves.
 pub async fn position(RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
-    let line = line(&params(raw.as_deref(), POSITION_KEYS)?)?;
+    let params = params(raw.as_deref(), POSITION_KEYS)?;
+    let moves = params.get("moves").unwrap_or("");
+    let game = game_of(&params)?;
+    if game == Game::Ultimate {
+        return Ok(Json(super::ultimate::position_report(moves)?).into_response());
+    }
+    let line = Line::parse(game, moves)?;
     Ok(Json(position_report(&line)).into_response())
 }
 
@@ -192,7 +211,12 @@ pub async fn engine_move(
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     let params = params(raw.as_deref(), MOVE_KEYS)?;
-    let line = line(&params)?;
+    let game = game_of(&params)?;
+    let moves = params.get("moves").unwrap_or("");
+    if game == Game::Ultimate {
+        return super::ultimate::engine_move(&state, &params, moves).await;
+    }
+    let line = Line::parse(game, moves)?;
     let level_name = params.get("level").unwrap_or("hard");
     let levels = game::levels(line.game);
     let Some(&(level, strategy)) = crate::family::LEVELS
@@ -212,18 +236,7 @@ pub async fn engine_move(
     if let (Strategy::Perfect, Some(why)) = (strategy, line.game.unsolvable()) {
         return Err(ApiError::bad("bad-level", format!("level perfect: {why}")));
     }
-    let seed = match params.get("seed") {
-        None => u64::from(line.position.plies()),
-        Some(text) => text.parse().map_err(|_| {
-            ApiError::bad(
-                "bad-seed",
-                format!(
-                    "seed {text:?}: expected a whole number from 0 to {}",
-                    u64::MAX
-                ),
-            )
-        })?,
-    };
+    let seed = seed(&params, line.position.plies())?;
     if line.position.status() != Status::Ongoing {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -265,8 +278,27 @@ pub async fn engine_move(
     .into_response())
 }
 
+/// The `seed` in `params`, the plies played when none is given.
+///
+/// # Errors
+/// `bad-seed` for text that is no `u64`.
+pub(super) fn seed(params: &Params, plies: u32) -> Result<u64, ApiError> {
+    match params.get("seed") {
+        None => Ok(u64::from(plies)),
+        Some(text) => text.parse().map_err(|_| {
+            ApiError::bad(
+                "bad-seed",
+                format!(
+                    "seed {text:?}: expected a whole number from 0 to {}",
+                    u64::MAX
+                ),
+            )
+        }),
+    }
+}
+
 /// Raises its flag when dropped: the handler ended, or was dropped with its connection.
-struct Abandon(Arc<AtomicBool>);
+pub(super) struct Abandon(pub(super) Arc<AtomicBool>);
 
 impl Drop for Abandon {
     fn drop(&mut self) {
@@ -274,7 +306,7 @@ impl Drop for Abandon {
     }
 }
 
-fn shutting_down() -> ApiError {
+pub(super) fn shutting_down() -> ApiError {
     ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
         "shutting-down",
@@ -341,7 +373,7 @@ fn choose(
 /// One line of the hints stream.
 #[derive(Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
-enum Event {
+pub(super) enum Event {
     /// First: the moves the hints are for, all pending.
     Start {
         game: String,
@@ -438,8 +470,23 @@ pub async fn hints(
     State(state): State<Arc<AppState>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
-    let line = line(&params(raw.as_deref(), HINT_KEYS)?)?;
+    let params = params(raw.as_deref(), HINT_KEYS)?;
+    let game = game_of(&params)?;
+    let moves = params.get("moves").unwrap_or("");
     let (tx, rx) = mpsc::channel::<Bytes>(64);
+    if game == Game::Ultimate {
+        // Unsolved: the start (every legal move pending, as on gomoku), then why not.
+        let _ = tx.try_send(ndjson(&super::ultimate::hints_start(moves)?));
+        if let Some(why) = game.unsolvable() {
+            let _ = tx.try_send(ndjson(&Event::Unsolved { action: None, why }));
+        }
+        let _ = tx.try_send(ndjson(&Event::Done {
+            nodes: 0,
+            elapsed_ms: 0,
+        }));
+        return Ok(ndjson_response(rx));
+    }
+    let line = Line::parse(game, moves)?;
     let start = Event::Start {
         game: line.game.name(),
         moves: game::moves_text(line.rules(), &line.actions),
@@ -478,19 +525,24 @@ pub async fn hints(
             });
         }
     }
+    Ok(ndjson_response(rx))
+}
+
+/// The NDJSON response that streams what `rx` receives, until every sender is gone.
+fn ndjson_response(rx: mpsc::Receiver<Bytes>) -> Response {
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv()
             .await
             .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
     });
-    Ok((
+    (
         [
             (header::CONTENT_TYPE, "application/x-ndjson"),
             (header::CACHE_CONTROL, "no-store"),
         ],
         Body::from_stream(stream),
     )
-        .into_response())
+        .into_response()
 }
 
 fn ndjson(event: &Event) -> Bytes {

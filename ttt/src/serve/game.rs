@@ -14,20 +14,29 @@ use crate::family;
 pub enum Game {
     /// A game of the k-in-a-row family (tic-tac-toe, 4x4 and Connect Four among them).
     Mnk(Rules),
+    /// Ultimate tic-tac-toe ([`tictactoe::ultimate`], served by [`super::ultimate`]).
+    Ultimate,
 }
 
 /// The presets offered in the page's menu, in its order.
-pub const PRESETS: [&str; 4] = ["tic-tac-toe", "4x4", "connect-four", "gomoku"];
+pub const PRESETS: [&str; 5] = ["tic-tac-toe", "4x4", "connect-four", "gomoku", "ultimate"];
 
 impl Game {
-    /// The game a spec names: a preset or `ROWS,COLS,K[,gravity]` (the `--game` parser).
+    /// The game a spec names: `ultimate`, a preset or `ROWS,COLS,K[,gravity]` (the `--game`
+    /// parser).
     ///
     /// # Errors
     /// `unknown-game` with the parser's message.
     pub fn parse(spec: &str) -> Result<Game, ApiError> {
-        family::parse_game(spec)
-            .map(Game::Mnk)
-            .map_err(|why| ApiError::bad("unknown-game", format!("game {spec:?}: {why}")))
+        if spec == "ultimate" {
+            return Ok(Game::Ultimate);
+        }
+        family::parse_game(spec).map(Game::Mnk).map_err(|why| {
+            ApiError::bad(
+                "unknown-game",
+                format!("game {spec:?}: {why} (or ultimate, for ultimate tic-tac-toe)"),
+            )
+        })
     }
 
     /// Its name as the library writes it (`connect-four`, `5,5,4`).
@@ -35,6 +44,7 @@ impl Game {
     pub fn name(self) -> String {
         match self {
             Game::Mnk(rules) => rules.to_string(),
+            Game::Ultimate => "ultimate".to_owned(),
         }
     }
 
@@ -49,27 +59,43 @@ Connect Four and boards of at most {} cells",
                 rules.cells(),
                 agents::PERFECT_MAX_CELLS
             )),
+            Game::Ultimate => Some(
+                "ultimate tic-tac-toe is unsolved: no perfect-play value of any move is known \
+(its computer levels are random, heuristic and mcts)"
+                    .to_owned(),
+            ),
         }
     }
 }
 
 /// A level of play as `ttt play` names it, and what runs.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Level {
     pub name: &'static str,
-    /// The family player: `random`, `heuristic`, `alphabeta` or `perfect`.
-    pub player: &'static str,
+    /// The player: `random`, `heuristic`, `alphabeta` or `perfect` in the family; `random`,
+    /// `heuristic` or `mcts:N` (N playouts a move) on ultimate.
+    pub player: String,
 }
 
-/// The levels offered on `game`: `perfect` only where the solver is bounded.
+/// The levels offered on `game`: `perfect` only where the solver is bounded; on ultimate,
+/// those of `ttt play --game ultimate`.
 #[must_use]
 pub fn levels(game: Game) -> Vec<Level> {
+    if game == Game::Ultimate {
+        return crate::ultimate::LEVELS
+            .iter()
+            .map(|&(name, strategy)| Level {
+                name,
+                player: strategy.to_string(),
+            })
+            .collect();
+    }
     family::LEVELS
         .iter()
         .filter(|(name, _)| *name != "perfect" || game.unsolvable().is_none())
         .map(|&(name, strategy)| Level {
             name,
-            player: strategy.name(),
+            player: strategy.name().to_owned(),
         })
         .collect()
 }
@@ -90,7 +116,12 @@ impl Line {
     /// # Errors
     /// `bad-moves` naming the character, the move and why.
     pub fn parse(game: Game, moves: &str) -> Result<Line, ApiError> {
-        let Game::Mnk(rules) = game;
+        let Game::Mnk(rules) = game else {
+            return Err(ApiError::bad(
+                "unknown-game",
+                "ultimate is not a game of the k-in-a-row family",
+            ));
+        };
         let bad = |why: String| ApiError::bad("bad-moves", format!("moves {moves:?}: {why}"));
         let input = family::position::parse(rules, moves).map_err(|e| bad(e.to_string()))?;
         let position = match input {
@@ -133,8 +164,7 @@ impl Line {
     /// The rules.
     #[must_use]
     pub fn rules(&self) -> Rules {
-        let Game::Mnk(rules) = self.game;
-        rules
+        self.position.rules()
     }
 }
 

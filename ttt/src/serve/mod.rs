@@ -11,6 +11,7 @@ pub mod explain;
 pub mod game;
 pub mod pool;
 pub mod query;
+pub mod ultimate;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
