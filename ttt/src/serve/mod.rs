@@ -12,6 +12,7 @@ pub mod game;
 pub mod pool;
 pub mod query;
 pub mod ultimate;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -17,10 +17,10 @@ use tictactoe::ultimate::{Move, Position};
 use tictactoe::{Cell, Status};
 
 use super::AppState;
-use super::api::{self, Abandon, Event, GameInfo, Ply};
 use super::error::ApiError;
 use super::game::{self, Game};
 use super::query::Params;
+use super::wire::{self, Abandon, Event, GameInfo, Ply};
 
 /// A position and the moves that led to it from the empty board.
 struct Line {
@@ -134,7 +134,7 @@ pub(super) fn position_report(text: &str) -> Result<Report, ApiError> {
         })
         .collect();
     Ok(Report {
-        info: api::game_info(Game::Ultimate),
+        info: wire::game_info(Game::Ultimate),
         moves: moves_text(&line.moves),
         plies: position.plies(),
         board: rows.join("/"),
@@ -210,7 +210,7 @@ fn strategy(name: &str) -> Result<Strategy, ApiError> {
 }
 
 /// `GET /api/move?game=ultimate&moves=&level=&seed=`: the move a level plays; `mcts` stops at
-/// [`api::THINK_TIME`], when the client goes away or when the server stops, and plays the
+/// [`wire::THINK_TIME`], when the client goes away or when the server stops, and plays the
 /// most visited move so far (`cut` says so).
 ///
 /// # Errors
@@ -223,7 +223,7 @@ pub(super) async fn engine_move(
     let line = parse_line(text)?;
     let level = params.get("level").unwrap_or("hard").to_owned();
     let strategy = strategy(&level)?;
-    let seed = api::seed(params, line.position.plies())?;
+    let seed = wire::seed(params, line.position.plies())?;
     if line.position.status() != Status::Ongoing {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -242,7 +242,7 @@ pub(super) async fn engine_move(
     let choice = state
         .pool
         .run(ticket, move |_| {
-            let deadline = Instant::now() + api::THINK_TIME;
+            let deadline = Instant::now() + wire::THINK_TIME;
             let mut stop = || {
                 super::pool::stopping()
                     || abandoned.load(Ordering::Relaxed)
@@ -252,7 +252,7 @@ pub(super) async fn engine_move(
         })
         .await
         .flatten()
-        .ok_or_else(api::shutting_down)?;
+        .ok_or_else(wire::shutting_down)?;
     let mut moves = line.moves.clone();
     moves.push(choice.played);
     Ok(Json(EngineMove {
