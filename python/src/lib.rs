@@ -1,7 +1,8 @@
 //! Python bindings for the `tictactoe` library: the native module `tictactoe_rs._native`.
 //!
 //! The binding converts numpy arrays and releases the GIL; the logic stays in the library.
-//! Every per-item answer is a lookup in a table built from the library once (`tables`), by
+//! Every per-item answer is a lookup in a table built from the library once (`tables`, from the
+//! `tictactoe-kernels` crate that the DuckDB extension and the Polars plugin share), by
 //! the grid index of the item (`grid`), or for `bitboards` codes, where it can, by the two
 //! 9-bit sets of the code (`grid::by_sets`).
 
@@ -17,14 +18,16 @@ mod env;
 mod family_data;
 mod games;
 mod grid;
-mod kernels;
 mod mnk;
 mod planes;
 mod ranges;
 mod selfplay;
 mod symmetry;
-mod tables;
 mod ultimate;
+
+// The tables and kernels shared with the DuckDB extension and the Polars plugin (kernels/),
+// under the module names the binding's files use (`crate::tables`, `crate::kernels`).
+use tictactoe_kernels::{kernels, tables};
 
 /// The native module `tictactoe_rs._native`.
 #[pymodule]

@@ -1,4 +1,4 @@
-"""The compiled Polars expression plugin (polars/, built by scripts/polars-plugin) against the
+"""The compiled Polars expression plugin (extensions/polars/, built by scripts/polars-plugin) against the
 `map_batches` namespace and the core: every function on every code of every encoding and
 beyond its range, every integer type, nulls (with values under them), lazy and streaming
 queries, bad column types, and the namespace's choice of backend.

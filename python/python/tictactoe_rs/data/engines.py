@@ -239,7 +239,7 @@ def _installed_plugin() -> str | None:
 def register_polars(plugin: str | os.PathLike[str] | None = None) -> None:
     """Registers the expression namespace ``ttt`` (``pl.col("code").ttt.status("base3")``).
 
-    ``plugin``: the compiled expression plugin (``polars/``, built by ``scripts/polars-plugin``,
+    ``plugin``: the compiled expression plugin (``extensions/polars/``, built by ``scripts/polars-plugin``,
     which prints its path); default the path in the environment variable
     ``TICTACTOE_POLARS_PLUGIN``, if set, else the plugin of the ``tictactoe-rs-polars`` wheel
     (``tictactoe_rs_polars.PLUGIN``), if installed. With it, each method runs the plugin's Rust inside
@@ -317,7 +317,7 @@ DUCKDB_MACROS = {
 }
 
 
-#: The functions the loadable extension (``duckdb/``) provides natively.
+#: The functions the loadable extension (``extensions/duckdb/``) provides natively.
 EXTENSION_FUNCTIONS = (
     "is_valid", "is_position", "violations", "status", "winner", "to_move", "legal_moves",
     "value", "distance", "best_moves", "canonical", "symmetry",

@@ -1,5 +1,5 @@
 """The DuckDB loadable extension of tictactoe-rs: the tic-tac-toe functions and ``read_ttt``
-natively inside DuckDB (the ``duckdb/`` crate of the tictactoe repository, built by
+natively inside DuckDB (the ``extensions/duckdb/`` crate of the tictactoe repository, built by
 ``scripts/wheels``). ``EXTENSION`` is the path of the extension file; DuckDB loads it into a
 connection that allows unsigned extensions::
 

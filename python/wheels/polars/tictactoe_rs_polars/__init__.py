@@ -1,5 +1,5 @@
 """The Polars expression plugin of tictactoe-rs: the tic-tac-toe functions compiled into
-Polars' engine (the ``polars/`` crate of the tictactoe repository, built by
+Polars' engine (the ``extensions/polars/`` crate of the tictactoe repository, built by
 ``scripts/wheels``). ``PLUGIN`` is the path of the plugin library; with this package installed,
 ``tictactoe_rs.data.register_polars()`` uses it when given no other path (docs/data.md)::
 

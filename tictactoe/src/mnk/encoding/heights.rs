@@ -9,9 +9,13 @@
 //!
 //! The key is `X + (X | O) + bottom`, the Connect Four key of Pons's solver with X in place of
 //! the side to move (so the key does not depend on whose turn it is), and it uses the bitboard
-//! layout of [`Rules::bit`]: the marker of a full column is its guard bit. Connect Four fits in
-//! 7 columns × 7 bits = 49 bits, a `u64` ([`HeightKey<1>::code`]); any gravity board with
-//! `cols × (rows + 1) ≤ 64` does, and larger ones take `W` words, up to 19 × 20 = 380 bits.
+//! layout of [`Rules::bit`]: the marker of a full column is its guard bit. For Connect Four
+//! that layout is the solver's (`connect4`; the family's Connect Four room derives its bottom
+//! row from [`Rules::CONNECT_FOUR`] and checks it equal to the solver's), so the key is
+//! `connect4::Position::key` whenever X is to move (tested below), in
+//! [`Rules::bits`]` = 49` bits of a `u64` ([`HeightKey<1>::code`]); any gravity board with
+//! `cols × (rows + 1) ≤ 64` fits a `u64`, and larger ones take `W` words, up to 19 × 20 = 380
+//! bits.
 //!
 //! Range: each column has `2^0 + 2^1 + … + 2^rows = 2^(rows + 1) − 1` keys, one per height
 //! and stone pattern, so `(2^(rows + 1) − 1)^cols` keys decode (Connect Four: `127^7 ≈ 5.3 ×
@@ -40,8 +44,11 @@ use crate::mnk::{AnyBoard, Board, Rules, Square, WidthError};
 ///     game.play(column)?;
 /// }
 /// let mut key = HeightKey::from_board(&game.board())?;
-/// // Columns of 7 bits: X, O, marker in column 3; X, marker in column 4; markers elsewhere.
-/// assert_eq!(key.code(), 1 | 1 << 7 | 1 << 14 | 0b101 << 21 | 0b11 << 28 | 1 << 35 | 1 << 42);
+/// // Columns of `stride` = rows + 1 = 7 bits: X, O, marker in column 3; X, marker in column 4;
+/// // markers elsewhere.
+/// let column = |col: u32, bits: u64| bits << (col * Rules::CONNECT_FOUR.stride());
+/// let markers = [0, 1, 2, 5, 6].map(|col| column(col, 1)).iter().sum::<u64>();
+/// assert_eq!(key.code(), markers | column(3, 0b101) | column(4, 0b11));
 /// assert_eq!((key.height(3), key.cell(Square::new(4, 3))), (Some(2), Some(Player::O)));
 /// key.set(Square::new(5, 0), Some(Player::O))?; // a stone into column 0
 /// assert_eq!(key.height(0), Some(1));
@@ -293,5 +300,56 @@ impl<const W: usize> TryFrom<(Rules, [u64; W])> for HeightKey<W> {
     /// [`HeightKey::try_from_words`].
     fn try_from((rules, words): (Rules, [u64; W])) -> Result<HeightKey<W>, DecodeError> {
         HeightKey::try_from_words(rules, words)
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::HeightKey;
+    use crate::connect4::{self, Column};
+    use crate::mnk::connect_four::BOTTOM;
+    use crate::mnk::{Position, Rules};
+
+    /// Every Connect Four game of up to 6 plies, played on both engines: the family's key is
+    /// the solver's key when X is to move, and when O is the solver's key read on the same bits
+    /// (X's stones the occupied cells that are not the mover's); the empty board's key is the
+    /// bottom row of the shared layout.
+    #[test]
+    fn connect_four_keys_are_the_solvers_on_the_shared_layout() {
+        let family = Position::<1>::new(Rules::CONNECT_FOUR).unwrap();
+        let key = HeightKey::from_board(&family.board()).unwrap();
+        assert_eq!(key.code(), BOTTOM);
+        let mut stack = vec![(family, connect4::Position::default())];
+        let mut checked = 0;
+        while let Some((family, solver)) = stack.pop() {
+            let key = HeightKey::from_board(&family.board()).unwrap().code();
+            // The solver's key is `mover + occupied + BOTTOM`, read back on the family's
+            // occupied word: it agrees only if both engines put every stone on the same bit.
+            let occupied = family.board().occupied().0[0];
+            let mover = solver.key() - occupied - BOTTOM;
+            let x = if solver.moves() % 2 == 0 {
+                mover
+            } else {
+                occupied ^ mover
+            };
+            assert_eq!(x & !occupied, 0, "{solver:?}");
+            assert_eq!(key, x + occupied + BOTTOM, "{solver:?}");
+            if solver.moves() % 2 == 0 {
+                assert_eq!(key, solver.key());
+            }
+            checked += 1;
+            if solver.moves() == 6 {
+                continue;
+            }
+            for col in 0..7 {
+                let column = Column::new(col).unwrap();
+                if solver.can_play(column) {
+                    let mut next = family;
+                    next.play(col).unwrap();
+                    stack.push((next, solver.play(column).unwrap()));
+                }
+            }
+        }
+        assert_eq!(checked, 1 + 7 + 49 + 343 + 2401 + 16807 + 117_649);
     }
 }

@@ -1,13 +1,10 @@
 //! The tic-tac-toe functions and `read_ttt` as a DuckDB loadable extension, on DuckDB's C
 //! extension API (the `duckdb` crate's `loadable-extension`).
 //!
-//! Every scalar function is a lookup by grid index in the tables the Python module uses
-//! (`python/src/tables.rs`, built once from the library), so the answers are the core's.
+//! Every scalar function is a lookup by grid index in the tables the Python module uses (the
+//! `tictactoe-kernels` crate, kernels/, built once from the library), so the answers are the
+//! core's.
 #![allow(unsafe_code)] // the duckdb crate's vector accessors are `unsafe`: see each SAFETY note
-
-#[path = "../../python/src/tables.rs"]
-#[allow(dead_code, missing_docs)]
-mod tables;
 
 use std::error::Error;
 use std::fs::File;
@@ -21,29 +18,17 @@ use duckdb::vscalar::{ScalarFunctionSignature, VScalar};
 use duckdb::vtab::arrow::WritableVector;
 use duckdb::vtab::{BindInfo, InitInfo, TableFunctionInfo, VTab};
 use duckdb::{Connection, duckdb_entrypoint_c_api};
-use tables::{INVALID, Kind, Tables, tables};
 use tictactoe::Board;
 use tictactoe::encoding::Base3;
 use tictactoe::file::Reader;
+use tictactoe_kernels::tables::{INVALID, Kind, Tables, tables};
+use tictactoe_kernels::{kind_named, thousands};
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
 /// The encoding of a name, or an error listing the names.
 fn kind_of(name: &str) -> Result<Kind> {
-    Kind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<_> = Kind::ALL
-                .iter()
-                .map(|k| format!("'{}'", k.name()))
-                .collect();
-            format!(
-                "argument `encoding` must be one of {}, got '{name}'",
-                names.join(", ")
-            )
-            .into()
-        })
+    Ok(kind_named("encoding", name)?)
 }
 
 /// The grid index of a code, `INVALID` for a code of the range that is not a grid; an error
@@ -55,7 +40,7 @@ fn grid(t: &Tables, kind: Kind, code: i64, function: &str) -> Result<u32> {
             "ttt.{function}('{}'): {code} is not a {} code (0 to {})",
             kind.name(),
             kind.name(),
-            thousands(limit - 1)
+            thousands(kind.limit() - 1)
         )
         .into());
     }
@@ -63,19 +48,6 @@ fn grid(t: &Tables, kind: Kind, code: i64, function: &str) -> Result<u32> {
         Kind::Base3 => code as u32,
         _ => u32::from(t.grid_of_code[kind as usize][code as usize]),
     })
-}
-
-/// `n` with a comma every three digits, as the Python messages write it.
-fn thousands(n: i64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The encoding argument of row 0 (a constant: DuckDB passes it flat, repeated), `base3`

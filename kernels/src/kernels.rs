@@ -1,8 +1,8 @@
 //! The per-item kernels of the vectorised API, free of Python: codes of any integer type
 //! turned into grid indices and answered from the tables ([`map_grids`]), `bitboards` codes
 //! answered from their two sets ([`answer_by_sets`]), grid indices into cells
-//! ([`boards_of_grids`]). The Python module (`grid.rs`) runs them on numpy arrays; the Polars
-//! plugin (`polars/`, which includes this file and `tables.rs` by path) on Arrow arrays.
+//! ([`boards_of_grids`]). The Python module (`python/src/grid.rs`) runs them on numpy arrays;
+//! the Polars plugin (`extensions/polars/`) on Arrow arrays.
 
 use crate::tables::{BySets, INVALID, Kind, Tables};
 
@@ -134,6 +134,9 @@ pub fn map_grids<C: Code, O>(
     }
 }
 
+/// `answer(x[X's set] + o[O's set])` for each `bitboards` code, read from the code's two 9-bit
+/// sets with no grid index (`sets` is one of [`BySets`]); `invalid` for a value that is not a
+/// code (bits past 18, a negative value, or a cell both players hold).
 #[inline]
 pub fn answer_by_sets<C: Code, P: Copy + Into<u32>, O: Copy>(
     codes: &[C],

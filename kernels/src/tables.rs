@@ -307,7 +307,7 @@ const fn player_number(player: Player) -> i8 {
 
 /// The status as every array of the package holds it (int8): 0 ongoing, 1 X won, 2 O won,
 /// 3 draw (`tictactoe_rs.ONGOING`, `X_WON`, `O_WON`, `DRAW`); the one place that numbers it.
-pub(crate) const fn status_code(status: Status) -> i8 {
+pub const fn status_code(status: Status) -> i8 {
     match status {
         Status::Ongoing => 0,
         Status::Won(Player::X) => 1,

@@ -5,19 +5,11 @@
 //!
 //! Every function takes a column of integer codes (any width) and the keyword `encoding`
 //! (`convert` also `to`), and answers what the Python module's function of the same name
-//! answers: the same kernels ([`kernels`], `python/src/kernels.rs`) on the same tables
-//! ([`tables`], `python/src/tables.rs`), included here by path. A null gives a null; a column
-//! that does not hold integers is an error naming its type (when the query is planned); a
-//! code outside its encoding's range is an error naming the function, the item and the code,
-//! as in the `map_batches` namespace (`is_valid` alone answers `false` instead).
-
-#[path = "../../python/src/tables.rs"]
-#[allow(dead_code, missing_docs)]
-mod tables;
-
-#[path = "../../python/src/kernels.rs"]
-#[allow(dead_code)]
-mod kernels;
+//! answers: the same kernels on the same tables (the `tictactoe-kernels` crate, kernels/, that
+//! the Python module uses too). A null gives a null; a column that does not hold integers is an
+//! error naming its type (when the query is planned); a code outside its encoding's range is an
+//! error naming the function, the item and the code, as in the `map_batches` namespace
+//! (`is_valid` alone answers `false` instead).
 
 use std::fmt::Display;
 use std::sync::OnceLock;
@@ -32,8 +24,9 @@ use arrow::array::{BooleanArray, FixedSizeListArray, MutableBinaryViewArray, Pri
 use arrow::bitmap::Bitmap;
 use arrow::datatypes::ArrowDataType;
 use arrow::types::NativeType;
-use kernels::{Code, answer_by_sets, boards_of_grids, map_grids};
-use tables::{ENTRIES, FACT_PAIRS, INVALID, Kind, fact_tables, tables};
+use tictactoe_kernels::kernels::{Code, answer_by_sets, boards_of_grids, map_grids};
+use tictactoe_kernels::tables::{ENTRIES, FACT_PAIRS, INVALID, Kind, fact_tables, tables};
+use tictactoe_kernels::{kind_named, thousands};
 
 // Memory the plugin hands to Polars is freed by Polars: both use Polars' allocator.
 #[global_allocator]
@@ -182,32 +175,7 @@ impl Call {
 
 /// The encoding named `name` (argument `argument`), or an error listing the names.
 fn kind(argument: &str, name: &str) -> PolarsResult<Kind> {
-    Kind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<_> = Kind::ALL
-                .iter()
-                .map(|k| format!("'{}'", k.name()))
-                .collect();
-            polars_err!(
-                InvalidOperation: "argument `{argument}` must be one of {}, got '{name}'",
-                names.join(", ")
-            )
-        })
-}
-
-/// `n` with a comma every three digits, as the Python messages write it.
-fn thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    kind_named(argument, name).map_err(|message| polars_err!(InvalidOperation: "{message}"))
 }
 
 /// The answers of `codes` from a table with one entry per grid index (`by_facts`: the same
