@@ -11,13 +11,35 @@ use numpy::{
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::shared::{Autoreset, Convention, Layout, Seat};
+use super::shared::{Autoreset, Convention, Layout, Pending, Seat};
 use crate::arrays::{Code, Int, Ints, with_int_slice, writeable, zeros};
 use crate::choice::{self, Choice};
 
 /// Batches from this size on release the GIL while they step (about 25 us of work at 40
 /// million steps per second); smaller ones keep it, so a step of one game is one plain call.
 pub const DETACH_MIN: usize = 1024;
+
+/// Runs `work` on a batch of `n` games: without the GIL from [`DETACH_MIN`] games on.
+#[inline(always)]
+pub fn run<T, F>(py: Python<'_>, n: usize, work: F) -> T
+where
+    T: pyo3::marker::Ungil,
+    F: FnOnce() -> T + pyo3::marker::Ungil,
+{
+    if n >= DETACH_MIN {
+        py.detach(work)
+    } else {
+        work()
+    }
+}
+
+/// Whether each game waits for an external opponent's move, as a numpy bool array.
+pub fn pending_flags<'py>(
+    py: Python<'py>,
+    pending: impl Iterator<Item = Pending>,
+) -> Bound<'py, PyArray1<bool>> {
+    PyArray1::from_vec(py, pending.map(|p| p != Pending::None).collect())
+}
 
 impl Choice for Convention {
     const ALL: &'static [Self] = &[Convention::Pgx, Convention::PettingZoo, Convention::Gym];

@@ -38,7 +38,7 @@ mod shared;
 mod tables;
 mod ultimate;
 
-use kernel::{Buffer, Common, DETACH_MIN};
+use kernel::{Buffer, Common};
 use rules::{Config, Game, Opponent, Outcome, Pending};
 use shared::Convention;
 use tables::{pick, splitmix};
@@ -86,11 +86,7 @@ macro_rules! with_out {
         let mut $out = $self.buffer.layout.split(buffer.as_slice_mut()?);
         let $cfg = $self.config;
         let $games = &mut $self.games;
-        if $games.len() >= DETACH_MIN {
-            $py.detach(|| $body)
-        } else {
-            $body
-        }
+        kernel::run($py, $games.len(), || $body)
     }};
 }
 
@@ -206,8 +202,7 @@ impl EnvKernel {
         let mut out = kernel::sample_out(out, self.games.len())?;
         let out = out.as_slice_mut()?;
         let games = &mut self.games;
-        let big = games.len() >= DETACH_MIN;
-        let mut work = || {
+        kernel::run(py, games.len(), || {
             for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
                 // A game that is not done is ongoing: its empty cells are its moves.
                 let set = if game.done {
@@ -218,12 +213,7 @@ impl EnvKernel {
                 let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
                 *slot = i64::from(pick(set, random));
             }
-        };
-        if big {
-            py.detach(work);
-        } else {
-            work();
-        }
+        });
         Ok(())
     }
 
@@ -236,12 +226,7 @@ impl EnvKernel {
 
     /// The games waiting for an external opponent's move (bool, one per game).
     fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let flags: Vec<bool> = self
-            .games
-            .iter()
-            .map(|g| g.pending != Pending::None)
-            .collect();
-        PyArray1::from_vec(py, flags)
+        kernel::pending_flags(py, self.games.iter().map(|g| g.pending))
     }
 
     /// Plays the external opponent's `actions[i]` in each pending game `i` (other entries

@@ -161,6 +161,20 @@ pub struct Out<'a> {
     pub final_obs: &'a mut [u8],
 }
 
+impl Out<'_> {
+    /// The observation, mask and player of game `i`, whose observation takes `ob` bytes and
+    /// mask `a` (for tests that hold a kernel's fields updated in place to the fields written
+    /// whole).
+    #[cfg(test)]
+    pub fn view(&self, i: usize, ob: usize, a: usize) -> (&[u8], &[u8], &[u8]) {
+        (
+            &self.obs[ob * i..ob * (i + 1)],
+            &self.mask[a * i..a * (i + 1)],
+            &self.player[4 * i..4 * i + 4],
+        )
+    }
+}
+
 /// Where each field of `n` games lives in a kernel's buffer: one numpy allocation, so that a
 /// step borrows one array instead of seven (the borrow checks dominate a step of one game).
 /// Offsets are aligned to 8 bytes.

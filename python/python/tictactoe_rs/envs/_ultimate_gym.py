@@ -12,7 +12,10 @@ opponent) and :class:`UltimateVectorEnv` (``num_envs`` of them in the native ker
 - ``info["action_mask"]`` (int8) and :meth:`UltimateEnv.action_masks` (bool): the legal
   actions, all ones once the game is over.
 - Reward +1 win, -1 loss, 0 otherwise; an illegal move ends the game with ``illegal_reward``.
-- ``opponent``: ``"random"`` (a uniformly random legal move, native) or a callable called ONCE
+- ``opponent``: ``"random"`` (a uniformly random legal move from each game's own stream),
+  ``"heuristic"`` or ``"mcts:N"`` (``"mcts"``: 10,000 playouts a move), the library's players
+  (``tictactoe::ultimate::agents``, one shared by the games, seeded from the reset's seed; a
+  search stops on Ctrl-C), all native, or a callable called ONCE
   per step (and per reset where it opens) with every game that waits for it:
   ``opponent(observations, masks) -> moves``, int8 ``(k, 3, 9, 9)`` planes from its own view and
   int8 ``(k, 81)`` legal moves, an integer array of ``k`` flat moves back, whatever the agent's
@@ -59,10 +62,12 @@ def _make_kernel(
     seat = _gym_base.seat(agent)
     if callable(opponent):
         name = "external"
-    elif opponent == "random":
-        name = "random"
+    elif isinstance(opponent, str) and opponent != "external":
+        name = opponent  # the kernel reads it: random, heuristic, mcts or mcts:N
     else:
-        raise ValueError(f"argument `opponent` must be 'random' or a callable, got {opponent!r}")
+        raise ValueError(
+            f"argument `opponent` must be 'random', 'heuristic', 'mcts', 'mcts:N' or a callable, got {opponent!r}"
+        )
     return _ultimate.kernel(
         num_envs,
         "gym",

@@ -31,7 +31,7 @@ use pyo3::prelude::*;
 use tictactoe::mnk::agents::{Agent, Strategy};
 use tictactoe::mnk::{Position, Rules};
 
-use super::kernel::{self, Buffer, Common, DETACH_MIN};
+use super::kernel::{self, Buffer, Common};
 use super::shared::{Convention, Outcome, Pending};
 use super::tables::splitmix;
 use crate::arrays::{Int, try_vec, zeros};
@@ -123,10 +123,9 @@ macro_rules! with_games {
             stop: Some(&stop),
         };
         let $agent = &mut $self.agent;
-        let big = n >= DETACH_MIN;
         let value = each!(&mut $self.games, |$games, $empty| {
             let $empty = *$empty;
-            if big { $py.detach(|| $body) } else { $body }
+            kernel::run($py, n, || $body)
         });
         // Ctrl-C during an opponent's search: the games played on (a search cut short still
         // answers a move); the call raises the `KeyboardInterrupt` now.
@@ -308,16 +307,11 @@ use \"alphabeta\"",
             stop: None,
         };
         each!(&mut self.games, |games, _e| {
-            let mut work = || {
+            kernel::run(py, n, || {
                 for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
                     *slot = core.sample(game);
                 }
-            };
-            if n >= DETACH_MIN {
-                py.detach(work);
-            } else {
-                work();
-            }
+            });
         });
         Ok(())
     }
@@ -330,11 +324,11 @@ use \"alphabeta\"",
 
     /// The games waiting for an external opponent's move (bool, one per game).
     fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let flags: Vec<bool> = each!(&self.games, |games, _e| games
+        let pending: Vec<Pending> = each!(&self.games, |games, _e| games
             .iter()
-            .map(|g| g.pending != Pending::None)
+            .map(|g| g.pending)
             .collect());
-        PyArray1::from_vec(py, flags)
+        kernel::pending_flags(py, pending.into_iter())
     }
 
     /// The view of player id `viewer` of every game: planes `(n, rows, cols, 2)` (its marks,

@@ -642,21 +642,7 @@ mod tests {
                     let now = if game.done { end } else { Outcome::Ongoing };
                     core.observe(game, now, i, &mut layout.split(&mut twin));
                     let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
-                    assert_eq!(
-                        fast.obs[ob * i..ob * (i + 1)],
-                        slow.obs[ob * i..ob * (i + 1)],
-                        "{at}"
-                    );
-                    assert_eq!(
-                        fast.mask[a * i..a * (i + 1)],
-                        slow.mask[a * i..a * (i + 1)],
-                        "{at}"
-                    );
-                    assert_eq!(
-                        fast.player[4 * i..4 * i + 4],
-                        slow.player[4 * i..4 * i + 4],
-                        "{at}"
-                    );
+                    assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
                     let ended = fast.terminated[i] == 1 && !before.done;
                     if autoreset == Autoreset::SameStep && ended && convention != Convention::Gym {
                         let mut last = before;

@@ -33,10 +33,14 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::kernel::{self, Buffer, Common, DETACH_MIN};
+use super::kernel::{self, Buffer, Common};
 use super::shared::{Convention, Pending};
+use super::tables::splitmix;
 use crate::arrays::{Int, try_vec, zeros};
 use crate::choice::{self, Choice};
+use crate::mnk::Interrupt;
+use std::sync::Mutex;
+use tictactoe::ultimate::agents::{Agent, Strategy};
 
 mod rules;
 
@@ -68,14 +72,31 @@ impl Choice for Observation {
     }
 }
 
-impl Choice for Opponent {
-    const ALL: &'static [Self] = &[Opponent::Random, Opponent::External];
+/// `opponent`: `"random"` (the game's own stream), `"external"`, or one of the library's
+/// players (`"heuristic"`, `"mcts"`, `"mcts:N"`).
+fn read_opponent(text: &str) -> PyResult<Opponent> {
+    match text {
+        "random" => Ok(Opponent::Random),
+        "external" => Ok(Opponent::External),
+        _ => text
+            .parse::<Strategy>()
+            .map(Opponent::Builtin)
+            .map_err(|e| {
+                PyValueError::new_err(format!(
+                    "argument `opponent`: {e} or external, got {text:?}"
+                ))
+            }),
+    }
+}
 
-    fn name(self) -> &'static str {
-        match self {
-            Opponent::Random => "random",
-            Opponent::External => "external",
+/// The built-in player of `setup` (gym convention, `Opponent::Builtin`), seeded from `seed`.
+fn agent(setup: Setup, seed: u64) -> Option<Mutex<Agent>> {
+    match (setup.convention, setup.opponent) {
+        (Convention::Gym, Opponent::Builtin(strategy)) => {
+            let mut state = seed;
+            Some(Mutex::new(Agent::new(strategy, splitmix(&mut state))))
         }
+        _ => None,
     }
 }
 
@@ -89,6 +110,8 @@ pub struct UltimateKernel {
     buffer: Buffer<Vec<Game>>,
     /// The actions of the current call, reused.
     scratch: Vec<usize>,
+    /// The built-in player (`heuristic`, `mcts:N`; gym convention), shared by the games.
+    agent: Option<Mutex<Agent>>,
 }
 
 /// Borrows the buffer and runs `$body` over the games, without the GIL for large batches.
@@ -98,13 +121,21 @@ macro_rules! with_games {
         let n = $self.games.len();
         let setup = $self.setup;
         let mut $out = $self.buffer.layout.split(buffer.as_slice_mut()?);
-        let $core = Core { setup };
+        let interrupt = Interrupt::new();
+        let stop = || interrupt.stop();
+        let $core = Core {
+            setup,
+            agent: $self.agent.as_ref(),
+            stop: Some(&stop),
+        };
         let $games = &mut $self.games;
-        if n >= DETACH_MIN {
-            $py.detach(|| $body)
-        } else {
-            $body
+        let value = kernel::run($py, n, || $body);
+        // Ctrl-C during an opponent's search: the games played on (a search cut short still
+        // answers a move); the call raises the `KeyboardInterrupt` now.
+        if let Some(error) = interrupt.raised() {
+            return Err(error);
         }
+        value
     }};
 }
 
@@ -145,7 +176,9 @@ impl UltimateKernel {
     /// A kernel of `n` games of ultimate tic-tac-toe; `reset` must be called before `step`.
     /// `convention`, `autoreset`, `seat`, `illegal_reward` and `seed` are `EnvKernel`'s;
     /// `actions` is `"flat"` or `"openspiel"`, `observation` `"planes"` or `"openspiel"`;
-    /// the opponent (gym only) is `"random"` or `"external"`.
+    /// the opponent (gym only) is `"random"` (each game's own stream), one of the library's
+    /// players shared by the games (`"heuristic"`, `"mcts"`, `"mcts:N"`, seeded from `seed`)
+    /// or `"external"`.
     // The Python keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
     #[new]
@@ -168,7 +201,7 @@ impl UltimateKernel {
             convention: common.convention,
             autoreset: common.autoreset,
             seat: common.seat,
-            opponent: choice::parse::<Opponent>("opponent", opponent)?,
+            opponent: read_opponent(opponent)?,
             illegal_reward: common.illegal_reward,
             actions: choice::parse::<Actions>("actions", actions)?,
             observation: choice::parse::<Observation>("observation", observation)?,
@@ -179,6 +212,7 @@ impl UltimateKernel {
             games,
             buffer: Buffer::new(py, setup.layout(n))?,
             scratch: try_vec("n", n, 0)?,
+            agent: agent(setup, seed.0),
         })
     }
 
@@ -193,7 +227,7 @@ impl UltimateKernel {
     }
 
     /// Starts the games where `mask` is true (all when `None`), game `i` reseeded with
-    /// `seeds[i]` when `seeds` is given.
+    /// `seeds[i]` when `seeds` is given (and the built-in player with `seeds[0]`).
     #[pyo3(signature = (seeds=None, mask=None))]
     fn reset(
         &mut self,
@@ -202,6 +236,11 @@ impl UltimateKernel {
         mask: Option<numpy::PyReadonlyArray1<'_, bool>>,
     ) -> PyResult<()> {
         let (seeds, mask) = kernel::reset_args(self.games.len(), seeds, mask)?;
+        if let Some(seeds) = &seeds
+            && self.agent.is_some()
+        {
+            self.agent = agent(self.setup, seeds[0]);
+        }
         self.save(py);
         with_games!(self, py, |core, games, out| {
             for (i, game) in games.iter_mut().enumerate() {
@@ -246,18 +285,13 @@ impl UltimateKernel {
         let n = self.games.len();
         let mut out = kernel::sample_out(out, n)?;
         let out = out.as_slice_mut()?;
-        let core = Core { setup: self.setup };
+        let core = Core::plain(self.setup);
         let games = &mut self.games;
-        let mut work = || {
+        kernel::run(py, n, || {
             for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
                 *slot = core.sample(game);
             }
-        };
-        if n >= DETACH_MIN {
-            py.detach(work);
-        } else {
-            work();
-        }
+        });
         Ok(())
     }
 
@@ -269,12 +303,7 @@ impl UltimateKernel {
 
     /// The games waiting for an external opponent's move (bool, one per game).
     fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let flags: Vec<bool> = self
-            .games
-            .iter()
-            .map(|g| g.pending != Pending::None)
-            .collect();
-        PyArray1::from_vec(py, flags)
+        kernel::pending_flags(py, self.games.iter().map(|g| g.pending))
     }
 
     /// The view of player id `viewer` of every game: `planes` observations `(n, 3, 9, 9)`

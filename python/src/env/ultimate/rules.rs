@@ -9,6 +9,9 @@
 //! A move goes through the library's per-move path: `Position::play` checks and makes it,
 //! `Position::status` says how the game stands.
 
+use std::sync::{Mutex, PoisonError};
+
+use tictactoe::ultimate::agents::{Agent, Strategy};
 use tictactoe::ultimate::{Move, Position};
 use tictactoe::{Cell, Player, Status};
 
@@ -59,6 +62,9 @@ pub enum Observation {
 pub enum Opponent {
     /// A uniformly random legal move, from the game's own stream.
     Random,
+    /// One of the library's players (`heuristic`, `mcts:N`), shared by the games of a kernel
+    /// ([`Core::agent`]).
+    Builtin(Strategy),
     /// Moves from Python (`finish`), flat moves whatever the agent's action convention.
     External,
 }
@@ -222,11 +228,28 @@ type Marks = [Option<(Move, u8)>; 2];
 
 /// The rules applied to one game `i` of a kernel (the kernel loops over the games).
 #[derive(Clone, Copy)]
-pub struct Core {
+pub struct Core<'a> {
     pub setup: Setup,
+    /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
+    /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
+    /// it (the games are stepped one after the other: the lock is never contended).
+    pub agent: Option<&'a Mutex<Agent>>,
+    /// Asked by the built-in player's search (`mcts`) as it goes (true: stop now), so that
+    /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
+    pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
-impl Core {
+impl Core<'_> {
+    /// The rules of `setup` without a built-in player (the random opponent, an external one,
+    /// or none).
+    pub fn plain(setup: Setup) -> Core<'static> {
+        Core {
+            setup,
+            agent: None,
+            stop: None,
+        }
+    }
+
     /// The id whose view game `i` shows: the agent (id 0) in the gym convention, else the
     /// mover.
     #[inline(always)]
@@ -299,6 +322,19 @@ impl Core {
                 let random = (splitmix(&mut game.opponent_rng) >> 32) as u32;
                 match game.position.pick(random) {
                     Some(mv) => game.play(mv),
+                    None => Outcome::Ongoing,
+                }
+            }
+            Opponent::Builtin(_) => {
+                let mut stop = || self.stop.is_some_and(|stop| stop());
+                let choice = self.agent.and_then(|agent| {
+                    let mut agent = agent.lock().unwrap_or_else(PoisonError::into_inner);
+                    // A search cut short by Ctrl-C still answers a legal move; the step then
+                    // raises.
+                    agent.choose_until(&game.position, &mut stop)
+                });
+                match choice {
+                    Some(choice) => game.play(choice.played),
                     None => Outcome::Ongoing,
                 }
             }
@@ -598,7 +634,7 @@ mod tests {
                     let layout = setup.layout(n);
                     let total = layout.offsets().1;
                     let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
-                    let core = Core { setup };
+                    let core = Core::plain(setup);
                     let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
                     for (i, game) in games.iter_mut().enumerate() {
                         core.start(game, i, &mut layout.split(&mut bytes));
@@ -617,21 +653,7 @@ mod tests {
                             core.observe(game, game.done, i, &mut layout.split(&mut twin));
                             let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
                             let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
-                            assert_eq!(
-                                fast.obs[ob * i..ob * (i + 1)],
-                                slow.obs[ob * i..ob * (i + 1)],
-                                "{at}"
-                            );
-                            assert_eq!(
-                                fast.mask[a * i..a * (i + 1)],
-                                slow.mask[a * i..a * (i + 1)],
-                                "{at}"
-                            );
-                            assert_eq!(
-                                fast.player[4 * i..4 * i + 4],
-                                slow.player[4 * i..4 * i + 4],
-                                "{at}"
-                            );
+                            assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
                         }
                     }
                 }
@@ -659,7 +681,7 @@ mod tests {
                     let n = 3;
                     let layout = setup.layout(n);
                     let mut bytes = vec![0u8; layout.offsets().1];
-                    let core = Core { setup };
+                    let core = Core::plain(setup);
                     let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
                     for (i, game) in games.iter_mut().enumerate() {
                         core.start(game, i, &mut layout.split(&mut bytes));
@@ -718,5 +740,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The built-in heuristic opponent, shared through the kernel's lock, beats an agent
+    /// playing random moves, and a search told to stop at once still answers a legal move.
+    #[test]
+    fn a_builtin_opponent_plays_through_the_shared_agent() {
+        let setup = Setup {
+            convention: Convention::Gym,
+            autoreset: Autoreset::SameStep,
+            seat: Seat::Random,
+            opponent: Opponent::Builtin(Strategy::Heuristic),
+            illegal_reward: -1.0,
+            actions: Actions::Flat,
+            observation: Observation::Planes,
+        };
+        let agent = Mutex::new(Agent::new(Strategy::Heuristic, 5));
+        let core = Core {
+            setup,
+            agent: Some(&agent),
+            stop: None,
+        };
+        let layout = setup.layout(1);
+        let mut bytes = vec![0u8; layout.offsets().1];
+        let mut game = Game::new(1);
+        core.start(&mut game, 0, &mut layout.split(&mut bytes));
+        let (mut games, mut wins, mut losses) = (0, 0, 0);
+        while games < 200 {
+            let action = core.sample(&mut game) as usize;
+            let out = &mut layout.split(&mut bytes);
+            core.step(&mut game, action, 0, out);
+            if out.terminated[0] == 1 {
+                // Cannot fail: four bytes (test code, out of a user's reach).
+                let reward = f32::from_ne_bytes(out.rewards[..4].try_into().unwrap());
+                games += 1;
+                wins += u32::from(reward > 0.0);
+                losses += u32::from(reward < 0.0);
+            }
+        }
+        assert!(losses > 3 * wins, "{wins} wins, {losses} losses");
+        let searching = Setup {
+            opponent: Opponent::Builtin(Strategy::Mcts { playouts: 1 << 40 }),
+            ..setup
+        };
+        let agent = Mutex::new(Agent::new(Strategy::Mcts { playouts: 1 << 40 }, 5));
+        let stop = || true;
+        let core = Core {
+            setup: searching,
+            agent: Some(&agent),
+            stop: Some(&stop),
+        };
+        let mut game = Game::new(2);
+        core.start(&mut game, 0, &mut layout.split(&mut bytes));
+        let plies = game.position.plies();
+        let action = core.sample(&mut game) as usize;
+        core.step(&mut game, action, 0, &mut layout.split(&mut bytes));
+        assert_eq!(
+            game.position.plies(),
+            plies + 2,
+            "the agent's move and the answer"
+        );
     }
 }
