@@ -11,7 +11,11 @@
 //! without an interpreter), [`tables`] the compile-time tables that write observations and pick
 //! random cells, and this module the PyO3 layer: arguments checked and converted, the one numpy
 //! buffer, the GIL released for large batches, and the snapshot that makes a step with an
-//! external opponent atomic ([`EnvKernel::rollback`]).
+//! external opponent atomic ([`EnvKernel::rollback`]). The family kernel ([`family`]) and the
+//! ultimate kernel ([`ultimate`]) have the same rooms, a folder each (`rules.rs`, the PyO3
+//! class in `mod.rs`); what the three share lives once: [`shared`] in plain Rust (conventions,
+//! the buffer's layout, scoring, seats; where the kernels differ and why is said there) and
+//! [`kernel`] for PyO3 (the buffer and its snapshot, argument checks).
 //!
 //! Player ids are 0 and 1; `first` is the id that plays X. The conventions differ only where
 //! their peers do (see `docs/environments.md`):

@@ -19,7 +19,6 @@
 //! action only, also when the move ends the game. A game that restarts, ends on an illegal move
 //! or waits for an external opponent is rewritten whole.
 //! The Python views of the buffer are read-only, so the buffer always matches the games.
-
 //!
 //! Two rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without an
 //! interpreter); this module is the PyO3 class: arguments checked and converted, the width
