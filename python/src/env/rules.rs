@@ -165,7 +165,7 @@ impl Config {
 
     /// The id whose view the observation shows ([`Convention::viewer`]).
     pub fn viewer(&self, game: &Game, outcome: Outcome) -> u8 {
-        self.convention.viewer(game.mover(), outcome)
+        self.convention.viewer(|| game.mover(), outcome)
     }
 
     /// Writes the observation, mask and player of game `i` into the buffers.

@@ -65,7 +65,7 @@ pub enum Outcome {
 
 impl Seat {
     /// The id (0 or 1) that plays X in a game starting now; a random seat draws from `rng`.
-    #[inline]
+    #[inline(always)]
     pub fn draw(self, rng: &mut u64) -> u8 {
         match self {
             Seat::Zero => 0,
@@ -76,17 +76,18 @@ impl Seat {
 }
 
 impl Convention {
-    /// The id whose view the observation shows, `mover` being the id to move: the agent (gym);
+    /// The id whose view the observation shows, `mover` giving the id to move (asked only
+    /// when needed): the agent (gym);
     /// else the player to move, as the peers hand the turn on after an illegal move:
     /// PettingZoo to `player_1` (its wrapper's `_deads_step_first`), pgx to the other player
     /// (its step ran before the penalty), while our board stays as it was.
     #[inline(always)]
-    pub fn viewer(self, mover: u8, outcome: Outcome) -> u8 {
+    pub fn viewer(self, mover: impl FnOnce() -> u8, outcome: Outcome) -> u8 {
         match (self, outcome) {
             (Convention::Gym, _) => 0,
             (Convention::PettingZoo, Outcome::Illegal(_)) => 0,
-            (Convention::Pgx, Outcome::Illegal(_)) => 1 - mover,
-            _ => mover,
+            (Convention::Pgx, Outcome::Illegal(_)) => 1 - mover(),
+            _ => mover(),
         }
     }
 

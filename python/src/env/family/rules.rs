@@ -246,7 +246,7 @@ impl Core<'_> {
     where
         Position<W>: Wide,
     {
-        self.setup.convention.viewer(game.mover(), outcome)
+        self.setup.convention.viewer(|| game.mover(), outcome)
     }
 
     /// Rewrites the observation, mask and player of game `i` whole.
