@@ -658,25 +658,58 @@ fn mnk_solve<'py>(
     max_nodes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Solved<'py>> {
     let weak = weak.map_or(Ok(false), |w| bool_arg(w, "weak"))?;
-    let budget = match max_nodes {
-        None => DEFAULT_MAX_NODES,
+    let budget = read_budget(max_nodes)?;
+    let (rules, positions) = solve_positions(positions, game)?;
+    let n = positions.len();
+    let (value, distance, score, best) = solve_all(py, rules, &positions, weak, budget)?;
+    let value = PyArray1::from_vec(py, value);
+    if weak {
+        return Ok((value, None, None, None));
+    }
+    let best = PyArray1::from_vec(py, best).reshape([n, rules.actions() as usize])?;
+    Ok((
+        value,
+        Some(PyArray1::from_vec(py, distance)),
+        Some(PyArray1::from_vec(py, score)),
+        Some(best),
+    ))
+}
+
+/// `max_nodes` of `solve`: a positive integer, [`DEFAULT_MAX_NODES`] when `None`.
+pub(crate) fn read_budget(max_nodes: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match max_nodes {
+        None => Ok(DEFAULT_MAX_NODES),
         Some(obj) => {
             let (value, text) = int_arg(obj, "max_nodes")?;
-            u64::try_from(value)
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "argument `max_nodes` must be at least 1, got {text}"
-                    ))
-                })?
+            u64::try_from(value).ok().filter(|&n| n > 0).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "argument `max_nodes` must be at least 1, got {text}"
+                ))
+            })
         }
-    };
-    let (rules, positions) = solve_positions(positions, game)?;
+    }
+}
+
+/// The labels of `solve` for `positions` (all of `rules`), flat: value (int8, -1 unsolved),
+/// and unless `weak` distance (-1 unsolved), score (0 unsolved) and the best-move mask (`n ×
+/// actions`); without the GIL, stopped by a signal (the error is raised).
+pub(crate) type Labels = (Vec<i8>, Vec<i16>, Vec<i16>, Vec<bool>);
+
+/// Solves `positions` (see [`Labels`]).
+pub(crate) fn solve_all(
+    py: Python<'_>,
+    rules: Rules,
+    positions: &[AnyPosition],
+    weak: bool,
+    budget: u64,
+) -> PyResult<Labels> {
     let (n, actions) = (positions.len(), rules.actions() as usize);
     let mut value = vec![-1i8; n];
-    let (mut distance, mut score, mut best) =
-        (vec![-1i16; n], vec![0i16; n], vec![false; n * actions]);
+    let (mut distance, mut score, mut best) = if weak {
+        (Vec::new(), Vec::new(), Vec::new())
+    } else {
+        (vec![-1i16; n], vec![0i16; n], vec![false; n * actions])
+    };
     let (check, signal) = signal_check();
     py.detach(|| {
         let mut solver = AnySolver::new();
@@ -703,17 +736,7 @@ fn mnk_solve<'py>(
     if let Some(error) = raised(&signal) {
         return Err(error);
     }
-    let value = PyArray1::from_vec(py, value);
-    if weak {
-        return Ok((value, None, None, None));
-    }
-    let best = PyArray1::from_vec(py, best).reshape([n, actions])?;
-    Ok((
-        value,
-        Some(PyArray1::from_vec(py, distance)),
-        Some(PyArray1::from_vec(py, score)),
-        Some(best),
-    ))
+    Ok((value, distance, score, best))
 }
 
 /// The node budget of `solve` per position when `max_nodes` is not given (as `ttt solve`).

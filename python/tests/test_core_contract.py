@@ -206,9 +206,13 @@ def test_native_functions_are_all_exported() -> None:
     env_names = {"strategy_moves", "best_move_set", "play_move", "mnk_lines"}
     # The data layer's own kernels (tictactoe_rs.data.family, data.engines), not core functions.
     data_names = {"mnk_expand", "mnk_root_key", "read_ttt_blocks", "ttt_layout"}
-    # The family's solver is tictactoe_rs.mnk.solve.
-    family_names = {"mnk_solve"}
+    # The family's solver and array analysis are tictactoe_rs.mnk.solve, status and legal_moves.
+    family_names = {"mnk_solve", "mnk_solve_array", "mnk_status", "mnk_legal_moves"}
     assert core - env_names - data_names - family_names - {"selfplay"} <= set(t.__all__)
+    from tictactoe_rs import mnk
+
+    assert {"solve", "status", "legal_moves"} <= set(mnk.__all__)
+    assert mnk.status is _native.mnk_status and mnk.legal_moves is _native.mnk_legal_moves
 
 
 def test_python_examples_of_the_reference_page_run() -> None:

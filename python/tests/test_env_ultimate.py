@@ -321,8 +321,10 @@ def test_gymnasium_ids_and_game_argument():
     assert vec.observation_space.shape == (8, 3, 9, 9)
     assert isinstance(ours_gym.MnkVectorEnv(4, game="ultimate"), ours_gym.UltimateVectorEnv)
     assert ours_gym.ENV_IDS["ultimate"] == "tictactoe_rs/Ultimate-v0"
-    with pytest.raises(ValueError, match="'random' or a callable"):
-        ours_gym.UltimateEnv(opponent="heuristic")
+    with pytest.raises(ValueError, match="argument `opponent`: unknown player"):
+        ours_gym.UltimateEnv(opponent="perfect")
+    with pytest.raises(ValueError, match="'random', 'heuristic', 'mcts', 'mcts:N' or a callable"):
+        ours_gym.UltimateEnv(opponent=3)
     env = ours_gym.UltimateEnv()
     env.reset(seed=0)
     with pytest.raises(TypeError):
@@ -540,3 +542,30 @@ def test_training_adapters_take_ultimate():
     assert state.observation.shape == (8, 3, 9, 9) and state.legal_action_mask.shape == (8, 81)
     state = env.step(jnp.argmax(state.legal_action_mask, axis=1).astype(jnp.int32))
     assert int(state.legal_action_mask.sum()) < 8 * 81
+
+
+def test_gymnasium_builtin_players_as_opponents():
+    # The heuristic (one player shared by the games, native) beats an agent playing random moves.
+    envs = ours_gym.UltimateVectorEnv(64, opponent="heuristic", agent="random", autoreset_mode="same_step")
+    envs.reset(seed=0)
+    wins = losses = 0
+    for _ in range(300):
+        _, rewards, _, _, _ = envs.step(envs.sample_actions())
+        wins, losses = wins + int((rewards > 0).sum()), losses + int((rewards < 0).sum())
+    assert losses > 3 * wins, (wins, losses)
+
+    # mcts:N: the same seed gives the same games (the player is reseeded by reset(seed=...)).
+    def game(seed: int) -> list[np.ndarray]:
+        env = ours_gym.UltimateEnv(opponent="mcts:64", agent="random")
+        obs, info = env.reset(seed=seed)
+        seen = [obs]
+        for _ in range(12):
+            obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            seen.append(obs)
+            if terminated:
+                break
+        return seen
+
+    first, again = game(5), game(5)
+    assert all((a == b).all() for a, b in zip(first, again, strict=True))
+    assert sum(int(obs[1].sum()) for obs in first) > 0, "the opponent marked"

@@ -382,6 +382,41 @@ def mnk_expand(
 
 __all__ += ["mnk_expand", "mnk_root_key"]
 
+# The family's analysis over arrays (python/src/family_data.rs, public as tictactoe_rs.mnk.status,
+# legal_moves and solve).
+
+_MnkEncoding = Literal["boards", "keys"]
+
+def mnk_status(
+    x: npt.ArrayLike,
+    game: Rules | str,
+    encoding: _MnkEncoding = "boards",
+    *,
+    out: npt.NDArray[np.int8] | None = None,
+) -> npt.NDArray[np.int8]: ...
+def mnk_legal_moves(
+    x: npt.ArrayLike,
+    game: Rules | str,
+    encoding: _MnkEncoding = "boards",
+    *,
+    out: npt.NDArray[np.int8] | None = None,
+) -> npt.NDArray[np.int8]: ...
+def mnk_solve_array(
+    x: npt.ArrayLike,
+    game: Rules | str,
+    encoding: _MnkEncoding = "boards",
+    *,
+    weak: bool | np.bool_ | None = None,
+    max_nodes: int | np.integer[Any] | None = None,
+) -> tuple[
+    npt.NDArray[np.int8],
+    npt.NDArray[np.int16] | None,
+    npt.NDArray[np.int16] | None,
+    npt.NDArray[np.bool_] | None,
+]: ...
+
+__all__ += ["mnk_legal_moves", "mnk_solve_array", "mnk_status"]
+
 # Ultimate tic-tac-toe (python/src/ultimate.rs, public as tictactoe_rs.ultimate).
 
 @final

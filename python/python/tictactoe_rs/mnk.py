@@ -22,15 +22,35 @@ The reference is the "Python" section of ``docs/family.md``.
 ``status``, ``winner`` and ``to_move`` are the numbers of the 3 x 3 API (``tictactoe_rs.ONGOING``,
 ``X_WON``, ``O_WON``, ``DRAW``; ``tictactoe_rs.X``, ``O``, 0 for none), and :func:`solve`'s
 values the statuses the games end in.
+
+Over arrays, in the shape of the 3 x 3 API (``tictactoe_rs.status(x, encoding)``):
+:func:`status`, :func:`legal_moves` and :func:`solve` take numpy arrays of boards (int8
+``(..., cells)``, row-major from the top, 0 empty, 1 X, 2 O) or of keys
+(``encoding="keys"``: the int64 keys of :mod:`tictactoe_rs.data.family`) and answer each item.
+
+>>> import numpy as np
+>>> from tictactoe_rs import mnk
+>>> boards = np.zeros((2, 42), np.int8)
+>>> boards[1, 35:39] = 1                    # X: four in the bottom row
+>>> boards[1, 28:31] = 2                    # O: three on top of them
+>>> mnk.status(boards, "connect-four").tolist(), mnk.legal_moves(boards, "connect-four")[1].tolist()
+([0, 1], [0, 0, 0, 0, 0, 0, 0])
+>>> mnk.solve(np.zeros((1, 9), np.int8), "tic-tac-toe").value.tolist()
+[3]
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from numpy import ndarray as _ndarray
 
 from tictactoe_rs._native import Position, Rules
+from tictactoe_rs._native import mnk_legal_moves as legal_moves
 from tictactoe_rs._native import mnk_solve as _solve
+from tictactoe_rs._native import mnk_solve_array as _solve_array
+from tictactoe_rs._native import mnk_status as status
 
 if TYPE_CHECKING:  # for annotations only: `np` and `npt` are no names of the module
     import numpy as np
@@ -64,9 +84,10 @@ class Solutions(NamedTuple):
 
 
 def solve(
-    positions: Iterable[Position | str],
+    positions: Iterable[Position | str] | npt.NDArray[Any],
     game: Rules | str | None = None,
     *,
+    encoding: Literal["boards", "keys"] = "boards",
     weak: bool | np.bool_ = False,
     max_nodes: int | np.integer[Any] | None = None,
 ) -> Solutions:
@@ -81,6 +102,11 @@ def solve(
     solved within it gets the value -1). Ctrl-C stops the search within about a tenth of a
     second (``KeyboardInterrupt``). A bad item is a ``ValueError`` or ``TypeError`` naming its index.
 
+    ``positions`` may also be a numpy array of boards or keys (``encoding``, as in
+    :func:`status`; ``game`` is then required): the labels have the items' shape (``best`` one
+    more axis, of actions), and an item that is not a position is a ``ValueError`` naming its
+    index.
+
     >>> from tictactoe_rs.mnk import solve
     >>> labels = solve(["4455", "445566"], "connect-four")
     >>> labels.value.tolist(), labels.distance.tolist(), labels.score.tolist()
@@ -88,7 +114,11 @@ def solve(
     >>> labels.best.nonzero()[1].tolist()
     [2, 5, 2, 6]
     """
+    if isinstance(positions, _ndarray):
+        if game is None:
+            raise TypeError("argument `game` is needed to read an array of positions")
+        return Solutions(*_solve_array(positions, game, encoding, weak=weak, max_nodes=max_nodes))
     return Solutions(*_solve(positions, game, weak=weak, max_nodes=max_nodes))
 
 
-__all__ = ["PRESETS", "Position", "Rules", "Solutions", "solve"]
+__all__ = ["PRESETS", "Position", "Rules", "Solutions", "legal_moves", "solve", "status"]

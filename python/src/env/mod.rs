@@ -11,7 +11,11 @@
 //! without an interpreter), [`tables`] the compile-time tables that write observations and pick
 //! random cells, and this module the PyO3 layer: arguments checked and converted, the one numpy
 //! buffer, the GIL released for large batches, and the snapshot that makes a step with an
-//! external opponent atomic ([`EnvKernel::rollback`]).
+//! external opponent atomic ([`EnvKernel::rollback`]). The family kernel ([`family`]) and the
+//! ultimate kernel ([`ultimate`]) have the same rooms, a folder each (`rules.rs`, the PyO3
+//! class in `mod.rs`); what the three share lives once: [`shared`] in plain Rust (conventions,
+//! the buffer's layout, scoring, seats; where the kernels differ and why is said there) and
+//! [`kernel`] for PyO3 (the buffer and its snapshot, argument checks).
 //!
 //! Player ids are 0 and 1; `first` is the id that plays X. The conventions differ only where
 //! their peers do (see `docs/environments.md`):
@@ -23,27 +27,24 @@
 //! | mask at the end | all ones | the empty cells | all ones |
 //! | opponent | none | none | built in or a callable (id 1) |
 
-use numpy::{
-    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods,
-};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tictactoe::agents::Strategy;
 use tictactoe::{Bitboard, Board, Cell, Position};
 
-use crate::arrays::{Code, Int, Ints, try_vec, with_int_slice, writeable, zeros};
-use crate::choice::{self, Choice};
-
-/// Batches from this size on release the GIL while they step (about 25 us of work at 40
-/// million steps per second); smaller ones keep it, so a step of one game is one plain call.
-const DETACH_MIN: usize = 1024;
+use crate::arrays::{Int, try_vec};
 
 mod family;
+mod kernel;
 mod rules;
+mod shared;
 mod tables;
 mod ultimate;
 
-use rules::{Autoreset, Config, Convention, Game, Layout, Opponent, Outcome, Pending, Seat};
+use kernel::{Buffer, Common};
+use rules::{Config, Game, Opponent, Outcome, Pending};
+use shared::Convention;
 use tables::{pick, splitmix};
 
 /// The most games a kernel holds: its buffer (59 bytes a game), games (32 bytes and an
@@ -51,117 +52,33 @@ use tables::{pick, splitmix};
 /// computation can overflow; the allocation itself may still fail, with `MemoryError`.
 const MAX_GAMES: usize = (isize::MAX as usize) >> 8;
 
-impl Choice for Convention {
-    const ALL: &'static [Self] = &[Convention::Pgx, Convention::PettingZoo, Convention::Gym];
-
-    fn name(self) -> &'static str {
-        match self {
-            Convention::Pgx => "pgx",
-            Convention::PettingZoo => "pettingzoo",
-            Convention::Gym => "gym",
-        }
-    }
-}
-
-impl Choice for Autoreset {
-    const ALL: &'static [Self] = &[
-        Autoreset::NextStep,
-        Autoreset::SameStep,
-        Autoreset::Disabled,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Autoreset::NextStep => "next_step",
-            Autoreset::SameStep => "same_step",
-            Autoreset::Disabled => "disabled",
-        }
-    }
-
-    /// Gymnasium's `AutoresetMode` values.
-    fn aliases(self) -> &'static [&'static str] {
-        match self {
-            Autoreset::NextStep => &["NextStep"],
-            Autoreset::SameStep => &["SameStep"],
-            Autoreset::Disabled => &["Disabled"],
-        }
-    }
-}
-
 /// `N` games stepped together, writing into numpy buffers it owns (see the module docs).
 #[pyclass(module = "tictactoe_rs._native")]
 pub struct EnvKernel {
     config: Config,
     games: Vec<Game>,
-    layout: Layout,
-    /// Every output field (see [`Layout`]).
-    buffer: Py<PyArray1<u8>>,
+    /// Every output field, and the snapshot for [`EnvKernel::rollback`].
+    buffer: Buffer<Vec<Game>>,
     /// The actions of the current call, reused.
-    scratch: Vec<i64>,
-    /// With an external opponent: the games and the buffer as they were before the current
-    /// `reset` or `step`, which [`EnvKernel::rollback`] restores when the opponent fails.
-    saved: Option<(Vec<Game>, Vec<u8>)>,
+    scratch: Vec<usize>,
 }
 
 impl EnvKernel {
     /// Keeps the state for [`EnvKernel::rollback`] (external opponent only).
     fn save(&mut self, py: Python<'_>) {
-        if self.config.opponent != Opponent::External || self.config.convention != Convention::Gym {
-            return;
-        }
-        let bytes = self
-            .buffer
-            .bind(py)
-            .readonly()
-            .as_slice()
-            .map(<[u8]>::to_vec);
-        self.saved = bytes.ok().map(|bytes| (self.games.clone(), bytes));
-    }
-}
-
-/// A seat: player id 0 or 1 (any integer type), or `"random"`.
-fn read_seat(value: &Bound<'_, PyAny>) -> PyResult<Seat> {
-    if let Ok(text) = value.extract::<&str>() {
-        if text == "random" {
-            return Ok(Seat::Random);
-        }
-    } else if let Ok(Int(id)) = value.extract::<Int<i64>>() {
-        match id {
-            0 => return Ok(Seat::Zero),
-            1 => return Ok(Seat::One),
-            _ => {}
+        if self.config.opponent == Opponent::External && self.config.convention == Convention::Gym {
+            self.buffer.save(py, &self.games);
         }
     }
-    Err(PyValueError::new_err(format!(
-        "argument `seat` must be player id 0 or 1, or \"random\", got {}",
-        value.repr()?
-    )))
-}
 
-/// `illegal_reward`: a finite number (not a bool), -1 when `None`.
-fn read_reward(value: Option<&Bound<'_, PyAny>>) -> PyResult<f32> {
-    match value {
-        None => Ok(-1.0),
-        // A bool is an int to Python; as a reward it is a slip, not a number.
-        Some(value) if value.is_instance_of::<pyo3::types::PyBool>() => Err(PyTypeError::new_err(
-            "argument `illegal_reward` must be a number, got bool",
-        )),
-        Some(value) => {
-            let reward: f32 = value.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "argument `illegal_reward` must be a number, got {}",
-                    value
-                        .get_type()
-                        .name()
-                        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
-                ))
-            })?;
-            if !reward.is_finite() {
-                return Err(PyValueError::new_err(format!(
-                    "argument `illegal_reward` must be finite, got {reward}"
-                )));
-            }
-            Ok(reward)
+    /// Reads `obj`, a 1-d array of `n` cells (any integer dtype; a list as numpy reads it),
+    /// into `values`, or raises `TypeError` / `ValueError` naming argument `name`.
+    fn actions(&self, name: &str, obj: &Bound<'_, PyAny>, values: &mut Vec<usize>) -> PyResult<()> {
+        match kernel::read_actions(name, obj, self.games.len(), 9, values)? {
+            None => Ok(()),
+            Some((_, bad)) => Err(PyValueError::new_err(format!(
+                "argument `{name}` holds {bad}, not a cell (0 to 8)"
+            ))),
         }
     }
 }
@@ -169,37 +86,12 @@ fn read_reward(value: Option<&Bound<'_, PyAny>>) -> PyResult<f32> {
 /// Borrows the buffer and runs `f` on its fields, without the GIL for large batches.
 macro_rules! with_out {
     ($self:ident, $py:ident, |$out:ident, $cfg:ident, $games:ident| $body:expr) => {{
-        let mut buffer = $self.buffer.bind($py).readwrite();
-        let mut $out = $self.layout.split(buffer.as_slice_mut()?);
+        let mut buffer = $self.buffer.array.bind($py).readwrite();
+        let mut $out = $self.buffer.layout.split(buffer.as_slice_mut()?);
         let $cfg = $self.config;
         let $games = &mut $self.games;
-        if $games.len() >= DETACH_MIN {
-            $py.detach(|| $body)
-        } else {
-            $body
-        }
+        kernel::run($py, $games.len(), || $body)
     }};
-}
-
-/// Reads `obj`, a 1-d array of `n` cells (any integer dtype; a list as numpy reads it), into
-/// `values`, or raises `TypeError` / `ValueError` naming argument `name`.
-fn actions(name: &str, obj: &Bound<'_, PyAny>, n: usize, values: &mut Vec<i64>) -> PyResult<()> {
-    values.clear();
-    let ints = Ints::read(name, obj)?;
-    if ints.shape() != [n] {
-        return Err(PyValueError::new_err(format!(
-            "argument `{name}` must have shape ({n},), got {:?}",
-            ints.shape()
-        )));
-    }
-    with_int_slice!(ints.slice()?, |s| values
-        .extend(s.iter().map(|v| v.to_bits() as i64)));
-    if let Some(bad) = values.iter().find(|&&a| !(0..9).contains(&a)) {
-        return Err(PyValueError::new_err(format!(
-            "argument `{name}` holds {bad}, not a cell (0 to 8)"
-        )));
-    }
-    Ok(())
 }
 
 #[pymethods]
@@ -225,25 +117,7 @@ impl EnvKernel {
         illegal_reward: Option<&Bound<'_, PyAny>>,
         seed: Int<u64>,
     ) -> PyResult<EnvKernel> {
-        let illegal_reward = read_reward(illegal_reward)?;
-        let n = match usize::try_from(n.0) {
-            Ok(n) if (1..=MAX_GAMES).contains(&n) => n,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "argument `n` must be 1 to {MAX_GAMES} games, got {}",
-                    n.0
-                )));
-            }
-        };
-        let convention = choice::extract::<Convention>("convention", convention)?;
-        let autoreset = match autoreset {
-            Some(value) => choice::extract::<Autoreset>("autoreset", value)?,
-            None => Autoreset::SameStep,
-        };
-        let seat = match seat {
-            None => Seat::Random,
-            Some(value) => read_seat(value)?,
-        };
+        let common = Common::read(n, MAX_GAMES, convention, autoreset, seat, illegal_reward)?;
         let opponent = if opponent == "external" {
             Opponent::External
         } else {
@@ -254,28 +128,19 @@ impl EnvKernel {
             })?)
         };
         let config = Config {
-            convention,
-            autoreset,
-            seat,
+            convention: common.convention,
+            autoreset: common.autoreset,
+            seat: common.seat,
             opponent,
-            illegal_reward,
+            illegal_reward: common.illegal_reward,
         };
-        let mut games = Vec::new();
-        games.try_reserve_exact(n).map_err(|_| {
-            pyo3::exceptions::PyMemoryError::new_err(format!(
-                "argument `n`: cannot allocate {n} games"
-            ))
-        })?;
-        games.extend((0..n as u64).map(|i| Game::new(seed.0.wrapping_add(i), config.builtin())));
-        let layout = Layout { n };
-        let buffer = zeros::<u8>(py, "n", &[layout.offsets().1])?.cast_into::<PyArray1<u8>>()?;
+        let n = common.n;
+        let games = kernel::games(n, |i| Game::new(seed.0.wrapping_add(i), config.builtin()))?;
         Ok(EnvKernel {
             config,
             games,
-            layout,
-            buffer: buffer.unbind(),
+            buffer: Buffer::new(py, rules::layout(n))?,
             scratch: try_vec("n", n, 0)?,
-            saved: None,
         })
     }
 
@@ -293,19 +158,7 @@ impl EnvKernel {
         seeds: Option<PyReadonlyArray1<'_, u64>>,
         mask: Option<PyReadonlyArray1<'_, bool>>,
     ) -> PyResult<()> {
-        let n = self.games.len();
-        let seeds = seeds
-            .map(|s| s.as_slice().map(<[u64]>::to_vec))
-            .transpose()?;
-        let mask = mask
-            .map(|m| m.as_slice().map(<[bool]>::to_vec))
-            .transpose()?;
-        if seeds.as_ref().is_some_and(|s| s.len() != n) {
-            return Err(PyValueError::new_err(format!("seeds: expected {n} seeds")));
-        }
-        if mask.as_ref().is_some_and(|m| m.len() != n) {
-            return Err(PyValueError::new_err(format!("mask: expected {n} flags")));
-        }
+        let (seeds, mask) = kernel::reset_args(self.games.len(), seeds, mask)?;
         self.save(py);
         with_out!(self, py, |out, config, games| {
             let strategy = config.builtin();
@@ -331,14 +184,14 @@ impl EnvKernel {
     /// `pending()` wait for `finish`.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut scratch = std::mem::take(&mut self.scratch);
-        let read = self::actions("actions", actions, self.games.len(), &mut scratch);
+        let read = self.actions("actions", actions, &mut scratch);
         if read.is_ok() {
             self.save(py);
         }
         let result = read.and_then(|()| {
             with_out!(self, py, |out, config, games| {
                 for (i, (game, &action)) in games.iter_mut().zip(&scratch).enumerate() {
-                    config.step(game, action, i, &mut out);
+                    config.step(game, action as i64, i, &mut out);
                 }
             });
             Ok(())
@@ -350,36 +203,10 @@ impl EnvKernel {
     /// Writes a uniformly random legal action of each game into `out` (int64), from each
     /// game's own stream; any cell for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.games.len();
-        let Ok(out) = out.cast::<PyArray1<i64>>() else {
-            let got = match out.cast::<PyUntypedArray>() {
-                Ok(array) => format!(
-                    "an array of dtype {} and {} dimensions",
-                    array.dtype(),
-                    array.ndim()
-                ),
-                Err(_) => format!("{}", out.get_type().name()?),
-            };
-            return Err(PyTypeError::new_err(format!(
-                "argument `out` must be an int64 array of shape ({n},), got {got}"
-            )));
-        };
-        writeable("out", out.as_untyped())?;
-        let mut out = out
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(format!("argument `out` cannot be written: {e}")))?;
-        let out = out.as_slice_mut().map_err(|_| {
-            PyValueError::new_err("argument `out` must be C-contiguous and aligned")
-        })?;
-        if out.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "argument `out` must have shape ({n},), got ({},)",
-                out.len()
-            )));
-        }
+        let mut out = kernel::sample_out(out, self.games.len())?;
+        let out = out.as_slice_mut()?;
         let games = &mut self.games;
-        let big = games.len() >= DETACH_MIN;
-        let mut work = || {
+        kernel::run(py, games.len(), || {
             for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
                 // A game that is not done is ongoing: its empty cells are its moves.
                 let set = if game.done {
@@ -390,12 +217,7 @@ impl EnvKernel {
                 let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
                 *slot = i64::from(pick(set, random));
             }
-        };
-        if big {
-            py.detach(work);
-        } else {
-            work();
-        }
+        });
         Ok(())
     }
 
@@ -403,45 +225,32 @@ impl EnvKernel {
     /// (external opponent only): a step whose opponent fails leaves no trace. Returns whether
     /// there was a state to restore.
     fn rollback(&mut self, py: Python<'_>) -> PyResult<bool> {
-        let Some((games, bytes)) = self.saved.take() else {
-            return Ok(false);
-        };
-        self.games = games;
-        let mut buffer = self.buffer.bind(py).try_readwrite()?;
-        buffer.as_slice_mut()?.copy_from_slice(&bytes);
-        Ok(true)
+        self.buffer.rollback(py, &mut self.games)
     }
 
     /// The games waiting for an external opponent's move (bool, one per game).
     fn pending<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let flags: Vec<bool> = self
-            .games
-            .iter()
-            .map(|g| g.pending != Pending::None)
-            .collect();
-        PyArray1::from_vec(py, flags)
+        kernel::pending_flags(py, self.games.iter().map(|g| g.pending))
     }
 
     /// Plays the external opponent's `actions[i]` in each pending game `i` (other entries
     /// are ignored) and completes the step. An illegal move raises `ValueError`.
     fn finish(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut values = Vec::new();
-        self::actions("actions", actions, self.games.len(), &mut values)?;
-        let actions = values;
+        let actions_arg = actions;
+        let mut actions = Vec::new();
+        self.actions("actions", actions_arg, &mut actions)?;
         let illegal: Option<usize> = with_out!(self, py, |out, config, games| {
             let mut illegal = None;
             for (i, (game, &action)) in games.iter_mut().zip(&actions).enumerate() {
-                if game.pending != Pending::None && !config.finish(game, action, i, &mut out) {
+                if game.pending != Pending::None && !config.finish(game, action as i64, i, &mut out)
+                {
                     illegal = Some(i);
                 }
             }
             illegal
         });
         match illegal {
-            Some(i) => Err(PyValueError::new_err(format!(
-                "actions: the opponent's move {} in game {i} is illegal",
-                actions[i]
-            ))),
+            Some(i) => Err(kernel::illegal_finish(actions[i], i)),
             None => Ok(()),
         }
     }
@@ -473,29 +282,11 @@ impl EnvKernel {
         first: PyReadonlyArray1<'_, i32>,
         mask: PyReadonlyArray1<'_, bool>,
     ) -> PyResult<()> {
-        let n = self.games.len();
-        let (first, mask) = (first.as_slice()?.to_vec(), mask.as_slice()?.to_vec());
-        if first.len() != n || mask.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "first, mask: expected {n} entries each"
-            )));
-        }
-        if self.config.convention == Convention::Gym {
-            return Err(PyValueError::new_err(
-                "set_first: not for the gym convention",
-            ));
-        }
-        for (i, game) in self.games.iter().enumerate() {
-            if mask[i] && game.position != Position::EMPTY {
-                return Err(PyValueError::new_err(format!("mask: game {i} has started")));
-            }
-            if mask[i] && !(0..2).contains(&first[i]) {
-                return Err(PyValueError::new_err(format!(
-                    "first: {} is not 0 or 1",
-                    first[i]
-                )));
-            }
-        }
+        let games = &self.games;
+        let (first, mask) =
+            kernel::first_args(games.len(), self.config.convention, first, mask, |i| {
+                games[i].position != Position::EMPTY
+            })?;
         with_out!(self, py, |out, config, games| {
             for (i, game) in games.iter_mut().enumerate() {
                 if mask[i] {
@@ -511,7 +302,7 @@ impl EnvKernel {
     /// `fields()` tells where each field lives.
     #[getter]
     fn buffer<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        self.buffer.bind(py).clone()
+        self.buffer.array(py)
     }
 
     /// `(name, offset, dtype, shape)` of each output field in `buffer`: `obs` (0/1 planes seen
@@ -519,16 +310,7 @@ impl EnvKernel {
     /// `player` (the viewer: the player to move) and `final_obs` (same-step auto-reset: the
     /// last observation of the games that ended in the last step).
     fn fields(&self) -> Vec<(&'static str, usize, &'static str, Vec<usize>)> {
-        let (offsets, _) = self.layout.offsets();
-        Layout::FIELDS
-            .iter()
-            .zip(offsets)
-            .map(|(&(name, dtype, _, shape), offset)| {
-                let mut full = vec![self.layout.n];
-                full.extend_from_slice(shape);
-                (name, offset, dtype, full)
-            })
-            .collect()
+        self.buffer.fields()
     }
 }
 

@@ -6,53 +6,17 @@
 use tictactoe::agents::{Agent, Strategy};
 use tictactoe::{Bitboard, Player, Position};
 
+pub use super::shared::{Autoreset, Convention, Layout, Out, Outcome, Pending, Seat};
 #[cfg(test)]
 use super::tables;
 use super::tables::{splitmix, write_bytes, write_planes};
-
-/// Whose rules the kernel follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Convention {
-    Pgx,
-    PettingZoo,
-    Gym,
-}
-
-/// What happens to a game after it ends (Gymnasium's `AutoresetMode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Autoreset {
-    /// The next step resets it and ignores the action.
-    NextStep,
-    /// It is reset in the step that ended it; its last observation goes to `final_obs`.
-    SameStep,
-    /// Only `reset` starts it again; steps on it change nothing.
-    Disabled,
-}
-
-/// Who plays X.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Zero,
-    One,
-    Random,
-}
 
 /// The opponent of the single-agent convention.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Opponent {
     Builtin(Strategy),
-    /// Moves come from Python through [`EnvKernel::finish`].
+    /// Moves come from Python through [`super::EnvKernel::finish`].
     External,
-}
-
-/// What a game waits for from an external opponent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pending {
-    None,
-    /// A move in the middle of a step: its outcome is this step's.
-    InStep,
-    /// The first move of a new game (the agent is O): the step's outcome is already written.
-    AfterReset,
 }
 
 /// One game.
@@ -85,87 +49,9 @@ pub struct Config {
     pub illegal_reward: f32,
 }
 
-/// The output fields of one step: byte ranges of the kernel's one buffer (see [`Layout`]).
-pub struct Out<'a> {
-    pub obs: &'a mut [u8],
-    pub mask: &'a mut [u8],
-    /// `f32` pairs, native byte order.
-    pub rewards: &'a mut [u8],
-    /// numpy bools: one byte, 0 or 1.
-    pub terminated: &'a mut [u8],
-    pub truncated: &'a mut [u8],
-    /// `i32`, native byte order.
-    pub player: &'a mut [u8],
-    pub final_obs: &'a mut [u8],
-}
-
-/// Where each field lives in the kernel's buffer: one numpy allocation, so that a step borrows
-/// one array instead of seven (the borrow checks dominate a step of one game). Offsets are
-/// aligned to the field's item size.
-#[derive(Clone, Copy, Debug)]
-pub struct Layout {
-    pub n: usize,
-}
-
-impl Layout {
-    /// `(name, numpy dtype, bytes per game, shape after n)`, in buffer order.
-    pub const FIELDS: [(&'static str, &'static str, usize, &'static [usize]); 7] = [
-        ("obs", "uint8", 18, &[3, 3, 2]),
-        ("mask", "uint8", 9, &[9]),
-        ("rewards", "float32", 8, &[2]),
-        ("terminated", "bool", 1, &[]),
-        ("truncated", "bool", 1, &[]),
-        ("player", "int32", 4, &[]),
-        ("final_obs", "uint8", 18, &[3, 3, 2]),
-    ];
-
-    /// The byte offset of each field, then the total size.
-    pub fn offsets(self) -> ([usize; 7], usize) {
-        let mut offsets = [0; 7];
-        let mut at = 0usize;
-        for (k, (_, _, bytes, _)) in Layout::FIELDS.iter().enumerate() {
-            at = at.next_multiple_of(8);
-            offsets[k] = at;
-            at += bytes * self.n;
-        }
-        (offsets, at)
-    }
-
-    /// Splits the buffer into the fields.
-    pub fn split(self, buffer: &mut [u8]) -> Out<'_> {
-        let (offsets, _) = self.offsets();
-        let mut rest = buffer;
-        let mut taken = 0;
-        let mut parts: [&mut [u8]; 7] = Default::default();
-        for (k, part) in parts.iter_mut().enumerate() {
-            let (_, tail) = rest.split_at_mut(offsets[k] - taken);
-            let (field, tail) = tail.split_at_mut(Layout::FIELDS[k].2 * self.n);
-            taken = offsets[k] + field.len();
-            *part = field;
-            rest = tail;
-        }
-        let [obs, mask, rewards, terminated, truncated, player, final_obs] = parts;
-        Out {
-            obs,
-            mask,
-            rewards,
-            terminated,
-            truncated,
-            player,
-            final_obs,
-        }
-    }
-}
-
-/// How a move ended, if it did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Ongoing,
-    /// The player with this id won (or the other moved illegally).
-    Won(u8),
-    Draw,
-    /// The player with this id moved illegally.
-    Illegal(u8),
+/// The layout of `n` games of the 3 × 3 kernel: `(3, 3, 2)` planes, nine actions.
+pub fn layout(n: usize) -> Layout {
+    Layout::new(n, "uint8", &[3, 3, 2], 9)
 }
 
 impl Game {
@@ -245,11 +131,7 @@ impl Config {
         game.ply = 0;
         game.done = false;
         game.pending = Pending::None;
-        game.first = match self.seat {
-            Seat::Zero => 0,
-            Seat::One => 1,
-            Seat::Random => (splitmix(&mut game.seat_rng) >> 63) as u8,
-        };
+        game.first = self.seat.draw(&mut game.seat_rng);
         if self.convention == Convention::Gym && game.first == 1 {
             self.opponent_turn(game, Pending::AfterReset);
         }
@@ -281,17 +163,9 @@ impl Config {
         }
     }
 
-    /// The id whose view the observation shows: the agent (gym); else the player to move, as
-    /// the peers hand the turn on after an illegal move: PettingZoo to `player_1` (its
-    /// wrapper's `_deads_step_first`), pgx to the other player (its step ran before the
-    /// penalty), while our board stays as it was.
+    /// The id whose view the observation shows ([`Convention::viewer`]).
     pub fn viewer(&self, game: &Game, outcome: Outcome) -> u8 {
-        match (self.convention, outcome) {
-            (Convention::Gym, _) => 0,
-            (Convention::PettingZoo, Outcome::Illegal(_)) => 0,
-            (Convention::Pgx, Outcome::Illegal(_)) => 1 - game.mover(),
-            _ => game.mover(),
-        }
+        self.convention.viewer(|| game.mover(), outcome)
     }
 
     /// Writes the observation, mask and player of game `i` into the buffers.
@@ -312,31 +186,9 @@ impl Config {
         out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
     }
 
-    /// Writes rewards and flags of an outcome.
+    /// Writes rewards and flags of an outcome ([`Convention::score`]).
     pub fn score(&self, outcome: Outcome, i: usize, out: &mut Out<'_>) {
-        let (r, ended, truncated) = match outcome {
-            Outcome::Ongoing => ([0.0, 0.0], false, false),
-            Outcome::Draw => ([0.0, 0.0], true, false),
-            Outcome::Won(0) => ([1.0, -1.0], true, false),
-            Outcome::Won(_) => ([-1.0, 1.0], true, false),
-            Outcome::Illegal(id) => {
-                let (mover, other, truncated) = match self.convention {
-                    Convention::Pgx => (-1.0, 1.0, false),
-                    Convention::PettingZoo => (-1.0, 0.0, true),
-                    Convention::Gym => (self.illegal_reward, 0.0, false),
-                };
-                let r = if id == 0 {
-                    [mover, other]
-                } else {
-                    [other, mover]
-                };
-                (r, true, truncated)
-            }
-        };
-        out.rewards[8 * i..8 * i + 4].copy_from_slice(&r[0].to_ne_bytes());
-        out.rewards[8 * i + 4..8 * i + 8].copy_from_slice(&r[1].to_ne_bytes());
-        out.terminated[i] = u8::from(ended);
-        out.truncated[i] = u8::from(truncated);
+        self.convention.score(self.illegal_reward, outcome, i, out);
     }
 
     /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
@@ -406,7 +258,7 @@ mod tests {
 
     /// A kernel's buffer for one game, split into its fields.
     fn buffer() -> Vec<u8> {
-        vec![0u8; Layout { n: 1 }.offsets().1]
+        vec![0u8; layout(1).offsets().1]
     }
 
     fn config(convention: Convention, autoreset: Autoreset, opponent: Opponent) -> Config {
@@ -434,7 +286,7 @@ mod tests {
             Opponent::External,
         );
         let mut bytes = buffer();
-        let mut out = Layout { n: 1 }.split(&mut bytes);
+        let mut out = layout(1).split(&mut bytes);
         let mut game = Game::new(7, None);
         config.restart(&mut game);
         for cell in [0, 3, 1, 4] {
@@ -463,7 +315,7 @@ mod tests {
             let opponent = Opponent::Builtin(Strategy::Random);
             let config = config(convention, Autoreset::Disabled, opponent);
             let mut bytes = buffer();
-            let mut out = Layout { n: 1 }.split(&mut bytes);
+            let mut out = layout(1).split(&mut bytes);
             let mut game = Game::new(1, config.builtin());
             config.restart(&mut game);
             config.step(&mut game, 4, 0, &mut out);
@@ -486,7 +338,7 @@ mod tests {
         let perfect = Opponent::Builtin(Strategy::Perfect);
         let config = config(Convention::Gym, Autoreset::SameStep, perfect);
         let mut bytes = buffer();
-        let mut out = Layout { n: 1 }.split(&mut bytes);
+        let mut out = layout(1).split(&mut bytes);
         let mut game = Game::new(3, config.builtin());
         config.restart(&mut game);
         let mut rng = 11u64;
@@ -505,18 +357,5 @@ mod tests {
     #[test]
     fn a_game_is_32_bytes() {
         assert_eq!(core::mem::size_of::<Game>(), 32);
-    }
-
-    #[test]
-    fn layout_fields_are_aligned_and_disjoint() {
-        for n in [1, 3, 7, 4096] {
-            let (offsets, total) = Layout { n }.offsets();
-            let mut end = 0;
-            for (k, (_, _, bytes, _)) in Layout::FIELDS.iter().enumerate() {
-                assert!(offsets[k] >= end && offsets[k] % 8 == 0);
-                end = offsets[k] + bytes * n;
-            }
-            assert_eq!(end, total);
-        }
     }
 }

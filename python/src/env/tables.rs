@@ -70,8 +70,15 @@ pub fn pick(set: Bitboard, random: u32) -> u8 {
 }
 
 /// Writes a set of cells as nine 0/1 bytes.
+#[inline(always)]
 pub fn write_bytes(out: &mut [u8], set: Bitboard) {
-    let bits = set.bits();
+    write_bits(out, set.bits());
+}
+
+/// Writes the 9-bit set `bits` (bit `c` is cell `c`; higher bits are ignored) as nine 0/1
+/// bytes.
+#[inline(always)]
+pub fn write_bits(out: &mut [u8], bits: u16) {
     out[..8].copy_from_slice(&BYTES[usize::from(bits & 0xff)].to_le_bytes());
     out[8] = (bits >> 8) as u8 & 1;
 }

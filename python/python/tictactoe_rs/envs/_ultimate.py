@@ -1,7 +1,7 @@
 """Ultimate tic-tac-toe in the environments (numpy only): ``game="ultimate"``, its options and
 its pictures.
 
-The environments run on the native ``UltimateKernel`` (``python/src/env/ultimate.rs``). Two
+The environments run on the native ``UltimateKernel`` (``python/src/env/ultimate/``). Two
 options, each a keyword of every environment that takes ``game="ultimate"``:
 
 ``actions``

@@ -25,17 +25,15 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector
 
 from tictactoe_rs import _checks
-from tictactoe_rs.envs import _ultimate
+from tictactoe_rs.envs import _aec_base, _ultimate
 from tictactoe_rs.envs._views import views
 
 __all__ = ["UltimateRawEnv"]
 
 
-class UltimateRawEnv(AECEnv, EzPickle):
+class UltimateRawEnv(_aec_base.RawEnv):
     """The unwrapped AEC environment of ultimate tic-tac-toe (see the module docs); the
     ``raw_env(game="ultimate")`` of :mod:`tictactoe_rs.envs.pettingzoo`. ``screen_height``
     sizes the ``rgb_array`` picture; ``screen_scaling`` is accepted for the family's signature
@@ -64,37 +62,17 @@ class UltimateRawEnv(AECEnv, EzPickle):
         EzPickle.__init__(
             self, render_mode, screen_height, game, screen_scaling, actions=actions, observation=observation
         )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"argument `render_mode` must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
+        self._check_render_mode(render_mode)
         self._kernel = _ultimate.kernel(1, "pettingzoo", actions, observation, autoreset="disabled", seat=0)
         self.actions, self.observation = actions, observation
         self._fields = views(self._kernel, readonly=True)
-        count = self._kernel.num_actions
-        self.agents = ["player_1", "player_2"]
-        self.possible_agents = self.agents[:]
         box: spaces.Box
         if observation == "planes":
             box = spaces.Box(low=0, high=1, shape=(3, 9, 9), dtype=np.int8)
         else:
             box = spaces.Box(low=0.0, high=1.0, shape=(254,), dtype=np.float32)
-        self.action_spaces = {i: spaces.Discrete(count) for i in self.agents}
-        self.observation_spaces = {
-            i: spaces.Dict(
-                {"observation": box, "action_mask": spaces.Box(low=0, high=1, shape=(count,), dtype=np.int8)}
-            )
-            for i in self.agents
-        }
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {i: {} for i in self.agents}
-        self._agent_selector = AgentSelector(self.agents)
-        self.agent_selection = self._agent_selector.reset()
-        self.render_mode = render_mode
-        self.screen_height = screen_height
-        self.screen_scaling = screen_scaling
+        agents = ["player_1", "player_2"]
+        self._setup(agents, self._kernel.num_actions, box, render_mode, screen_height, screen_scaling)
         self._kernel.reset()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -110,14 +88,6 @@ class UltimateRawEnv(AECEnv, EzPickle):
         if agent != self.agent_selection or self._fields["terminated"][0]:
             return np.zeros(self._kernel.num_actions, dtype=np.int8)
         return self._fields["mask"][0].view(np.int8).copy()
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        """``Dict(observation=..., action_mask=Box(0, 1, (actions,), int8))``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(81)``, or ``Discrete(9)`` with OpenSpiel's actions."""
-        return self.action_spaces[agent]
 
     def step(self, action: Any) -> None:
         """Plays ``action`` for the agent to move: an illegal one raises ``ValueError`` (the
@@ -146,30 +116,12 @@ class UltimateRawEnv(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Empties the board; ``player_1`` moves first. The game has no randomness."""
         self._kernel.reset()
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {i: {} for i in self.agents}
-        self._agent_selector.reinit(self.agents)
-        self.agent_selection = self._agent_selector.reset()
+        self._restart_agents()
 
-    def close(self) -> None:
-        """Nothing to release."""
+    def _picture(self) -> np.ndarray:
+        """The position drawn, the board to play tinted."""
+        return _ultimate.rgb(self._kernel.boards()[0], int(self.screen_height or 540))
 
-    def render(self) -> np.ndarray | str | None:
-        """The position as text (``ansi``; ``human`` prints it) or a picture (``rgb_array``)."""
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = self._kernel.boards()[0]
-        if self.render_mode == "rgb_array":
-            return _ultimate.rgb(text, int(self.screen_height or 540))
-        drawing = _ultimate.ansi(text)
-        if self.render_mode == "human":
-            print(drawing)
-            return None
-        return drawing
+    def _text(self) -> str:
+        """The position as text."""
+        return _ultimate.ansi(self._kernel.boards()[0])

@@ -66,15 +66,17 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from tictactoe_rs import _checks, _native
 from tictactoe_rs._native import EnvKernel, FamilyKernel
-from tictactoe_rs.envs import _render
+from tictactoe_rs.envs import _gym_base, _render
+from tictactoe_rs.envs._gym_base import AUTORESET as _AUTORESET
+from tictactoe_rs.envs._gym_base import autoreset_mode as _autoreset_mode
+from tictactoe_rs.envs._gym_base import play_batch as _play_batch
 from tictactoe_rs.envs._ultimate import is_ultimate
 from tictactoe_rs.envs._ultimate_gym import UltimateEnv, UltimateVectorEnv
-from tictactoe_rs.envs._views import views
 from tictactoe_rs.envs.batched import game_rules
 
 __all__ = [
@@ -117,14 +119,7 @@ AutoresetName = Literal[
     "next_step", "same_step", "disabled", "NextStep", "SameStep", "Disabled"
 ]
 
-# The kernel's seat: the agent is player id 0, the opponent id 1.
-_SEATS: dict[str, Literal[0, 1, "random"]] = {"x": 0, "o": 1, "random": "random"}
 _BYTES = ((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(np.int8)
-_AUTORESET = {
-    AutoresetMode.NEXT_STEP: "next_step",
-    AutoresetMode.SAME_STEP: "same_step",
-    AutoresetMode.DISABLED: "disabled",
-}
 
 
 class BatchedOpponent:
@@ -160,8 +155,7 @@ def _kernel(
     autoreset: str,
     rules: _native.Rules | None = None,
 ) -> EnvKernel | FamilyKernel:
-    if agent not in _SEATS:
-        raise ValueError(f"argument `agent` must be 'x', 'o' or 'random', got {agent!r}")
+    seat = _gym_base.seat(agent)
     name = "external" if callable(opponent) else opponent
     if rules is not None:
         if not isinstance(name, str) or (name == "external" and not callable(opponent)):
@@ -174,7 +168,7 @@ def _kernel(
             rules,
             "gym",
             autoreset=autoreset,
-            seat=_SEATS[agent],
+            seat=seat,
             opponent=name,
             illegal_reward=illegal_reward,
         )
@@ -186,7 +180,7 @@ def _kernel(
         _checks.index("num_envs", num_envs),
         "gym",
         autoreset=autoreset,
-        seat=_SEATS[agent],
+        seat=seat,
         opponent=name,
         illegal_reward=illegal_reward,
     )
@@ -224,31 +218,6 @@ def _views_3x3(kernel: EnvKernel, pending: np.ndarray) -> tuple[np.ndarray, np.n
     return observations, _BYTES[~(x | o) & 0x1FF]
 
 
-def _play_batch(
-    kernel: EnvKernel | FamilyKernel,
-    opponent: Callable[[np.ndarray, np.ndarray], Any],
-    pending: np.ndarray,
-    observations: np.ndarray,
-    masks: np.ndarray,
-) -> None:
-    """One call of the opponent for every game of ``pending``, from its own view (id 1)."""
-    k, bound = len(pending), masks.shape[1]
-    moves = opponent(observations.view(np.int8), masks.view(np.int8))
-    if not isinstance(moves, np.ndarray) or moves.dtype == np.bool_ or moves.dtype.kind not in "iu":
-        got = f"dtype {moves.dtype}" if isinstance(moves, np.ndarray) else type(moves).__name__
-        raise TypeError(f"the opponent must return an integer array of shape ({k},), got {got}")
-    if moves.shape != (k,):
-        raise ValueError(f"the opponent must return shape ({k},), got {moves.shape}")
-    if ((moves < 0) | (moves >= bound)).any():
-        bad = int(np.flatnonzero((moves < 0) | (moves >= bound))[0])
-        raise ValueError(
-            f"the opponent's move {int(moves[bad])} in game {int(pending[bad])} is not an action (0 to {bound - 1})"
-        )
-    actions = np.zeros(len(kernel), dtype=np.int64)
-    actions[pending] = moves
-    kernel.finish(actions)
-
-
 def _action(name: str, value: Any, bound: int) -> int:
     """An action 0 to ``bound - 1``: ``TypeError`` / ``ValueError`` naming ``name``."""
     action = _checks.index(name, value)
@@ -284,12 +253,9 @@ def _play_pending(
     kernel.finish(actions)
 
 
-class MnkEnv(gym.Env):
+class MnkEnv(_gym_base.SingleEnv):
     """One game of ``game`` (any game of the family, default tic-tac-toe) against a built-in
     opponent (see the module docs for every argument); ``tictactoe_rs/Mnk-v0``."""
-
-    # An instance attribute in gymnasium.Env, so no ClassVar.
-    metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
         # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
@@ -306,10 +272,7 @@ class MnkEnv(gym.Env):
         *,
         game: str | _native.Rules | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"argument `render_mode` must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
+        self._check_render_mode(render_mode)
         rules = game_rules(game)
         self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         shape = (self.game.rows, self.game.cols, 2)
@@ -318,49 +281,15 @@ class MnkEnv(gym.Env):
         self.render_mode = render_mode
         self.opponent = opponent
         self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled", rules)
-        self._fields = views(self._kernel, readonly=rules is not None)
-        self._obs = self._fields["obs"].view(np.int8)
-        self._mask = self._fields["mask"].view(np.int8)
-        self._seeded = False
+        self._bind(readonly=rules is not None)
 
     def _settle(self) -> None:
         if callable(self.opponent):
             _play_external(self._kernel, self.opponent)
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """A new game; with ``seed``, the seat draws and the opponent's choices restart from it."""
-        seeds = None
-        if seed is not None:
-            seeds = np.array([_checks.seed("seed", seed)], dtype=np.uint64)
-        super().reset(seed=seed)
-        if seeds is None and not self._seeded:
-            seeds = np.array([self.np_random.integers(2**63)], dtype=np.uint64)
-        self._seeded = True
-        self._kernel.reset(seeds)
-        self._settle()
-        if self.render_mode == "human":
-            self.render()
-        return self._obs[0].copy(), {"action_mask": self._mask[0].copy()}
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """The agent plays ``action`` (a cell; with gravity a column), then the opponent answers."""
-        self._kernel.step(np.array([_action("action", action, self.game.actions)], dtype=np.int64))
-        self._settle()
-        if self.render_mode == "human":
-            self.render()
-        return (
-            self._obs[0].copy(),
-            float(self._fields["rewards"][0, 0]),
-            bool(self._fields["terminated"][0]),
-            False,
-            {"action_mask": self._mask[0].copy()},
-        )
-
-    def action_masks(self) -> np.ndarray:
-        """The actions the agent may play now (bool, ``(actions,)``)."""
-        return self._mask[0].astype(bool)
+    def _action(self, action: Any) -> int:
+        """A cell; with gravity a column."""
+        return _action("action", action, self.game.actions)
 
     def render(self) -> np.ndarray | str | None:
         """The board: text (``ansi``; ``human`` prints it, and does so after every ``reset``
@@ -386,7 +315,7 @@ class MnkEnv(gym.Env):
         return text
 
 
-class MnkVectorEnv(VectorEnv):
+class MnkVectorEnv(_gym_base.VectorEnv):
     """``num_envs`` games of ``game`` (default tic-tac-toe) against the opponent, stepped
     together by the native kernel; ``tictactoe_rs/Mnk-v0``.
 
@@ -425,117 +354,12 @@ class MnkVectorEnv(VectorEnv):
         self.opponent = opponent
         self.copy = copy
         self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode], rules)
-        self._fields = views(self._kernel, readonly=rules is not None)
-        self._obs = self._fields["obs"].view(np.int8)
-        self._mask = self._fields["mask"].view(np.int8)
-        self._final = self._fields["final_obs"].view(np.int8)
-        self._mode = mode
-        self._seeded = False
+        self._num_actions = self.game.actions
+        self._bind(mode, readonly=rules is not None)
 
     def _settle(self) -> None:
         if callable(self.opponent):
             _play_external(self._kernel, self.opponent)
-
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
-
-    def reset(
-        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Resets every game, or those of ``options["reset_mask"]``; an int ``seed`` seeds
-        game ``i`` with ``seed + i``, a list seeds game ``i`` with ``seed[i]``."""
-        n = self.num_envs
-        mask = None
-        if options is not None and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"])
-            if mask.shape != (n,) or mask.dtype != np.bool_ or not mask.any():
-                raise ValueError(f"options['reset_mask']: expected a bool array of shape ({n},) with a True")
-        seeds = None
-        if isinstance(seed, (list, tuple)):
-            if len(seed) != n:
-                raise ValueError(f"argument `seed` must hold {n} seeds, got {len(seed)}")
-            fresh = np.random.default_rng().integers(2**63, size=n)
-            seeds = np.array(
-                [fresh[i] if s is None else _checks.seed(f"seed[{i}]", s) for i, s in enumerate(seed)],
-                np.uint64,
-            )
-        elif seed is not None:
-            seeds = (np.arange(n, dtype=np.uint64) + np.uint64(_checks.seed("seed", seed))).astype(np.uint64)
-        elif not self._seeded:
-            seeds = np.random.default_rng().integers(2**63, size=n).astype(np.uint64)
-        self._seeded = True
-        self._kernel.reset(seeds, mask)
-        self._settle()
-        rows = np.ones(n, bool) if mask is None else mask.copy()
-        infos: dict[str, Any] = {}
-        if rows.any():
-            masks = np.zeros((n, self.game.actions), np.int8)
-            masks[rows] = self._mask[rows]
-            infos = {"action_mask": masks, "_action_mask": rows}
-        return self._out(self._obs), infos
-
-    def step(
-        self, actions: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One move of the agent and one of the opponent in every game. In ``DISABLED``
-        autoreset mode, a step while a game is over raises ``ValueError`` (``SyncVectorEnv``
-        asserts the same): reset those games first (``options={"reset_mask": ...}``)."""
-        actions = _checks.integers("actions", actions)
-        if self._mode == AutoresetMode.DISABLED and self._fields["terminated"].any():
-            over = np.flatnonzero(self._fields["terminated"])
-            raise ValueError(
-                f"{len(over)} games are over (first: {over[:5].tolist()}) and autoreset_mode is "
-                "DISABLED: reset them first (options={'reset_mask': ...}), as SyncVectorEnv requires"
-            )
-        self._kernel.step(actions)
-        self._settle()
-        n = self.num_envs
-        terminated = self._fields["terminated"].copy()
-        infos: dict[str, Any] = {
-            "action_mask": self._mask.copy(),
-            "_action_mask": np.ones(n, bool),
-        }
-        if self._mode == AutoresetMode.SAME_STEP and terminated.any():
-            final_obs = np.full(n, None, dtype=object)
-            final_masks = np.zeros((n, self.game.actions), np.int8)
-            for i in np.flatnonzero(terminated):
-                final_obs[i] = self._final[i].copy()
-                final_masks[i] = 1
-            infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
-            infos["final_info"] = {"action_mask": final_masks, "_action_mask": terminated.copy()}
-            infos["_final_info"] = terminated.copy()
-        return (
-            self._out(self._obs),
-            self._fields["rewards"][:, 0].astype(np.float64),
-            terminated,
-            np.zeros(n, bool),
-            infos,
-        )
-
-    def action_masks(self) -> np.ndarray:
-        """The actions each agent may play now (bool, ``(num_envs, actions)``)."""
-        return self._mask.astype(bool)
-
-    def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per game (int64), drawn natively from each game's
-        own stream, into ``out`` when given."""
-        if out is None:
-            out = np.empty(self.num_envs, dtype=np.int64)
-        self._kernel.sample_actions(out)
-        return out
-
-
-
-def _autoreset_mode(value: Any) -> AutoresetMode:
-    """An ``AutoresetMode`` from itself, its value (``"NextStep"``) or ``BatchedEnv``'s
-    spelling (``"next_step"``)."""
-    if isinstance(value, AutoresetMode):
-        return value
-    for mode, name in _AUTORESET.items():
-        if value in (mode.value, name):
-            return mode
-    names = ", ".join(repr(v) for m, n in _AUTORESET.items() for v in (m.value, n))
-    raise ValueError(f"argument `autoreset_mode` must be an AutoresetMode or one of {names}, got {value!r}")
 
 
 def _only_tic_tac_toe(game: Any) -> None:

@@ -51,10 +51,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 
 from tictactoe_rs import _checks, _native
-from tictactoe_rs.envs import _family, _render, _ultimate
+from tictactoe_rs.envs import _aec_base, _family, _render, _ultimate
 from tictactoe_rs.mnk import Position, Rules
 
 __all__ = ["env", "parallel_env", "raw_env"]
@@ -97,7 +97,7 @@ def _metadata(rules: Rules) -> dict[str, Any]:
     }
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(_aec_base.RawEnv):
     """The unwrapped environment (``tictactoe_v3.raw_env``, ``connect_four_v3.raw_env``); use
     :func:`env`. ``game`` is a spec or a :class:`~tictactoe_rs.mnk.Rules` (``None``, the default:
     tic-tac-toe);
@@ -125,36 +125,15 @@ class raw_env(AECEnv, EzPickle):
         self.rules = _family.rules(game)
         EzPickle.__init__(self, render_mode, screen_height, game=str(self.rules), screen_scaling=screen_scaling)
         self.metadata = _metadata(self.rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"argument `render_mode` must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
+        self._check_render_mode(render_mode)
         rows, cols, actions = self.rules.rows, self.rules.cols, self.rules.actions
         self._tictactoe = self.rules == Rules.TIC_TAC_TOE
         self._x = 0
         self._o = 0
         self._position = Position(self.rules)
-        self.agents = ["player_0", "player_1"] if self.rules.gravity else ["player_1", "player_2"]
-        self.possible_agents = self.agents[:]
-        self.action_spaces = {i: spaces.Discrete(actions) for i in self.agents}
-        self.observation_spaces = {
-            i: spaces.Dict(
-                {
-                    "observation": spaces.Box(low=0, high=1, shape=(rows, cols, 2), dtype=np.int8),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
-                }
-            )
-            for i in self.agents
-        }
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {i: {} for i in self.agents}
-        self._agent_selector = AgentSelector(self.agents)
-        self.agent_selection = self._agent_selector.reset()
-        self.render_mode = render_mode
-        self.screen_height = screen_height
-        self.screen_scaling = screen_scaling
+        agents = ["player_0", "player_1"] if self.rules.gravity else ["player_1", "player_2"]
+        box = spaces.Box(low=0, high=1, shape=(rows, cols, 2), dtype=np.int8)
+        self._setup(agents, actions, box, render_mode, screen_height, screen_scaling)
 
     def _grid(self) -> np.ndarray:
         """The int8 ``(rows, cols)`` board: 0 empty, 1 the first player's mark, 2 the second's."""
@@ -184,15 +163,6 @@ class raw_env(AECEnv, EzPickle):
         grid = self._grid()
         free = grid[0] if self.rules.gravity else grid.reshape(-1)
         return (free == 0).astype(np.int8)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        """``Dict(observation=Box(0, 1, (rows, cols, 2), int8), action_mask=Box(0, 1,
-        (actions,), int8))``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(actions)``: cells, or columns with gravity."""
-        return self.action_spaces[agent]
 
     def _play(self, action: int) -> int:
         """Plays ``action`` for the side to move; the status after it (``_STATUS``)."""
@@ -228,39 +198,19 @@ class raw_env(AECEnv, EzPickle):
         """Empties the board; the first agent moves first. The game has no randomness."""
         self._x = self._o = 0
         self._position = Position(self.rules)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {i: {} for i in self.agents}
-        self._agent_selector.reinit(self.agents)
-        self.agent_selection = self._agent_selector.reset()
+        self._restart_agents()
 
-    def close(self) -> None:
-        """Nothing to release."""
-
-    def render(self) -> np.ndarray | str | None:
-        """The board in the render mode (see the module docs)."""
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
+    def _picture(self) -> np.ndarray:
+        """The board drawn (see the module docs)."""
         if self._tictactoe:
-            if self.render_mode == "rgb_array":
-                return _render.rgb(self._x, self._o, int(self.screen_height or 300), transpose=True)
-            text = _render.ansi(self._x, self._o, transpose=True)
-        else:
-            grid = self._grid()
-            if self.render_mode == "rgb_array":
-                if self.rules.gravity:
-                    return _render.drop_rgb(grid, int(self.screen_scaling))
-                return _render.grid_rgb(grid, int(self.screen_height or 300))
-            text = _render.grid_ansi(grid)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+            return _render.rgb(self._x, self._o, int(self.screen_height or 300), transpose=True)
+        grid = self._grid()
+        if self.rules.gravity:
+            return _render.drop_rgb(grid, int(self.screen_scaling))
+        return _render.grid_rgb(grid, int(self.screen_height or 300))
+
+    def _text(self) -> str:
+        """The board as text."""
+        if self._tictactoe:
+            return _render.ansi(self._x, self._o, transpose=True)
+        return _render.grid_ansi(self._grid())

@@ -1,0 +1,690 @@
+//! The rules of the family kernel's games in plain Rust (no Python; the tests below run
+//! without an interpreter): the settings and tables of a kernel ([`Setup`]), one game
+//! ([`Game`], the library's [`Position<W>`] and the kernel's bookkeeping), and the steps that
+//! write a game's fields into the kernel's buffer ([`Core`]): in place while the game goes on,
+//! whole when it starts or ends. The conventions, the layout of the buffer and the scoring are
+//! the three kernels' ([`super::super::shared`]); the PyO3 class is `super`.
+//!
+//! A move goes through the library's per-move path: `Position::legal_move` checks it,
+//! `Position::play_move` makes it, `Position::status` says how the game stands.
+
+use tictactoe::mnk::agents::{Agent, Strategy};
+use tictactoe::mnk::{AnyPosition, Position, Rules};
+use tictactoe::{Player, Status};
+
+use super::super::shared::{
+    Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, score_unless_quiet, write_player,
+};
+use super::super::tables::splitmix;
+
+/// A position of width `W` as the library's [`AnyPosition`] (for the built-in players): every
+/// width the library runs at ([`tictactoe::mnk::WIDTHS`]).
+pub trait Wide: Copy {
+    fn any(self) -> AnyPosition;
+}
+
+impl<const W: usize> Wide for Position<W>
+where
+    AnyPosition: From<Position<W>>,
+{
+    fn any(self) -> AnyPosition {
+        AnyPosition::from(self)
+    }
+}
+
+/// The fixed settings of a kernel and the shape of its games.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub rules: Rules,
+    pub convention: Convention,
+    pub autoreset: Autoreset,
+    pub seat: Seat,
+    /// The built-in opponent (gym convention), or `None`: moves from Python.
+    pub opponent: Option<Strategy>,
+    pub illegal_reward: f32,
+    /// `rows × cols`.
+    pub cells: usize,
+    /// `cols` with gravity, `cells` without.
+    pub actions: usize,
+    /// The observation index (`row × cols + col`) of each bitboard bit ([`NO_CELL`] for the
+    /// guard bits).
+    pub cell_of_bit: Vec<u16>,
+    /// The action that fills each bitboard bit (0 for the guard bits).
+    pub action_of_bit: Vec<u16>,
+}
+
+/// The `cell_of_bit` of a guard bit.
+const NO_CELL: u16 = u16::MAX;
+
+/// A mark just made: its observation index, its action, and the id that made it.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    cell: u16,
+    action: u16,
+    id: u8,
+}
+
+impl Setup {
+    /// The settings and tables of a kernel of `rules`.
+    pub fn new(
+        rules: Rules,
+        convention: Convention,
+        autoreset: Autoreset,
+        seat: Seat,
+        opponent: Option<Strategy>,
+        illegal_reward: f32,
+    ) -> Setup {
+        let [cell_of_bit, action_of_bit] = Setup::tables(rules);
+        Setup {
+            rules,
+            convention,
+            autoreset,
+            seat,
+            opponent,
+            illegal_reward,
+            cells: rules.cells() as usize,
+            actions: rules.actions() as usize,
+            cell_of_bit,
+            action_of_bit,
+        }
+    }
+
+    /// Bytes of one game's observation.
+    pub fn obs_bytes(&self) -> usize {
+        2 * self.cells
+    }
+
+    /// The layout of the buffer of `n` games: planes `(rows, cols, 2)`, one mask byte an
+    /// action.
+    pub fn layout(&self, n: usize) -> Layout {
+        let (r, c) = (self.rules.rows() as usize, self.rules.cols() as usize);
+        Layout::new(n, "uint8", &[r, c, 2], self.actions)
+    }
+
+    /// The tables of `rules`: `cell_of_bit`, `action_of_bit`.
+    fn tables(rules: Rules) -> [Vec<u16>; 2] {
+        let mut cell_of_bit = vec![NO_CELL; 64 * rules.words().max(1)];
+        let mut action_of_bit = vec![0; 64 * rules.words().max(1)];
+        for cell in 0..rules.cells() {
+            if let Some(square) = rules.square_at(cell) {
+                let bit = rules.bit(square) as usize;
+                cell_of_bit[bit] = cell as u16;
+                action_of_bit[bit] = if rules.gravity() { square.col() } else { cell } as u16;
+            }
+        }
+        [cell_of_bit, action_of_bit]
+    }
+
+    /// The observation index of bit `bit`, if it is a cell.
+    #[inline]
+    pub fn cell_of(&self, bit: u32) -> Option<usize> {
+        match self.cell_of_bit.get(bit as usize) {
+            Some(&cell) if cell != NO_CELL => Some(usize::from(cell)),
+            _ => None,
+        }
+    }
+}
+
+/// One game.
+#[derive(Clone, Debug)]
+pub struct Game<const W: usize> {
+    pub position: Position<W>,
+    /// The id (0 or 1) that plays X.
+    pub first: u8,
+    /// Ended and not yet reset.
+    pub done: bool,
+    pub pending: Pending,
+    /// splitmix64 state for the seat draws.
+    pub seat_rng: u64,
+    /// splitmix64 state for `sample_actions`.
+    pub sample_rng: u64,
+    /// The game's rewards and flags in the buffer are zero (it goes on, no reward).
+    pub quiet: bool,
+}
+
+impl<const W: usize> Game<W>
+where
+    Position<W>: Wide,
+{
+    pub fn new(empty: Position<W>, seed: u64) -> Game<W> {
+        Game {
+            position: empty,
+            first: 0,
+            done: false,
+            pending: Pending::None,
+            seat_rng: seed,
+            sample_rng: !seed,
+            quiet: false,
+        }
+    }
+
+    /// The id of the player to move (by the mark count, finished or not).
+    #[inline(always)]
+    pub fn mover(&self) -> u8 {
+        if self.position.plies().is_multiple_of(2) {
+            self.first
+        } else {
+            1 - self.first
+        }
+    }
+
+    /// The mark of id `id`.
+    #[inline(always)]
+    pub fn player_of(&self, id: u8) -> Player {
+        if id == self.first {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    /// How the game stands, by its status (the last mover won, if anyone did).
+    fn standing(&self) -> Outcome {
+        match self.position.status() {
+            Status::Ongoing => Outcome::Ongoing,
+            Status::Draw => Outcome::Draw,
+            Status::Won(player) => Outcome::Won(if player == self.player_of(0) { 0 } else { 1 }),
+        }
+    }
+
+    /// Plays `action` (already checked to be below the number of actions) for the side to
+    /// move in a game in play: the outcome and the mark made. The check is the library's
+    /// (`Position::legal_move`), the move its `play_move`.
+    #[inline(always)]
+    pub fn play(&mut self, setup: &Setup, action: usize) -> (Outcome, Option<Mark>) {
+        let mover = self.mover();
+        let Ok(mv) = self.position.legal_move(action) else {
+            return (Outcome::Illegal(mover), None);
+        };
+        self.position.play_move(mv);
+        let bit = mv.bit();
+        let outcome = match self.position.status() {
+            Status::Ongoing => Outcome::Ongoing,
+            Status::Draw => Outcome::Draw,
+            Status::Won(_) => Outcome::Won(mover),
+        };
+        let cell = setup.cell_of_bit[bit as usize];
+        let mark = Mark {
+            cell,
+            action: action as u16,
+            id: mover,
+        };
+        (outcome, Some(mark))
+    }
+}
+
+/// Swaps the two planes of an observation: the bytes of each pair, eight bytes at a time.
+#[inline(always)]
+fn swap_planes(obs: &mut [u8]) {
+    const LOW: u64 = 0x00FF_00FF_00FF_00FF;
+    let mut chunks = obs.chunks_exact_mut(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let swapped = ((v & LOW) << 8) | ((v >> 8) & LOW);
+        chunk.copy_from_slice(&swapped.to_le_bytes());
+    }
+    for pair in chunks.into_remainder().chunks_exact_mut(2) {
+        pair.swap(0, 1);
+    }
+}
+
+/// The games and the settings, generic over the width; every method works on the fields of
+/// one game `i` (the kernel loops).
+pub struct Core<'s> {
+    pub setup: &'s Setup,
+    /// Asked by the built-in opponent's search (`mcts`, `alphabeta`) as it goes (true: stop
+    /// now), so that Ctrl-C stops a slow opponent; `None` where no opponent searches.
+    pub stop: Option<&'s (dyn Fn() -> bool + Sync)>,
+}
+
+impl Core<'_> {
+    /// The id whose view the observation shows ([`Convention::viewer`]).
+    #[inline(always)]
+    fn viewer<const W: usize>(&self, game: &Game<W>, outcome: Outcome) -> u8
+    where
+        Position<W>: Wide,
+    {
+        self.setup.convention.viewer(|| game.mover(), outcome)
+    }
+
+    /// Rewrites the observation, mask and player of game `i` whole.
+    pub fn observe<const W: usize>(
+        &self,
+        game: &Game<W>,
+        outcome: Outcome,
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let s = self.setup;
+        let viewer = self.viewer(game, outcome);
+        let ob = s.obs_bytes();
+        let obs = &mut out.obs[ob * i..ob * (i + 1)];
+        obs.fill(0);
+        let board = game.position.board();
+        let me = game.player_of(viewer);
+        for (plane, player) in [(0, me), (1, me.opponent())] {
+            for bit in board.pieces(player).iter() {
+                if let Some(cell) = s.cell_of(bit) {
+                    obs[2 * cell + plane] = 1;
+                }
+            }
+        }
+        let mask = &mut out.mask[s.actions * i..s.actions * (i + 1)];
+        let open = s.convention == Convention::PettingZoo || outcome == Outcome::Ongoing;
+        if open {
+            self.write_open(&game.position, mask);
+        } else {
+            mask.fill(1);
+        }
+        write_player(out, i, viewer);
+    }
+
+    /// Writes which actions have room (the legal ones while the game is on): columns not
+    /// full with gravity, empty cells without.
+    pub fn write_open<const W: usize>(&self, position: &Position<W>, mask: &mut [u8]) {
+        let rules = self.setup.rules;
+        if rules.gravity() {
+            for (col, slot) in mask.iter_mut().enumerate() {
+                *slot = u8::from(position.height(col as u32) < rules.rows());
+            }
+        } else {
+            let board = position.board();
+            mask.fill(1);
+            for bit in board.occupied().iter() {
+                if let Some(cell) = self.setup.cell_of(bit) {
+                    mask[cell] = 0;
+                }
+            }
+        }
+    }
+
+    /// Game `i` goes on after the marks `moves`: the observation and mask are updated in
+    /// place (see the module docs).
+    #[inline(always)]
+    fn advance<const W: usize>(
+        &self,
+        game: &Game<W>,
+        moves: &[Option<Mark>; 2],
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let s = self.setup;
+        let ob = s.obs_bytes();
+        let obs = &mut out.obs[ob * i..ob * (i + 1)];
+        let viewer = self.viewer(game, Outcome::Ongoing);
+        // Only the gym convention keeps its viewer (the agent); the others show the mover, and
+        // one move changes the mover.
+        if s.convention != Convention::Gym {
+            swap_planes(obs);
+        }
+        let mask = &mut out.mask[s.actions * i..s.actions * (i + 1)];
+        for mark in moves.iter().flatten() {
+            obs[2 * usize::from(mark.cell) + usize::from(mark.id != viewer)] = 1;
+            let action = usize::from(mark.action);
+            mask[action] = if s.rules.gravity() {
+                u8::from(game.position.height(action as u32) < s.rules.rows())
+            } else {
+                0
+            };
+        }
+        write_player(out, i, viewer);
+    }
+
+    /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules); a game whose
+    /// fields already say "going on, no reward" (`quiet`) is not written again.
+    #[inline(always)]
+    fn score<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        outcome: Outcome,
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let s = self.setup;
+        score_unless_quiet(
+            &mut game.quiet,
+            s.convention,
+            s.illegal_reward,
+            outcome,
+            i,
+            out,
+        );
+    }
+
+    /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
+    fn restart<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        empty: Position<W>,
+        agent: &mut Option<Agent>,
+    ) -> Option<Mark>
+    where
+        Position<W>: Wide,
+    {
+        game.position = empty;
+        game.done = false;
+        game.pending = Pending::None;
+        game.first = self.setup.seat.draw(&mut game.seat_rng);
+        if self.setup.convention == Convention::Gym && game.first == 1 {
+            return self.opponent_turn(game, agent, Pending::AfterReset).1;
+        }
+        None
+    }
+
+    /// The opponent (id 1) moves now, or the game waits for Python.
+    fn opponent_turn<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        agent: &mut Option<Agent>,
+        pending: Pending,
+    ) -> (Outcome, Option<Mark>)
+    where
+        Position<W>: Wide,
+    {
+        let mut stop = || self.stop.is_some_and(|stop| stop());
+        match agent {
+            // A search cut short by Ctrl-C still answers a legal move; the step then raises.
+            Some(agent) => match agent
+                .choose_until(&game.position.any(), &mut stop)
+                .map(|choice| choice.action)
+            {
+                // The library's players choose legal actions, below `actions`.
+                Some(action) if action < self.setup.actions => game.play(self.setup, action),
+                // Called only on an empty board or after an `Ongoing` outcome, so a move
+                // exists; were the game over, its outcome stands as it is.
+                _ => (game.standing(), None),
+            },
+            None => {
+                game.pending = pending;
+                (Outcome::Ongoing, None)
+            }
+        }
+    }
+
+    /// Starts game `i` and writes its fields whole.
+    pub fn start<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        empty: Position<W>,
+        agent: &mut Option<Agent>,
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        self.restart(game, empty, agent);
+        self.score(game, Outcome::Ongoing, i, out);
+        if game.pending == Pending::None {
+            self.observe(game, Outcome::Ongoing, i, out);
+        }
+    }
+
+    /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
+    #[inline(always)]
+    // The game, the kernel's empty position and opponent, the step's outcome and marks, and
+    // the output slot: a struct to carry them would be built once a call for nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn conclude<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        empty: Position<W>,
+        agent: &mut Option<Agent>,
+        outcome: Outcome,
+        moves: &[Option<Mark>; 2],
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        self.score(game, outcome, i, out);
+        if outcome == Outcome::Ongoing {
+            self.advance(game, moves, i, out);
+            return;
+        }
+        match self.setup.autoreset {
+            Autoreset::SameStep => {
+                self.observe_end(game, outcome, moves, i, out);
+                let ob = self.setup.obs_bytes();
+                out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
+                self.restart(game, empty, agent);
+                if game.pending == Pending::None {
+                    self.observe(game, Outcome::Ongoing, i, out);
+                }
+            }
+            Autoreset::NextStep | Autoreset::Disabled => {
+                game.done = true;
+                self.observe_end(game, outcome, moves, i, out);
+            }
+        }
+    }
+
+    /// The observation and mask of game `i`, which `moves` just ended: updated in place as
+    /// after a move in play when it ended on a mark (the viewer is the one a game in play would
+    /// have: only an illegal move changes it), then the mask of an ended game; whole otherwise.
+    #[inline]
+    fn observe_end<const W: usize>(
+        &self,
+        game: &Game<W>,
+        outcome: Outcome,
+        moves: &[Option<Mark>; 2],
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        let marked = moves.iter().any(Option::is_some);
+        if !marked || matches!(outcome, Outcome::Illegal(_)) {
+            self.observe(game, outcome, i, out);
+            return;
+        }
+        self.advance(game, moves, i, out);
+        if self.setup.convention != Convention::PettingZoo {
+            let a = self.setup.actions;
+            out.mask[a * i..a * (i + 1)].fill(1);
+        }
+    }
+
+    /// One step of game `i` with `action` (below the number of actions).
+    #[inline(always)]
+    pub fn step<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        empty: Position<W>,
+        agent: &mut Option<Agent>,
+        action: usize,
+        i: usize,
+        out: &mut Out<'_>,
+    ) where
+        Position<W>: Wide,
+    {
+        if game.done {
+            match self.setup.autoreset {
+                Autoreset::NextStep => self.start(game, empty, agent, i, out),
+                // A finished game stays as it is, with no reward (pgx's rule).
+                _ => out.rewards[8 * i..8 * i + 8].fill(0),
+            }
+            return;
+        }
+        let (mut outcome, mark) = game.play(self.setup, action);
+        let mut moves = [mark, None];
+        if self.setup.convention == Convention::Gym && outcome == Outcome::Ongoing {
+            let (after, reply) = self.opponent_turn(game, agent, Pending::InStep);
+            if game.pending != Pending::None {
+                return;
+            }
+            outcome = after;
+            moves[1] = reply;
+        }
+        self.conclude(game, empty, agent, outcome, &moves, i, out);
+    }
+
+    /// The external opponent's move in game `i`; `false` when it is illegal.
+    pub fn finish<const W: usize>(
+        &self,
+        game: &mut Game<W>,
+        empty: Position<W>,
+        action: usize,
+        i: usize,
+        out: &mut Out<'_>,
+    ) -> bool
+    where
+        Position<W>: Wide,
+    {
+        let pending = game.pending;
+        game.pending = Pending::None;
+        let (outcome, _) = game.play(self.setup, action);
+        match outcome {
+            Outcome::Illegal(_) => return false,
+            Outcome::Ongoing => {
+                if pending == Pending::InStep {
+                    self.score(game, outcome, i, out);
+                }
+                // Whole: the agent's move of this step was not written either.
+                self.observe(game, outcome, i, out);
+            }
+            // The opponent's first move cannot end a game; one in a step ends it.
+            _ => self.conclude(game, empty, &mut None, outcome, &[None, None], i, out),
+        }
+        true
+    }
+
+    /// A uniformly random action with room (any action when the game is over).
+    #[inline]
+    pub fn sample<const W: usize>(&self, game: &mut Game<W>) -> i64
+    where
+        Position<W>: Wide,
+    {
+        let random = u64::from((splitmix(&mut game.sample_rng) >> 32) as u32);
+        let actions = self.setup.actions as u64;
+        if game.done {
+            return ((random * actions) >> 32) as i64;
+        }
+        let Some(mv) = game.position.legal_moves().pick(random as u32) else {
+            return 0;
+        };
+        self.setup
+            .action_of_bit
+            .get(mv.bit() as usize)
+            .map_or(0, |&a| i64::from(a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays random games (some moves illegal) in each convention and auto-reset mode and
+    /// checks after every step that the fields the kernel updated in place equal the ones its
+    /// slow twin, `observe`, writes from scratch: the observation, mask and player, and the
+    /// final observation of a game that ended (pgx and PettingZoo conventions).
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
+    fn in_place_matches_whole<const W: usize>(spec: &str)
+    where
+        Position<W>: Wide,
+    {
+        // Cannot fail: the tests below pass valid specs (test code, out of a user's reach).
+        let rules: Rules = spec.parse().unwrap();
+        let conventions = [Convention::Pgx, Convention::PettingZoo, Convention::Gym];
+        let modes = [Autoreset::SameStep, Autoreset::NextStep];
+        for (convention, autoreset) in conventions.into_iter().flat_map(|c| modes.map(|m| (c, m))) {
+            let opponent = (convention == Convention::Gym).then_some(Strategy::Random);
+            let setup = Setup::new(rules, convention, autoreset, Seat::Random, opponent, -1.0);
+            let n = 4;
+            let (ob, a) = (setup.obs_bytes(), setup.actions);
+            let layout = setup.layout(n);
+            let total = layout.offsets().1;
+            let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+            let core = Core {
+                setup: &setup,
+                stop: None,
+            };
+            // Cannot fail: each test picks a width `W` wide enough for its rules.
+            let empty = Position::<W>::new(rules).unwrap();
+            let mut agent = opponent.map(|s| Agent::new(s, 9));
+            let mut games: Vec<Game<W>> = (0..n as u64).map(|i| Game::new(empty, i)).collect();
+            let mut rng = 5u64;
+            for (i, game) in games.iter_mut().enumerate() {
+                core.start(game, empty, &mut agent, i, &mut layout.split(&mut bytes));
+            }
+            for step in 0..400 {
+                for (i, game) in games.iter_mut().enumerate() {
+                    let random = splitmix(&mut rng);
+                    let action = if random.is_multiple_of(16) {
+                        (random >> 32) as usize % a
+                    } else {
+                        core.sample(game) as usize
+                    };
+                    let before = game.clone();
+                    let illegal = !game.done && !game.position.is_legal(action);
+                    let at = format!("{spec} {convention:?} {autoreset:?} step {step} game {i}");
+                    core.step(
+                        game,
+                        empty,
+                        &mut agent,
+                        action,
+                        i,
+                        &mut layout.split(&mut bytes),
+                    );
+                    // Any end but an illegal move shows the viewer and mask of a draw.
+                    let end = if illegal {
+                        Outcome::Illegal(before.mover())
+                    } else {
+                        Outcome::Draw
+                    };
+                    let now = if game.done { end } else { Outcome::Ongoing };
+                    core.observe(game, now, i, &mut layout.split(&mut twin));
+                    let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
+                    assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
+                    let ended = fast.terminated[i] == 1 && !before.done;
+                    if autoreset == Autoreset::SameStep && ended && convention != Convention::Gym {
+                        let mut last = before;
+                        if !illegal {
+                            last.play(&setup, action);
+                        }
+                        let mut whole = vec![0u8; total];
+                        core.observe(&last, end, i, &mut layout.split(&mut whole));
+                        let slow = layout.split(&mut whole);
+                        let last_obs = &slow.obs[ob * i..ob * (i + 1)];
+                        assert_eq!(
+                            &fast.final_obs[ob * i..ob * (i + 1)],
+                            last_obs,
+                            "final, {at}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fields_updated_in_place_equal_fields_written_whole() {
+        in_place_matches_whole::<1>("connect-four");
+        in_place_matches_whole::<1>("4,4,4");
+        in_place_matches_whole::<2>("8,8,5");
+        in_place_matches_whole::<4>("gomoku");
+        in_place_matches_whole::<6>("19,19,5");
+    }
+
+    #[test]
+    fn swapping_planes_swaps_every_pair() {
+        for len in [18, 84, 450, 722] {
+            let mut obs: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let before = obs.clone();
+            swap_planes(&mut obs);
+            for k in 0..len / 2 {
+                assert_eq!(
+                    (obs[2 * k], obs[2 * k + 1]),
+                    (before[2 * k + 1], before[2 * k])
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! What the three kernels (3 × 3 in [`super::rules`], the family in [`super::family`], ultimate
+//! in [`super::ultimate`]) share, in plain Rust (no Python; the tests below run without an
+//! interpreter): the conventions and their settings, the seven output fields of the one buffer
+//! and where each lives ([`Layout`]), the rewards and flags of an outcome
+//! ([`Convention::score`]), the seat draw and the viewer.
+//!
+//! Where the kernels differ, and why: the observation (`(3, 3, 2)` planes, `(rows, cols, 2)`
+//! planes, ultimate's `(3, 9, 9)` planes or pyspiel's `float32` tensor) and the action count
+//! are each kernel's own, given to [`Layout::new`]; the 3 × 3 kernel rewrites a game's
+//! observation whole after each move (18 bytes, two table lookups) and writes its rewards every
+//! step, while the family and ultimate kernels update observations in place and skip writing
+//! "going on, no reward" twice ([`score_unless_quiet`]); ultimate's viewer after an illegal
+//! move is the mover in every convention (its lockstep peer, pyspiel, has no illegal moves),
+//! the others follow pgx and PettingZoo ([`Convention::viewer`]).
+
+use super::tables::splitmix;
+
+/// Whose rules the kernel follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convention {
+    Pgx,
+    PettingZoo,
+    Gym,
+}
+
+/// What happens to a game after it ends (Gymnasium's `AutoresetMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Autoreset {
+    /// The next step resets it and ignores the action.
+    NextStep,
+    /// It is reset in the step that ended it; its last observation goes to `final_obs`.
+    SameStep,
+    /// Only `reset` starts it again; steps on it change nothing.
+    Disabled,
+}
+
+/// Who plays X.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Zero,
+    One,
+    Random,
+}
+
+/// What a game waits for from an external opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pending {
+    None,
+    /// A move in the middle of a step: its outcome is this step's.
+    InStep,
+    /// The first move of a new game (the agent is O): the step's outcome is already written.
+    AfterReset,
+}
+
+/// How a move ended, if it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ongoing,
+    /// The player with this id won (or the other moved illegally).
+    Won(u8),
+    Draw,
+    /// The player with this id moved illegally.
+    Illegal(u8),
+}
+
+impl Seat {
+    /// The id (0 or 1) that plays X in a game starting now; a random seat draws from `rng`.
+    #[inline(always)]
+    pub fn draw(self, rng: &mut u64) -> u8 {
+        match self {
+            Seat::Zero => 0,
+            Seat::One => 1,
+            Seat::Random => (splitmix(rng) >> 63) as u8,
+        }
+    }
+}
+
+impl Convention {
+    /// The id whose view the observation shows, `mover` giving the id to move (asked only
+    /// when needed): the agent (gym);
+    /// else the player to move, as the peers hand the turn on after an illegal move:
+    /// PettingZoo to `player_1` (its wrapper's `_deads_step_first`), pgx to the other player
+    /// (its step ran before the penalty), while our board stays as it was.
+    #[inline(always)]
+    pub fn viewer(self, mover: impl FnOnce() -> u8, outcome: Outcome) -> u8 {
+        match (self, outcome) {
+            (Convention::Gym, _) => 0,
+            (Convention::PettingZoo, Outcome::Illegal(_)) => 0,
+            (Convention::Pgx, Outcome::Illegal(_)) => 1 - mover(),
+            _ => mover(),
+        }
+    }
+
+    /// Writes the rewards (by player id) and flags of `outcome` for game `i`: a win is +1 and
+    /// -1, a draw 0 and 0; an illegal move is scored as each peer scores it (pgx: mover -1,
+    /// other +1; PettingZoo: mover -1, other 0, truncated too; gym: the agent's
+    /// `illegal_reward`).
+    #[inline(always)]
+    pub fn score(self, illegal_reward: f32, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+        let (r, ended, truncated) = match outcome {
+            Outcome::Ongoing => ([0.0, 0.0], false, false),
+            Outcome::Draw => ([0.0, 0.0], true, false),
+            Outcome::Won(0) => ([1.0, -1.0], true, false),
+            Outcome::Won(_) => ([-1.0, 1.0], true, false),
+            Outcome::Illegal(id) => {
+                let (mover, other, truncated) = match self {
+                    Convention::Pgx => (-1.0, 1.0, false),
+                    Convention::PettingZoo => (-1.0, 0.0, true),
+                    Convention::Gym => (illegal_reward, 0.0, false),
+                };
+                let r = if id == 0 {
+                    [mover, other]
+                } else {
+                    [other, mover]
+                };
+                (r, true, truncated)
+            }
+        };
+        out.rewards[8 * i..8 * i + 4].copy_from_slice(&r[0].to_ne_bytes());
+        out.rewards[8 * i + 4..8 * i + 8].copy_from_slice(&r[1].to_ne_bytes());
+        out.terminated[i] = u8::from(ended);
+        out.truncated[i] = u8::from(truncated);
+    }
+}
+
+/// [`Convention::score`], skipped when the game's fields already say "going on, no reward"
+/// (`quiet`, which this keeps up to date): most steps of a long game write nothing here.
+#[inline(always)]
+pub fn score_unless_quiet(
+    quiet: &mut bool,
+    convention: Convention,
+    illegal_reward: f32,
+    outcome: Outcome,
+    i: usize,
+    out: &mut Out<'_>,
+) {
+    let ongoing = outcome == Outcome::Ongoing;
+    if ongoing && *quiet {
+        return;
+    }
+    *quiet = ongoing;
+    convention.score(illegal_reward, outcome, i, out);
+}
+
+/// Writes `viewer` as the `player` field of game `i`.
+#[inline(always)]
+pub fn write_player(out: &mut Out<'_>, i: usize, viewer: u8) {
+    out.player[4 * i..4 * i + 4].copy_from_slice(&i32::from(viewer).to_ne_bytes());
+}
+
+/// The output fields of one step: byte ranges of the kernel's one buffer (see [`Layout`]).
+pub struct Out<'a> {
+    pub obs: &'a mut [u8],
+    pub mask: &'a mut [u8],
+    /// `f32` pairs, native byte order.
+    pub rewards: &'a mut [u8],
+    /// numpy bools: one byte, 0 or 1.
+    pub terminated: &'a mut [u8],
+    pub truncated: &'a mut [u8],
+    /// `i32`, native byte order.
+    pub player: &'a mut [u8],
+    pub final_obs: &'a mut [u8],
+}
+
+impl Out<'_> {
+    /// The observation, mask and player of game `i`, whose observation takes `ob` bytes and
+    /// mask `a` (for tests that hold a kernel's fields updated in place to the fields written
+    /// whole).
+    #[cfg(test)]
+    pub fn view(&self, i: usize, ob: usize, a: usize) -> (&[u8], &[u8], &[u8]) {
+        (
+            &self.obs[ob * i..ob * (i + 1)],
+            &self.mask[a * i..a * (i + 1)],
+            &self.player[4 * i..4 * i + 4],
+        )
+    }
+}
+
+/// Where each field of `n` games lives in a kernel's buffer: one numpy allocation, so that a
+/// step borrows one array instead of seven (the borrow checks dominate a step of one game).
+/// Offsets are aligned to 8 bytes.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub n: usize,
+    /// Bytes a game of each field, in [`Layout::NAMES`] order.
+    bytes: [usize; 7],
+    obs_dtype: &'static str,
+    obs_shape: Vec<usize>,
+}
+
+impl Layout {
+    /// The fields in buffer order.
+    pub const NAMES: [&'static str; 7] = [
+        "obs",
+        "mask",
+        "rewards",
+        "terminated",
+        "truncated",
+        "player",
+        "final_obs",
+    ];
+
+    /// The layout of `n` games whose observations (and final observations) are `obs_dtype`
+    /// (`"uint8"` or `"float32"`) arrays of `obs_shape` and whose masks have `actions` bytes.
+    pub fn new(n: usize, obs_dtype: &'static str, obs_shape: &[usize], actions: usize) -> Layout {
+        let item = if obs_dtype == "float32" { 4 } else { 1 };
+        let obs = item * obs_shape.iter().product::<usize>();
+        Layout {
+            n,
+            bytes: [obs, actions, 8, 1, 1, 4, obs],
+            obs_dtype,
+            obs_shape: obs_shape.to_vec(),
+        }
+    }
+
+    /// Bytes of one game's observation.
+    #[cfg(test)]
+    pub fn obs_bytes(&self) -> usize {
+        self.bytes[0]
+    }
+
+    /// The byte offset of each field, then the total size.
+    pub fn offsets(&self) -> ([usize; 7], usize) {
+        let mut offsets = [0; 7];
+        let mut at = 0usize;
+        for (k, bytes) in self.bytes.iter().enumerate() {
+            at = at.next_multiple_of(8);
+            offsets[k] = at;
+            at += bytes * self.n;
+        }
+        (offsets, at)
+    }
+
+    /// Splits the buffer into the fields.
+    pub fn split<'a>(&self, buffer: &'a mut [u8]) -> Out<'a> {
+        let (offsets, _) = self.offsets();
+        let mut rest = buffer;
+        let mut taken = 0;
+        let mut parts: [&mut [u8]; 7] = Default::default();
+        for (k, part) in parts.iter_mut().enumerate() {
+            let (_, tail) = rest.split_at_mut(offsets[k] - taken);
+            let (field, tail) = tail.split_at_mut(self.bytes[k] * self.n);
+            taken = offsets[k] + field.len();
+            *part = field;
+            rest = tail;
+        }
+        let [obs, mask, rewards, terminated, truncated, player, final_obs] = parts;
+        Out {
+            obs,
+            mask,
+            rewards,
+            terminated,
+            truncated,
+            player,
+            final_obs,
+        }
+    }
+
+    /// `(name, offset, dtype, shape)` of each field, the shape starting with `n`.
+    pub fn fields(&self) -> Vec<(&'static str, usize, &'static str, Vec<usize>)> {
+        let (offsets, _) = self.offsets();
+        let actions = self.bytes[1];
+        let dtypes = [
+            self.obs_dtype,
+            "uint8",
+            "float32",
+            "bool",
+            "bool",
+            "int32",
+            self.obs_dtype,
+        ];
+        let shapes: [&[usize]; 7] = [
+            &self.obs_shape,
+            &[actions],
+            &[2],
+            &[],
+            &[],
+            &[],
+            &self.obs_shape,
+        ];
+        (0..7)
+            .map(|k| {
+                let mut shape = vec![self.n];
+                shape.extend_from_slice(shapes[k]);
+                (Layout::NAMES[k], offsets[k], dtypes[k], shape)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_fields_are_aligned_disjoint_and_sized_by_their_shape() {
+        for (dtype, shape, actions) in [
+            ("uint8", &[3, 3, 2][..], 9),
+            ("uint8", &[6, 7, 2][..], 7),
+            ("float32", &[254][..], 9),
+        ] {
+            for n in [1, 3, 7, 4096] {
+                let layout = Layout::new(n, dtype, shape, actions);
+                let (offsets, total) = layout.offsets();
+                let mut end = 0;
+                for (k, (name, offset, dtype, shape)) in layout.fields().into_iter().enumerate() {
+                    assert_eq!((name, offset), (Layout::NAMES[k], offsets[k]));
+                    assert!(offset >= end && offset % 8 == 0, "{name}");
+                    let item = match dtype {
+                        "float32" | "int32" => 4,
+                        _ => 1,
+                    };
+                    end = offset + item * shape.iter().product::<usize>();
+                }
+                assert_eq!(end, total);
+                let mut buffer = vec![0u8; total];
+                let out = layout.split(&mut buffer);
+                assert_eq!(out.obs.len(), n * layout.obs_bytes());
+                assert_eq!((out.mask.len(), out.rewards.len()), (n * actions, 8 * n));
+                assert_eq!(out.final_obs.len(), n * layout.obs_bytes());
+            }
+        }
+    }
+
+    #[test]
+    fn a_quiet_game_is_not_scored_again() {
+        let layout = Layout::new(1, "uint8", &[3, 3, 2], 9);
+        let mut buffer = vec![0u8; layout.offsets().1];
+        let mut quiet = false;
+        let convention = Convention::Gym;
+        score_unless_quiet(
+            &mut quiet,
+            convention,
+            -3.0,
+            Outcome::Illegal(0),
+            0,
+            &mut layout.split(&mut buffer),
+        );
+        assert!(!quiet);
+        score_unless_quiet(
+            &mut quiet,
+            convention,
+            -3.0,
+            Outcome::Ongoing,
+            0,
+            &mut layout.split(&mut buffer),
+        );
+        assert!(quiet);
+        assert_eq!(layout.split(&mut buffer).terminated[0], 0);
+        // Quiet: the fields are not written, whatever they hold.
+        layout.split(&mut buffer).terminated[0] = 7;
+        score_unless_quiet(
+            &mut quiet,
+            convention,
+            -3.0,
+            Outcome::Ongoing,
+            0,
+            &mut layout.split(&mut buffer),
+        );
+        assert_eq!(layout.split(&mut buffer).terminated[0], 7);
+    }
+
+    #[test]
+    fn a_random_seat_draws_both_ids() {
+        let mut rng = 1;
+        let ids: Vec<u8> = (0..64).map(|_| Seat::Random.draw(&mut rng)).collect();
+        assert!(ids.contains(&0) && ids.contains(&1));
+        assert_eq!(
+            (Seat::Zero.draw(&mut rng), Seat::One.draw(&mut rng)),
+            (0, 1)
+        );
+    }
+}

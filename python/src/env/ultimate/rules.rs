@@ -1,0 +1,804 @@
+//! The rules of the ultimate kernel's games in plain Rust (no Python; the tests below run
+//! without an interpreter): the settings ([`Setup`]), one game ([`Game`], the library's
+//! [`Position`] and the kernel's bookkeeping: OpenSpiel's board choice, the last move, the
+//! random streams) and the steps that write a game's fields into the kernel's buffer
+//! ([`Core`]): in place while the game goes on, whole when it starts or ends. The conventions,
+//! the layout of the buffer and the scoring are the three kernels'
+//! ([`super::super::shared`]); the PyO3 class is `super`.
+//!
+//! A move goes through the library's per-move path: `Position::play` checks and makes it,
+//! `Position::status` says how the game stands.
+
+use std::sync::{Mutex, PoisonError};
+
+use tictactoe::ultimate::agents::{Agent, Strategy};
+use tictactoe::ultimate::{Move, Position};
+use tictactoe::{Cell, Player, Status};
+
+use super::super::shared::{
+    Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, score_unless_quiet, write_player,
+};
+use super::super::tables::{splitmix, write_bits};
+
+/// "No board chosen" in [`Game::chosen`].
+pub const NONE: u8 = 9;
+
+/// Length of pyspiel's observation tensor: three planes of 81, the player, ten forced-board
+/// flags.
+const TENSOR: usize = 3 * 81 + 1 + 10;
+
+/// Writes the 9-bit set `set` as nine 0/1 bytes.
+#[inline(always)]
+fn spread(set: u16, out: &mut [u8]) {
+    write_bits(out, set);
+}
+
+/// How actions are numbered (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actions {
+    Flat,
+    OpenSpiel,
+}
+
+impl Actions {
+    /// The number of actions.
+    pub const fn count(self) -> usize {
+        match self {
+            Actions::Flat => 81,
+            Actions::OpenSpiel => 9,
+        }
+    }
+}
+
+/// The observation layout (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observation {
+    Planes,
+    OpenSpiel,
+}
+
+/// The opponent of the gym convention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// A uniformly random legal move, from the game's own stream.
+    Random,
+    /// One of the library's players (`heuristic`, `mcts:N`), shared by the games of a kernel
+    /// ([`Core::agent`]).
+    Builtin(Strategy),
+    /// Moves from Python (`finish`), flat moves whatever the agent's action convention.
+    External,
+}
+
+/// The fixed settings of a kernel.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub convention: Convention,
+    pub autoreset: Autoreset,
+    pub seat: Seat,
+    pub opponent: Opponent,
+    pub illegal_reward: f32,
+    pub actions: Actions,
+    pub observation: Observation,
+}
+
+impl Setup {
+    /// Bytes of one observation.
+    pub const fn obs_bytes(self) -> usize {
+        match self.observation {
+            Observation::Planes => 3 * 81,
+            Observation::OpenSpiel => 4 * TENSOR,
+        }
+    }
+
+    /// The layout of the buffer of `n` games.
+    pub fn layout(self, n: usize) -> Layout {
+        let a = self.actions.count();
+        match self.observation {
+            Observation::Planes => Layout::new(n, "uint8", &[3, 9, 9], a),
+            Observation::OpenSpiel => Layout::new(n, "float32", &[TENSOR], a),
+        }
+    }
+}
+
+/// One game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub position: Position,
+    /// With `openspiel` actions, the board chosen by the mover's first step ([`NONE`] if none).
+    pub chosen: u8,
+    /// The last move, for pyspiel's tensor of a finished game.
+    pub last: Option<Move>,
+    /// The id (0 or 1) that plays X.
+    pub first: u8,
+    /// The id whose turn it is (after a game ends: the one who did not act last).
+    pub mover: u8,
+    /// Ended and not yet reset.
+    pub done: bool,
+    pub pending: Pending,
+    /// splitmix64 states: seat draws, `sample_actions`, the random opponent.
+    pub seat_rng: u64,
+    pub sample_rng: u64,
+    pub opponent_rng: u64,
+    /// The game's rewards and flags in the buffer are zero (it goes on, no reward).
+    pub quiet: bool,
+}
+
+impl Game {
+    pub fn new(seed: u64) -> Game {
+        let mut seat_rng = seed;
+        let opponent_rng = splitmix(&mut seat_rng);
+        Game {
+            position: Position::EMPTY,
+            chosen: NONE,
+            last: None,
+            first: 0,
+            mover: 0,
+            done: false,
+            pending: Pending::None,
+            seat_rng,
+            sample_rng: !seed,
+            opponent_rng,
+            quiet: false,
+        }
+    }
+
+    /// The mark of id `id`.
+    #[inline(always)]
+    pub fn player_of(&self, id: u8) -> Player {
+        if id == self.first {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    /// The board the mover plays in: the one it is sent to or has chosen, if any.
+    #[inline(always)]
+    pub fn board(&self) -> Option<Cell> {
+        match self.position.next_board() {
+            Some(board) => Some(board),
+            None if self.chosen != NONE => Some(Cell::ALL[usize::from(self.chosen)]),
+            None => None,
+        }
+    }
+
+    /// Whether the mover's next `openspiel` action chooses a board.
+    #[inline(always)]
+    fn choosing(&self) -> bool {
+        self.board().is_none() && !self.position.status().is_finished()
+    }
+
+    /// The legal flat moves (bit `9 * board + cell`): after a board choice, that board's.
+    #[inline(always)]
+    pub fn legal_moves(&self) -> u128 {
+        if self.chosen != NONE {
+            let b = usize::from(self.chosen);
+            return u128::from(self.position.moves_in(Cell::ALL[b]).bits()) << (9 * b);
+        }
+        self.position.legal_moves().bits()
+    }
+
+    /// Plays flat move `mv` for the mover: the outcome.
+    #[inline(always)]
+    fn play(&mut self, mv: Move) -> Outcome {
+        let actor = self.mover;
+        if self.position.play(mv).is_err() {
+            return Outcome::Illegal(actor);
+        }
+        self.chosen = NONE;
+        self.last = Some(mv);
+        self.mover = 1 - actor;
+        match self.position.status() {
+            Status::Ongoing => Outcome::Ongoing,
+            Status::Draw => Outcome::Draw,
+            Status::Won(_) => Outcome::Won(actor),
+        }
+    }
+
+    /// Plays `action` (below the number of actions) for the mover.
+    #[inline(always)]
+    fn act(&mut self, actions: Actions, action: usize) -> Outcome {
+        let mv = match actions {
+            Actions::Flat => Move::try_from(action).ok(),
+            Actions::OpenSpiel => {
+                let chosen = Cell::new(action as u8).ok();
+                match (self.board(), chosen) {
+                    (_, None) => None,
+                    (Some(board), Some(cell)) => Some(Move::new(board, cell)),
+                    (None, Some(board)) => {
+                        if self.position.moves_in(board).is_empty() {
+                            return Outcome::Illegal(self.mover);
+                        }
+                        self.chosen = board.index() as u8;
+                        return Outcome::Ongoing;
+                    }
+                }
+            }
+        };
+        match mv {
+            Some(mv) => self.play(mv),
+            None => Outcome::Illegal(self.mover),
+        }
+    }
+}
+
+/// The marks one step made (the agent's, then in the gym convention the opponent's): the move
+/// and the id that made it.
+type Marks = [Option<(Move, u8)>; 2];
+
+/// The rules applied to one game `i` of a kernel (the kernel loops over the games).
+#[derive(Clone, Copy)]
+pub struct Core<'a> {
+    pub setup: Setup,
+    /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
+    /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
+    /// it (the games are stepped one after the other: the lock is never contended).
+    pub agent: Option<&'a Mutex<Agent>>,
+    /// Asked by the built-in player's search (`mcts`) as it goes (true: stop now), so that
+    /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
+    pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+impl Core<'_> {
+    /// The rules of `setup` without a built-in player (the random opponent, an external one,
+    /// or none).
+    pub fn plain(setup: Setup) -> Core<'static> {
+        Core {
+            setup,
+            agent: None,
+            stop: None,
+        }
+    }
+
+    /// The id whose view game `i` shows: the agent (id 0) in the gym convention, else the
+    /// mover.
+    #[inline(always)]
+    fn viewer(self, game: &Game) -> u8 {
+        if self.setup.convention == Convention::Gym {
+            0
+        } else {
+            game.mover
+        }
+    }
+
+    /// Writes the observation, mask and player of game `i` whole; `ended` when the game is
+    /// over (by its rules or an illegal move).
+    #[inline]
+    pub fn observe(self, game: &Game, ended: bool, i: usize, out: &mut Out<'_>) {
+        let s = self.setup;
+        let viewer = self.viewer(game);
+        let legal = if ended { 0 } else { game.legal_moves() };
+        let ob = s.obs_bytes();
+        let obs = &mut out.obs[ob * i..ob * (i + 1)];
+        match s.observation {
+            Observation::Planes => write_planes(&game.position, game.player_of(viewer), legal, obs),
+            Observation::OpenSpiel => write_tensor(game, obs),
+        }
+        let a = s.actions.count();
+        let mask = &mut out.mask[a * i..a * (i + 1)];
+        if ended && s.convention != Convention::PettingZoo {
+            mask.fill(1);
+        } else {
+            let legal = if ended { game.legal_moves() } else { legal };
+            write_mask(game, s.actions, legal, mask);
+        }
+        write_player(out, i, viewer);
+    }
+
+    /// Writes rewards and flags of an outcome; a game whose fields already say "going on, no
+    /// reward" (`quiet`) is not written again.
+    #[inline(always)]
+    fn score(self, game: &mut Game, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+        let s = self.setup;
+        score_unless_quiet(
+            &mut game.quiet,
+            s.convention,
+            s.illegal_reward,
+            outcome,
+            i,
+            out,
+        );
+    }
+
+    /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
+    fn restart(self, game: &mut Game) {
+        game.position = Position::EMPTY;
+        game.chosen = NONE;
+        game.last = None;
+        game.done = false;
+        game.pending = Pending::None;
+        game.first = self.setup.seat.draw(&mut game.seat_rng);
+        game.mover = game.first;
+        if self.setup.convention == Convention::Gym && game.first == 1 {
+            self.opponent_turn(game, Pending::AfterReset);
+        }
+    }
+
+    /// The opponent (id 1) moves now, or the game waits for Python.
+    #[inline]
+    fn opponent_turn(self, game: &mut Game, pending: Pending) -> Outcome {
+        match self.setup.opponent {
+            Opponent::Random => {
+                let random = (splitmix(&mut game.opponent_rng) >> 32) as u32;
+                match game.position.pick(random) {
+                    Some(mv) => game.play(mv),
+                    None => Outcome::Ongoing,
+                }
+            }
+            Opponent::Builtin(_) => {
+                let mut stop = || self.stop.is_some_and(|stop| stop());
+                let choice = self.agent.and_then(|agent| {
+                    let mut agent = agent.lock().unwrap_or_else(PoisonError::into_inner);
+                    // A search cut short by Ctrl-C still answers a legal move; the step then
+                    // raises.
+                    agent.choose_until(&game.position, &mut stop)
+                });
+                match choice {
+                    Some(choice) => game.play(choice.played),
+                    None => Outcome::Ongoing,
+                }
+            }
+            Opponent::External => {
+                game.pending = pending;
+                Outcome::Ongoing
+            }
+        }
+    }
+
+    /// Starts game `i` and writes its fields whole.
+    pub fn start(self, game: &mut Game, i: usize, out: &mut Out<'_>) {
+        self.restart(game);
+        self.score(game, Outcome::Ongoing, i, out);
+        if game.pending == Pending::None {
+            self.observe(game, false, i, out);
+        }
+    }
+
+    /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
+    #[inline(always)]
+    fn conclude(
+        self,
+        game: &mut Game,
+        outcome: Outcome,
+        marks: &Marks,
+        i: usize,
+        out: &mut Out<'_>,
+    ) {
+        self.score(game, outcome, i, out);
+        if outcome == Outcome::Ongoing {
+            self.advance(game, marks, i, out);
+            return;
+        }
+        match self.setup.autoreset {
+            Autoreset::SameStep => {
+                self.observe(game, true, i, out);
+                let ob = self.setup.obs_bytes();
+                out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
+                self.restart(game);
+                if game.pending == Pending::None {
+                    self.observe(game, false, i, out);
+                }
+            }
+            Autoreset::NextStep | Autoreset::Disabled => {
+                game.done = true;
+                self.observe(game, true, i, out);
+            }
+        }
+    }
+
+    /// One step of game `i` with `action` (below the number of actions).
+    #[inline(always)]
+    pub fn step(self, game: &mut Game, action: usize, i: usize, out: &mut Out<'_>) {
+        if game.done {
+            match self.setup.autoreset {
+                Autoreset::NextStep => self.start(game, i, out),
+                // A finished game stays as it is, with no reward (pgx's rule).
+                _ => out.rewards[8 * i..8 * i + 8].fill(0),
+            }
+            return;
+        }
+        let actor = game.mover;
+        let plies = game.position.plies();
+        let mut outcome = game.act(self.setup.actions, action);
+        let mut marks: Marks = [None, None];
+        if game.position.plies() > plies {
+            marks[0] = game.last.map(|mv| (mv, actor));
+        }
+        if self.setup.convention == Convention::Gym
+            && outcome == Outcome::Ongoing
+            && game.mover == 1
+        {
+            let plies = game.position.plies();
+            outcome = self.opponent_turn(game, Pending::InStep);
+            if game.pending != Pending::None {
+                return;
+            }
+            if game.position.plies() > plies {
+                marks[1] = game.last.map(|mv| (mv, 1));
+            }
+        }
+        self.conclude(game, outcome, &marks, i, out);
+    }
+
+    /// Game `i` goes on after `marks`: its `planes` observation and mask updated in place. In
+    /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
+    /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
+    /// convention the viewer stays the agent. The legal plane, the mask and the player are
+    /// rewritten (nine table lookups).
+    ///
+    /// pyspiel's tensor (`observation="openspiel"`) is updated in place too: a mark clears
+    /// its cell's empty value and sets its player's; the current player and the forced board
+    /// are rewritten.
+    #[inline(always)]
+    fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
+        let viewer = self.viewer(game);
+        let legal = game.legal_moves();
+        let a = self.setup.actions.count();
+        let mask = &mut out.mask[a * i..a * (i + 1)];
+        let ob = self.setup.obs_bytes();
+        let obs = &mut out.obs[ob * i..ob * (i + 1)];
+        match self.setup.observation {
+            Observation::Planes => {
+                for &(mv, id) in marks.iter().flatten() {
+                    if self.setup.convention != Convention::Gym {
+                        let (mine, rest) = obs.split_at_mut(81);
+                        mine.swap_with_slice(&mut rest[..81]);
+                    }
+                    obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
+                }
+                for b in 0..9 {
+                    spread(
+                        (legal >> (9 * b)) as u16 & 0x1FF,
+                        &mut obs[162 + 9 * b..171 + 9 * b],
+                    );
+                }
+                match self.setup.actions {
+                    Actions::Flat => mask.copy_from_slice(&obs[162..243]),
+                    Actions::OpenSpiel => write_mask(game, Actions::OpenSpiel, legal, mask),
+                }
+            }
+            Observation::OpenSpiel => {
+                let mut set = |index: usize, value: f32| {
+                    obs[4 * index..4 * index + 4].copy_from_slice(&value.to_ne_bytes());
+                };
+                for &(mv, id) in marks.iter().flatten() {
+                    let plane = if game.player_of(id) == Player::X {
+                        2
+                    } else {
+                        1
+                    };
+                    set(mv.index(), 0.0);
+                    set(plane * 81 + mv.index(), 1.0);
+                }
+                let player = game
+                    .position
+                    .to_move()
+                    .map_or(0.0, |p| f32::from(u8::from(p == Player::O)));
+                set(243, player);
+                let forced = game.board().map_or(9, Cell::index);
+                for k in 0..10 {
+                    set(244 + k, f32::from(u8::from(k == forced)));
+                }
+                write_mask(game, self.setup.actions, legal, mask);
+            }
+        }
+        write_player(out, i, viewer);
+    }
+
+    /// The external opponent's flat move in game `i`; `false` when it is illegal.
+    pub fn finish(self, game: &mut Game, action: usize, i: usize, out: &mut Out<'_>) -> bool {
+        let pending = game.pending;
+        game.pending = Pending::None;
+        let Ok(mv) = Move::try_from(action) else {
+            return false;
+        };
+        let outcome = game.play(mv);
+        match outcome {
+            Outcome::Illegal(_) => return false,
+            Outcome::Ongoing => {
+                if pending == Pending::InStep {
+                    self.score(game, outcome, i, out);
+                }
+                self.observe(game, false, i, out);
+            }
+            // The opponent's first move cannot end a game; one in a step ends it.
+            _ => self.conclude(game, outcome, &[None, None], i, out),
+        }
+        true
+    }
+
+    /// A uniformly random legal action (any action once the game is over): a flat move, or
+    /// with `openspiel` actions an open board when the mover chooses, else a cell.
+    #[inline]
+    pub fn sample(self, game: &mut Game) -> i64 {
+        let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
+        let a = self.setup.actions.count() as u64;
+        if game.done {
+            return ((u64::from(random) * a) >> 32) as i64;
+        }
+        match self.setup.actions {
+            Actions::Flat => game.position.pick(random).map_or(0, |m| m.index() as i64),
+            Actions::OpenSpiel if game.choosing() => {
+                let open = game.position.open_boards();
+                open.pick(random).map_or(0, |b| b.index() as i64)
+            }
+            Actions::OpenSpiel => {
+                let board = game.board().unwrap_or(Cell::ALL[0]);
+                let cells = game.position.moves_in(board);
+                cells.pick(random).map_or(0, |c| c.index() as i64)
+            }
+        }
+    }
+}
+
+/// The `planes` observation: `me`'s marks, the other's, the legal moves, nine bytes a board.
+#[inline]
+pub fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
+    for b in Cell::ALL {
+        let board = position.board(b);
+        let (x, o) = (board.x().bits(), board.o().bits());
+        let (mine, theirs) = if me == Player::X { (x, o) } else { (o, x) };
+        let at = 9 * b.index();
+        spread(mine, &mut obs[at..at + 9]);
+        spread(theirs, &mut obs[81 + at..81 + at + 9]);
+        spread(
+            (legal >> at) as u16 & 0x1FF,
+            &mut obs[162 + at..162 + at + 9],
+        );
+    }
+}
+
+/// The mask of the legal actions: the flat moves, or with `openspiel` actions the open boards
+/// when the mover chooses and the cells of its board otherwise.
+#[inline]
+pub fn write_mask(game: &Game, actions: Actions, legal: u128, mask: &mut [u8]) {
+    match actions {
+        Actions::Flat => {
+            for b in 0..9 {
+                spread(
+                    (legal >> (9 * b)) as u16 & 0x1FF,
+                    &mut mask[9 * b..9 * b + 9],
+                );
+            }
+        }
+        Actions::OpenSpiel => {
+            let set = match game.board() {
+                _ if legal == 0 => 0,
+                Some(board) => (legal >> (9 * board.index())) as u16 & 0x1FF,
+                None => game.position.open_boards().bits(),
+            };
+            spread(set, mask);
+        }
+    }
+}
+
+/// pyspiel's observation tensor of the game, as `f32` bytes (see the module docs).
+fn write_tensor(game: &Game, obs: &mut [u8]) {
+    let mut values = [0f32; TENSOR];
+    let position = &game.position;
+    for b in Cell::ALL {
+        for c in Cell::ALL {
+            let plane = match position.at(b, c) {
+                None => 0,
+                Some(Player::O) => 1,
+                Some(Player::X) => 2,
+            };
+            values[plane * 81 + 9 * b.index() + c.index()] = 1.0;
+        }
+    }
+    let index = |p: Player| match p {
+        Player::X => 0u8,
+        Player::O => 1,
+    };
+    let (player, forced) = if position.status().is_finished() {
+        let mover = position.last_mover().unwrap_or(Player::X);
+        (index(mover), game.last.map_or(9, |m| m.cell().index()))
+    } else {
+        let player = position.to_move().map_or(0, index);
+        (player, game.board().map_or(9, Cell::index))
+    };
+    values[243] = f32::from(player);
+    values[244 + forced] = 1.0;
+    for (bytes, value) in obs.chunks_exact_mut(4).zip(values) {
+        bytes.copy_from_slice(&value.to_ne_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields updated in place (`advance`) equal the ones written whole (`observe`, the
+    /// slow twin) after every step of random games with illegal moves, in every convention,
+    /// action numbering and auto-reset mode, for both observation layouts.
+    #[test]
+    fn fields_updated_in_place_equal_fields_written_whole() {
+        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+            for actions in [Actions::Flat, Actions::OpenSpiel] {
+                for (autoreset, observation) in [
+                    (Autoreset::SameStep, Observation::Planes),
+                    (Autoreset::NextStep, Observation::Planes),
+                    (Autoreset::SameStep, Observation::OpenSpiel),
+                ] {
+                    let setup = Setup {
+                        convention,
+                        autoreset,
+                        seat: Seat::Random,
+                        opponent: Opponent::Random,
+                        illegal_reward: -1.0,
+                        actions,
+                        observation,
+                    };
+                    let n = 3;
+                    let ob = setup.obs_bytes();
+                    let layout = setup.layout(n);
+                    let total = layout.offsets().1;
+                    let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+                    let core = Core::plain(setup);
+                    let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
+                    for (i, game) in games.iter_mut().enumerate() {
+                        core.start(game, i, &mut layout.split(&mut bytes));
+                    }
+                    let mut rng = 11u64;
+                    let a = actions.count();
+                    for step in 0..800 {
+                        for (i, game) in games.iter_mut().enumerate() {
+                            let random = splitmix(&mut rng);
+                            let action = if random.is_multiple_of(25) {
+                                (random >> 32) as usize % a
+                            } else {
+                                core.sample(game) as usize
+                            };
+                            core.step(game, action, i, &mut layout.split(&mut bytes));
+                            core.observe(game, game.done, i, &mut layout.split(&mut twin));
+                            let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
+                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
+                            assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Random games with illegal actions in every convention, action numbering and auto-reset
+    /// mode: the mask is the legal actions (or all ones once over), the legal plane equals
+    /// the flat legal moves, and the board is the one the moves made.
+    #[test]
+    fn masks_and_planes_follow_the_position() {
+        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+            for actions in [Actions::Flat, Actions::OpenSpiel] {
+                for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
+                    let setup = Setup {
+                        convention,
+                        autoreset,
+                        seat: Seat::Random,
+                        opponent: Opponent::Random,
+                        illegal_reward: -1.0,
+                        actions,
+                        observation: Observation::Planes,
+                    };
+                    let n = 3;
+                    let layout = setup.layout(n);
+                    let mut bytes = vec![0u8; layout.offsets().1];
+                    let core = Core::plain(setup);
+                    let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
+                    for (i, game) in games.iter_mut().enumerate() {
+                        core.start(game, i, &mut layout.split(&mut bytes));
+                    }
+                    let mut rng = 7u64;
+                    let a = actions.count();
+                    for step in 0..600 {
+                        for (i, game) in games.iter_mut().enumerate() {
+                            let random = splitmix(&mut rng);
+                            let action = if random.is_multiple_of(20) {
+                                (random >> 32) as usize % a
+                            } else {
+                                core.sample(game) as usize
+                            };
+                            core.step(game, action, i, &mut layout.split(&mut bytes));
+                            let out = layout.split(&mut bytes);
+                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
+                            let mask = &out.mask[a * i..a * (i + 1)];
+                            let obs = &out.obs[243 * i..243 * (i + 1)];
+                            if game.done {
+                                if convention != Convention::PettingZoo {
+                                    assert!(mask.iter().all(|&m| m == 1), "{at}");
+                                }
+                                assert!(obs[162..].iter().all(|&v| v == 0), "{at}");
+                                continue;
+                            }
+                            let legal = game.legal_moves();
+                            for (k, &v) in obs[162..].iter().enumerate() {
+                                assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
+                            }
+                            for (k, &m) in mask.iter().enumerate() {
+                                let allowed = match actions {
+                                    Actions::Flat => legal >> k & 1 == 1,
+                                    Actions::OpenSpiel => {
+                                        let mut probe = game.clone();
+                                        probe.act(actions, k) != Outcome::Illegal(probe.mover)
+                                    }
+                                };
+                                assert_eq!(m == 1, allowed, "{at} action {k}");
+                            }
+                            let me = game.player_of(core.viewer(game));
+                            for b in Cell::ALL {
+                                for c in Cell::ALL {
+                                    let k = 9 * b.index() + c.index();
+                                    let mark = game.position.at(b, c);
+                                    assert_eq!(obs[k] == 1, mark == Some(me), "{at}");
+                                    assert_eq!(
+                                        obs[81 + k] == 1,
+                                        mark == Some(me.opponent()),
+                                        "{at}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The built-in heuristic opponent, shared through the kernel's lock, beats an agent
+    /// playing random moves, and a search told to stop at once still answers a legal move.
+    #[test]
+    fn a_builtin_opponent_plays_through_the_shared_agent() {
+        let setup = Setup {
+            convention: Convention::Gym,
+            autoreset: Autoreset::SameStep,
+            seat: Seat::Random,
+            opponent: Opponent::Builtin(Strategy::Heuristic),
+            illegal_reward: -1.0,
+            actions: Actions::Flat,
+            observation: Observation::Planes,
+        };
+        let agent = Mutex::new(Agent::new(Strategy::Heuristic, 5));
+        let core = Core {
+            setup,
+            agent: Some(&agent),
+            stop: None,
+        };
+        let layout = setup.layout(1);
+        let mut bytes = vec![0u8; layout.offsets().1];
+        let mut game = Game::new(1);
+        core.start(&mut game, 0, &mut layout.split(&mut bytes));
+        let (mut games, mut wins, mut losses) = (0, 0, 0);
+        while games < 200 {
+            let action = core.sample(&mut game) as usize;
+            let out = &mut layout.split(&mut bytes);
+            core.step(&mut game, action, 0, out);
+            if out.terminated[0] == 1 {
+                // Cannot fail: four bytes (test code, out of a user's reach).
+                let reward = f32::from_ne_bytes(out.rewards[..4].try_into().unwrap());
+                games += 1;
+                wins += u32::from(reward > 0.0);
+                losses += u32::from(reward < 0.0);
+            }
+        }
+        assert!(losses > 3 * wins, "{wins} wins, {losses} losses");
+        let searching = Setup {
+            opponent: Opponent::Builtin(Strategy::Mcts { playouts: 1 << 40 }),
+            ..setup
+        };
+        let agent = Mutex::new(Agent::new(Strategy::Mcts { playouts: 1 << 40 }, 5));
+        let stop = || true;
+        let core = Core {
+            setup: searching,
+            agent: Some(&agent),
+            stop: Some(&stop),
+        };
+        let mut game = Game::new(2);
+        core.start(&mut game, 0, &mut layout.split(&mut bytes));
+        let plies = game.position.plies();
+        let action = core.sample(&mut game) as usize;
+        core.step(&mut game, action, 0, &mut layout.split(&mut bytes));
+        assert_eq!(
+            game.position.plies(),
+            plies + 2,
+            "the agent's move and the answer"
+        );
+    }
+}
