@@ -4,6 +4,8 @@
 //!
 //! | engine | the legal moves | play | the status |
 //! |---|---|---|---|
+//! | ours, Connect Four (`mnk::ConnectFour`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
+//! | ours, Connect Four, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
 //! | ours, family (`mnk::Position`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
 //! | ours, family, the checked calls | `legal_actions()` into a list | `play(action)` | `status()` |
 //! | ours, family, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
