@@ -158,6 +158,27 @@ fn connect_four_is_the_family_position() {
         assert_eq!(game.legal_moves().pick(rng.next_u32()), None);
         assert!(game.legal_moves().is_empty());
     }
+    // Drawn games (a full board), found among random ones: both agree move by move.
+    let mut draws = 0;
+    for _ in 0..200_000 {
+        let (mut game, mut p) = (
+            ConnectFour::new(),
+            Position::<1>::new(Rules::CONNECT_FOUR).unwrap(),
+        );
+        while let Some(mv) = game.legal_moves().pick(rng.next_u32()) {
+            game.play_move(mv);
+            p.play_move(mv);
+            assert_eq!(game.status(), p.status());
+        }
+        if game.status() == Status::Draw {
+            check(&game, &p, &mut rng);
+            draws += 1;
+            if draws == 3 {
+                break;
+            }
+        }
+    }
+    assert_eq!(draws, 3, "three drawn games among the random ones");
     assert_eq!(
         ConnectFour::try_from(Position::<1>::new(Rules::TIC_TAC_TOE).unwrap()),
         Err(NotConnectFour {
