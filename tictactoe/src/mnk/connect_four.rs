@@ -329,11 +329,7 @@ impl ConnectFour {
     pub const fn status(&self) -> Status {
         if self.won {
             // The player who moved last.
-            Status::Won(if self.plies % 2 == 1 {
-                Player::X
-            } else {
-                Player::O
-            })
+            Status::Won(self.side_to_move().opponent())
         } else if self.plies == CELLS.count_ones() {
             Status::Draw
         } else {
