@@ -4,6 +4,8 @@
 //!
 //! | engine | the legal moves | play | the status |
 //! |---|---|---|---|
+//! | ours, Connect Four (`mnk::ConnectFour`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
+//! | ours, Connect Four, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
 //! | ours, family (`mnk::Position`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
 //! | ours, family, the checked calls | `legal_actions()` into a list | `play(action)` | `status()` |
 //! | ours, family, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
@@ -27,7 +29,7 @@ use connect_four_ai::Position as AiPosition;
 use connect_four_solver::{Column, ConnectFour};
 use internal_iterator::InternalIterator as _;
 use tic_tac_toe_board::TicTacToe;
-use tictactoe::mnk::{Position as MnkPosition, Rules};
+use tictactoe::mnk::{ConnectFour as MnkConnectFour, Position as MnkPosition, Rules};
 use tictactoe::{Position as CorePosition, Status};
 
 use crate::{case, group, status_code};
@@ -167,7 +169,38 @@ fn family_cases<'a, const W: usize>(
 
 fn connect_four() {
     const GAMES: usize = 20_000;
-    let mut cases = family_cases::<1>(
+    let mut cases = vec![
+        case(
+            "ours mnk::ConnectFour legal_moves().pick + play_move + status",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut p = MnkConnectFour::new();
+                    while p.status() == Status::Ongoing {
+                        let mv = p.legal_moves().pick(rng.next_u32()).expect("ongoing");
+                        p.play_move(mv);
+                    }
+                    status_code(p.status())
+                })
+            },
+        ),
+        case(
+            "ours mnk::ConnectFour playable().nth + play_bit + status",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut p = MnkConnectFour::new();
+                    while p.status() == Status::Ongoing {
+                        let playable = p.playable();
+                        let k = rng.pick(playable.count() as usize);
+                        p.play_bit(playable.nth(k as u32).expect("in range"));
+                    }
+                    status_code(p.status())
+                })
+            },
+        ),
+    ];
+    cases.extend(family_cases::<1>(
         Rules::CONNECT_FOUR,
         GAMES,
         &[
@@ -175,7 +208,7 @@ fn connect_four() {
             "ours mnk::Position<1> legal_actions() list + play(action) + status",
             "ours mnk::Position<1> playable().nth + play_bit + status",
         ],
-    );
+    ));
     cases.extend([
         case(
             "board-game Connect4 available_moves() list + play + is_done",

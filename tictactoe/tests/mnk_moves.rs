@@ -1,6 +1,7 @@
 //! The per-move API (`legal_moves`, `Moves::pick`, `play_move`) against the checked calls
 //! (`legal_move`, `play`) and against a position rebuilt from its board, on random games of
-//! the presets and of other rules at several board widths.
+//! the presets and of other rules at several board widths; `ConnectFour` against
+//! `Position<1>` move by move.
 //!
 //! `cargo test --release -p tictactoe-kit --test mnk_moves` (a few seconds).
 #![cfg(feature = "rand")]
@@ -8,7 +9,7 @@
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use tictactoe::Status;
-use tictactoe::mnk::{Move, Position, Rules};
+use tictactoe::mnk::{ConnectFour, Move, NotConnectFour, PlayError, Position, Rules};
 
 /// Every fact of the per-move API at `p`, checked against the one-action-at-a-time calls.
 fn assert_moves<const W: usize>(p: &Position<W>, rng: &mut SmallRng) {
@@ -95,4 +96,100 @@ fn a_random_game_through_pick_ends() {
     }
     assert_ne!(game.status(), Status::Ongoing);
     assert!(game.plies() >= 7);
+}
+
+/// `ConnectFour` is `Position<1>` under Connect Four's rules: at every position of random
+/// games (and of games that fill the board), the same moves, picks, checks, status, board,
+/// hash and text; play, undo and both conversions agree.
+#[test]
+fn connect_four_is_the_family_position() {
+    let mut rng = SmallRng::seed_from_u64(12);
+    let check = |game: &ConnectFour, p: &Position<1>, rng: &mut SmallRng| {
+        assert_eq!(game.status(), p.status(), "{p:?}");
+        assert_eq!(game.plies(), p.plies());
+        assert_eq!(game.side_to_move(), p.side_to_move());
+        assert_eq!(game.board(), p.board());
+        assert_eq!(game.hash(), p.hash(), "{p:?}");
+        assert_eq!(game.to_string(), p.to_string());
+        assert_eq!(game.legal_moves(), p.legal_moves(), "{p:?}");
+        assert_eq!(game.playable(), p.playable());
+        assert_eq!(Position::from(*game), *p, "{p:?}");
+        assert_eq!(ConnectFour::try_from(*p), Ok(*game), "{p:?}");
+        for random in [0, u32::MAX, rng.next_u32(), rng.next_u32()] {
+            assert_eq!(
+                game.legal_moves().pick(random),
+                p.legal_moves().pick(random)
+            );
+        }
+        for column in 0..9 {
+            assert_eq!(
+                game.legal_move(column),
+                p.legal_move(column),
+                "{p:?} {column}"
+            );
+            let (mut a, mut b) = (*game, *p);
+            assert_eq!(a.play(column), b.play(column));
+            assert_eq!(Position::from(a), b);
+        }
+        for mv in game.legal_moves() {
+            let mut after = *game;
+            after.play_move(mv);
+            after.undo_move(mv);
+            assert_eq!(after, *game, "{p:?} {mv:?}");
+        }
+    };
+    // Random games, and games that play the lowest column with room (draws on a full board).
+    for n in 0..400 {
+        let (mut game, mut p) = (
+            ConnectFour::new(),
+            Position::<1>::new(Rules::CONNECT_FOUR).unwrap(),
+        );
+        check(&game, &p, &mut rng);
+        while game.status() == Status::Ongoing {
+            let mv = if n % 4 == 0 {
+                game.legal_moves().nth(0).unwrap()
+            } else {
+                game.legal_moves().pick(rng.next_u32()).unwrap()
+            };
+            game.play_move(mv);
+            p.play_move(mv);
+            check(&game, &p, &mut rng);
+        }
+        assert_eq!(game.legal_moves().pick(rng.next_u32()), None);
+        assert!(game.legal_moves().is_empty());
+    }
+    // Drawn games (a full board), found among random ones: both agree move by move.
+    let mut draws = 0;
+    for _ in 0..200_000 {
+        let (mut game, mut p) = (
+            ConnectFour::new(),
+            Position::<1>::new(Rules::CONNECT_FOUR).unwrap(),
+        );
+        while let Some(mv) = game.legal_moves().pick(rng.next_u32()) {
+            game.play_move(mv);
+            p.play_move(mv);
+            assert_eq!(game.status(), p.status());
+        }
+        if game.status() == Status::Draw {
+            check(&game, &p, &mut rng);
+            draws += 1;
+            if draws == 3 {
+                break;
+            }
+        }
+    }
+    assert_eq!(draws, 3, "three drawn games among the random ones");
+    assert_eq!(
+        ConnectFour::try_from(Position::<1>::new(Rules::TIC_TAC_TOE).unwrap()),
+        Err(NotConnectFour {
+            rules: Rules::TIC_TAC_TOE
+        })
+    );
+    assert_eq!(
+        ConnectFour::new().play(7),
+        Err(PlayError::OutOfRange {
+            action: 7,
+            actions: 7
+        })
+    );
 }

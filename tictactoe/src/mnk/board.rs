@@ -78,6 +78,17 @@ pub enum ParseBoardError {
     Width(#[from] WidthError),
 }
 
+impl Board<1> {
+    /// The one-word board of `rules` with the words `x` and `o`, which the caller has checked.
+    pub(crate) const fn from_words(rules: Rules, x: u64, o: u64) -> Board<1> {
+        Board {
+            rules,
+            x: Bits([x]),
+            o: Bits([o]),
+        }
+    }
+}
+
 impl<const W: usize> Board<W> {
     /// The empty board of `rules`.
     ///

@@ -6,6 +6,7 @@
 //! | [`Rules`] | rows and columns (1-19), `k`, gravity; presets and spec parsing |
 //! | [`Board`] | any assignment of marks; text form, lines, [`violations`](Board::violations) |
 //! | [`Position`] | a reachable board: play, undo, legal moves, status, Zobrist hash |
+//! | [`ConnectFour`] | a Connect Four position with its rules known at compile time: the same per-move API, in registers |
 //! | [`AnyPosition`], [`AnyBoard`] | the same with the bitboard width picked from the rules |
 //! | [`AnySolver`] | perfect play (value, distance, score, best moves) for any game, under a node budget |
 //! | [`encoding`] | base-3 codes, 2 bits a cell, bitboard pairs, the column-height key |
@@ -74,6 +75,7 @@ pub use any_solver::{
     AnySolution, AnySolver, ParsePositionError, parse_position, score_of, value_of,
 };
 pub use board::{Board, Direction, Line, Lines, ParseBoardError, WidthError};
+pub use connect_four::{ConnectFour, NotConnectFour};
 pub use position::{Move, MoveIter, Moves, PlayError, Position, UndoError};
 pub use rules::{MAX_SIDE, Preset, Rules, RulesError};
 pub use validate::{InvalidBoard, Violation, Violations};

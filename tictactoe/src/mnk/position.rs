@@ -105,6 +105,12 @@ pub enum UndoError {
 pub struct Move(u16);
 
 impl Move {
+    /// The move filling `bit` (which its maker has checked).
+    #[inline(always)]
+    pub(crate) const fn from_bit(bit: u32) -> Move {
+        Move(bit as u16)
+    }
+
     /// Its bitboard bit: column-major, a column bottom to top (see [`Rules::bit`]).
     #[must_use]
     #[inline(always)]
@@ -179,6 +185,19 @@ const OPEN_SHIFT: [[u8; 8]; 128] = {
     }
     table
 };
+
+impl Moves<1> {
+    /// The moves of a Connect Four position on one word from its carry `occupied + bottom`
+    /// (0 when the game is over) and its open columns (0 when over).
+    #[inline(always)]
+    pub(crate) const fn connect_four(carry: u64, open: u32) -> Moves<1> {
+        Moves {
+            bits: Bits([carry]),
+            open,
+            rules: Rules::CONNECT_FOUR,
+        }
+    }
+}
 
 impl<const W: usize> Moves<W> {
     /// How many moves.
@@ -920,7 +939,7 @@ impl<const W: usize> Position<W> {
 /// value, so that a position in registers stays there.
 #[cold]
 #[inline(never)]
-fn without_column(open: u32, bit: u32, rules: Rules) -> u32 {
+pub(crate) fn without_column(open: u32, bit: u32, rules: Rules) -> u32 {
     open & !(1 << (bit / rules.stride()))
 }
 
@@ -934,6 +953,22 @@ fn open_columns<const W: usize>(board: &Board<W>) -> u32 {
     (0..rules.cols())
         .filter(|&c| !occupied.contains(c * rules.stride() + rules.rows() - 1))
         .fold(0, |open, c| open | 1 << c)
+}
+
+impl Position<1> {
+    /// The Connect Four position of the words `x` and `o` (a board a game reaches), its
+    /// status and its open columns: the fields of a [`ConnectFour`](super::ConnectFour).
+    pub(crate) fn from_connect_four(x: u64, o: u64, status: Status, open: u32) -> Position<1> {
+        let occupied = x | o;
+        Position {
+            board: Board::from_words(Rules::CONNECT_FOUR, x, o),
+            cells: cell_mask(Rules::CONNECT_FOUR),
+            plies: occupied.count_ones() as u16,
+            status,
+            hash: super::connect_four::hash(x, occupied),
+            open,
+        }
+    }
 }
 
 impl<const W: usize> TryFrom<Board<W>> for Position<W> {

@@ -10,6 +10,7 @@ use super::Rules;
 
 mod line;
 
+pub(crate) use line::c4_has_line;
 #[cfg(feature = "rand")]
 pub(crate) use line::c4_has_line_scalar;
 #[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]

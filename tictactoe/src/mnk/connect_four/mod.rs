@@ -7,13 +7,15 @@
 //! writes back the board, its open columns and its [`hash`]; the one-word line check the loop
 //! and `Position::play_bit` share is a bitboard kernel, `bits::c4_has_line`.
 
-use super::Rules;
 #[cfg(feature = "rand")]
 use super::bits::c4_has_line_scalar;
-#[cfg(feature = "rand")]
-use super::zobrist;
+use super::{Rules, zobrist};
 #[cfg(feature = "rand")]
 use crate::{Player, Status};
+
+mod game;
+
+pub use game::{ConnectFour, NotConnectFour};
 
 /// The bottom cell of each column (bit `7c`), from the rules' own layout.
 pub(crate) const BOTTOM: u64 = {
@@ -34,7 +36,6 @@ const _: () = assert!(BOTTOM == crate::connect4::BOTTOM && CELLS == crate::conne
 /// The open columns of a board in one word: bit `c` for each column whose top cell is empty,
 /// gathered by one multiply (bit `7c + 5` of the empty top cells lands at bit `42 + c`; no
 /// two products meet, so nothing carries).
-#[cfg(feature = "rand")]
 #[inline(always)]
 pub(crate) fn open_columns(occupied: u64) -> u32 {
     let empty_tops = !occupied & (BOTTOM << 5);
@@ -45,7 +46,6 @@ pub(crate) fn open_columns(occupied: u64) -> u32 {
 /// content of each column, so that a board hashes by 7 loads instead of one per mark. A
 /// column of height `h` holds one of 2^h sequences of marks: with `x` its X marks (below
 /// bit `h`) it is entry `2^h + x`, and the 127 contents of a column take entries 1 to 127.
-#[cfg(feature = "rand")] // random playouts use it
 static COLUMNS: [[u64; 128]; 7] = {
     let mut table = [[0u64; 128]; 7];
     let mut col = 0;
@@ -71,7 +71,6 @@ static COLUMNS: [[u64; 128]; 7] = {
 
 /// The hash of a Connect Four board in one word from X's marks and the occupied cells:
 /// [`zobrist::hash`], branch-free (7 KiB of table).
-#[cfg(feature = "rand")]
 #[must_use]
 #[inline(always)]
 pub(crate) fn hash(x: u64, occupied: u64) -> u64 {
