@@ -254,6 +254,16 @@ fn moves_and_play(games: &Games) {
                 .sum()
         }),
         case(
+            "ours: status_after (the status the move would give, nothing played)",
+            pairs.len(),
+            || {
+                pairs
+                    .iter()
+                    .map(|(p, m, _, _)| code(p.status_after(*black_box(m))))
+                    .sum()
+            },
+        ),
+        case(
             "ours: play_unchecked, status, undo (in place)",
             pairs.len(),
             || {

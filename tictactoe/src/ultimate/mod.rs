@@ -48,6 +48,8 @@ pub mod encoding;
 #[cfg(all(feature = "alloc", feature = "rand"))]
 pub mod mcts;
 mod moves;
+#[cfg(feature = "rand")]
+mod playout;
 mod position;
 mod setup;
 #[doc(hidden)]
