@@ -44,7 +44,7 @@ mod alard {
     /// Loads the positions of the games (`moves`: 9 * board + cell, 255 ending a game) into
     /// the C engine, checking its legal-move counts and outcomes against ours; returns the
     /// number of games it decided by counting boards where ours is drawn.
-    pub fn load(moves: &[u8], counts: &[u8], outcomes: &[u8]) -> i64 {
+    pub fn load(moves: &[u8], counts: &[u8], outcomes: &[u8]) -> std::ffi::c_long {
         let mut by_count = 0;
         // SAFETY: the pointers and lengths come from live slices; the driver reads `len` moves,
         // one count per position and one outcome per game, which the caller provides.
@@ -62,7 +62,7 @@ mod alard {
             counts.len(),
             "the C engine disagrees (code {n}: -(i + 1) is position i, -(1e9 + g) game g)"
         );
-        by_count as i64
+        by_count
     }
 }
 
@@ -97,7 +97,10 @@ fn bg_moves(board: &STTTBoard) -> usize {
 /// Rust engines, and the games as move indices (255 ending each) with their outcomes.
 struct Games {
     all: Vec<(Position, STTTBoard)>,
+    /// For the C engine only.
+    #[cfg_attr(not(uttt_alard), allow(dead_code))]
     moves: Vec<u8>,
+    #[cfg_attr(not(uttt_alard), allow(dead_code))]
     outcomes: Vec<u8>,
 }
 

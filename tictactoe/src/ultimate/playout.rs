@@ -43,6 +43,42 @@ const fn cell_of(entry: u64, k: u64) -> usize {
     (entry >> (4 * (k & 15))) as usize & 15
 }
 
+/// One in each byte of a word.
+const BYTES_ONE: u64 = 0x0101_0101_0101_0101;
+/// The top bit of each byte.
+const BYTES_TOP: u64 = 0x8080_8080_8080_8080;
+
+/// The board and the index within it of the `k`-th empty cell of the open boards, boards in
+/// order, without a branch: `counts` holds the empty cells of boards 0 to 7 in its bytes (0
+/// for a closed board). A multiply gives the running sums (at most 72, so no byte carries);
+/// a subtraction in every byte at once marks those above `k`; the first marked byte is the
+/// board (none marked: board 8).
+#[inline(always)]
+const fn locate(counts: u64, k: u64) -> (usize, u64) {
+    let sums = counts.wrapping_mul(BYTES_ONE);
+    let above = ((sums | BYTES_TOP) - (k + 1) * BYTES_ONE) & BYTES_TOP;
+    let b = (above.trailing_zeros() / 8) as usize;
+    let before = if b < 8 {
+        ((sums - counts) >> (8 * b)) & 0xff
+    } else {
+        sums >> 56
+    };
+    (b, k - before)
+}
+
+/// `LANE[b]`: one in board `b`'s byte of the counts word (none for board 8, kept outside).
+const LANE: [u64; 9] = [
+    1,
+    1 << 8,
+    1 << 16,
+    1 << 24,
+    1 << 32,
+    1 << 40,
+    1 << 48,
+    1 << 56,
+    0,
+];
+
 /// `(random * n) >> 32`: an index below `n` (Lemire's multiply-shift, as `Bitboard::pick`).
 #[inline(always)]
 const fn scale(random: u32, n: u64) -> u64 {
@@ -57,25 +93,25 @@ pub(super) fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R
         return position.status;
     }
     let mut entries = [0u64; 9];
+    let mut counts = 0u64;
     for (b, entry) in entries.iter_mut().enumerate() {
         if position.open >> b & 1 != 0 {
             *entry = PICK[position.empty_in(b) as usize];
+            counts += (*entry >> COUNT_SHIFT) * LANE[b];
         }
     }
     let mut marks = position.marks;
     let (mut won, mut open, mut free) = (position.won, position.open, u64::from(position.free));
-    let (mut next, mut p, mut plies) = (position.next as usize, index_of(position.side), position.plies);
+    let (mut next, mut p, mut plies) = (
+        position.next as usize,
+        index_of(position.side),
+        position.plies,
+    );
     let status = loop {
         let random = rng.next_u32();
         let (b, k) = if next == ANY as usize {
             // The k-th empty cell of the open boards, boards in order.
-            let mut k = scale(random, free);
-            let mut b = 0;
-            while b < 8 && k >= entries[b] >> COUNT_SHIFT {
-                k -= entries[b] >> COUNT_SHIFT;
-                b += 1;
-            }
-            (b, k)
+            locate(counts, scale(random, free))
         } else {
             (next, scale(random, entries[next] >> COUNT_SHIFT))
         };
@@ -84,13 +120,15 @@ pub(super) fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R
         marks[p][b] = set;
         let empty = !(set | marks[1 - p][b]) & FULL;
         entries[b] = PICK[empty as usize];
+        counts -= LANE[b];
         free -= 1;
         plies += 1;
         let line = has_line(set);
         if line | (empty == 0) {
             open &= !(1 << b);
-            free -= u64::from(empty.count_ones());
+            free -= entries[b] >> COUNT_SHIFT;
             entries[b] = 0;
+            counts &= !(LANE[b] * 0xff);
             if line {
                 won[p] |= 1 << b;
                 if has_line(won[p]) {

@@ -576,7 +576,11 @@ impl Position {
     pub fn undo(&mut self, undo: Undo) {
         let (b, c) = (undo.played.board_index(), undo.played.cell_index());
         let finished = self.status.is_finished();
-        let mover = if finished { self.side } else { self.side.opponent() };
+        let mover = if finished {
+            self.side
+        } else {
+            self.side.opponent()
+        };
         let p = index_of(mover);
         debug_assert!(
             self.marks[p][b] >> c & 1 != 0,
