@@ -135,7 +135,8 @@ impl Undo {
 ///
 /// It holds each player's marks in each small board as a 9-bit set (a [`Bitboard`] of the 3×3
 /// core: bit `i` is cell `i`), the boards each player has won, the open boards (neither won nor
-/// full) and the board the side to move must play in. Playing a move costs one lookup in the
+/// full), their empty cells as one 81-bit set (the legal moves when the mover chooses) and the
+/// board the side to move must play in. Playing a move costs one lookup in the
 /// core's 64-byte line table ([`Bitboard::has_line`]) for the small board, and a second one,
 /// for the meta-board, only when the move wins the small board.
 ///
@@ -524,8 +525,9 @@ impl Position {
 
     /// Plays cell `c` of board `b` (both below 9, the move legal) for the side to move.
     ///
-    /// One load and store of the mover's set, one lookup in the core's 64-byte line table, and
-    /// a second lookup (the meta-board's) only when the small board is won.
+    /// One load and store of the mover's set, one lookup in the core's 64-byte line table, the
+    /// cell's removal from the open cells, and a second lookup (the meta-board's) only when the
+    /// small board is won.
     #[inline(always)]
     fn play_parts(&mut self, b: usize, c: usize) {
         let p = index_of(self.side);
