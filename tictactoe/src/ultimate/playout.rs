@@ -85,10 +85,20 @@ const fn scale(random: u32, n: u64) -> u64 {
     (random as u64 * n) >> 32
 }
 
+impl Position {
+    /// Plays uniformly random legal moves to the end of the game (32 bits of `next_u32` a
+    /// move) and returns how it ended: the moves of [`pick`](Position::pick), each the
+    /// `k`-th empty cell read from a table entry kept per board (see `playout.rs`).
+    #[inline]
+    pub fn play_random<R: RngCore + ?Sized>(&mut self, rng: &mut R) -> Status {
+        play_out(self, rng)
+    }
+}
+
 /// Plays `position` to the end with uniformly random legal moves; see
 /// [`Position::play_random`].
 #[inline]
-pub(super) fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R) -> Status {
+fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R) -> Status {
     if position.status.is_finished() {
         return position.status;
     }

@@ -656,15 +656,6 @@ impl Position {
         None
     }
 
-    /// Plays uniformly random legal moves to the end of the game (32 bits of `next_u32` a
-    /// move) and returns how it ended: the moves of [`pick`](Position::pick), each the
-    /// `k`-th empty cell read from a table entry kept per board (see `playout.rs`).
-    #[cfg(feature = "rand")]
-    #[inline]
-    pub fn play_random<R: rand::RngCore + ?Sized>(&mut self, rng: &mut R) -> Status {
-        super::playout::play_out(self, rng)
-    }
-
     /// The number of move sequences of length `depth` from here, stopping at finished games
     /// (the leaves' moves counted, not played).
     #[must_use]
