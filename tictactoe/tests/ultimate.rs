@@ -44,7 +44,7 @@ const PYSPIEL_PERFT: [u64; 9] = [
 #[test]
 fn sizes_are_as_documented() {
     // docs/ultimate.md#the-model and the module's table.
-    assert_eq!(Position::BYTES, 48);
+    assert_eq!(Position::BYTES, 64);
     assert_eq!(std::mem::size_of::<Setup>(), 38);
     assert_eq!(std::mem::size_of::<Move>(), 1);
     assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 2);
@@ -81,6 +81,15 @@ fn assert_same(position: &Position, game: &Game, context: &str) {
         assert_eq!(
             position.check(played).is_ok(),
             is_legal,
+            "{context} {played}"
+        );
+    }
+    for played in position.legal_moves() {
+        let mut child = *position;
+        child.play(played).unwrap();
+        assert_eq!(
+            position.status_after(played),
+            child.status(),
             "{context} {played}"
         );
     }
@@ -159,6 +168,33 @@ fn every_state_of_random_games_is_valid_parses_back_and_undoes() {
                 child.undo(undo);
                 assert_eq!(child, *state);
             }
+        }
+    }
+}
+
+/// `play_random` keeps its own per-board state (`playout.rs`): from every state of random
+/// games it must play the moves `pick` chooses from the same random numbers and end in the
+/// position those moves reach.
+#[cfg(feature = "rand")]
+#[test]
+fn play_random_plays_the_moves_of_pick_from_every_state() {
+    use rand::rngs::SmallRng;
+    use rand::{RngCore, SeedableRng};
+    let mut next = xorshift(99);
+    for g in 0..300u64 {
+        let (states, _) = random_game(&mut next);
+        for (i, state) in states.iter().enumerate() {
+            let seed = g * 1_000 + i as u64;
+            let mut fast = *state;
+            let status = fast.play_random(&mut SmallRng::seed_from_u64(seed));
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut slow = *state;
+            while let Some(played) = slow.pick(rng.next_u32()) {
+                slow.play(played).unwrap();
+            }
+            assert_eq!(fast, slow, "game {g} from state {i}");
+            assert_eq!(status, slow.status());
+            assert!(status.is_finished());
         }
     }
 }

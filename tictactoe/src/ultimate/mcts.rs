@@ -341,15 +341,15 @@ impl Mcts {
     }
 }
 
-/// A legal move that wins the game at once, if there is one (the lowest).
+/// A legal move that wins the game at once, if there is one (the lowest); each move asked
+/// with [`Position::status_after`], nothing played.
 #[must_use]
 pub fn winning_move(position: &Position) -> Option<Move> {
     let mover = position.to_move()?;
-    position.legal_moves().iter().find(|&played| {
-        let mut child = *position;
-        child.play_unchecked(played);
-        child.status() == Status::Won(mover)
-    })
+    position
+        .legal_moves()
+        .iter()
+        .find(|&played| position.status_after(played) == Status::Won(mover))
 }
 
 /// `sqrt(x)` for `x >= 0`, to the last bit or one off: Newton's method from the halved

@@ -10,7 +10,7 @@
 //! | type | what it holds | size |
 //! |---|---|---|
 //! | [`Setup`] | any nine 3×3 [`Board`](crate::Board)s and a board to play: what text and codes hand in | 38 bytes |
-//! | [`Position`] | a checked position: per player and small board a 9-bit set, won and open boards, the board to play | `Position::BYTES` = 48 bytes |
+//! | [`Position`] | a checked position: per player and small board a 9-bit set, won and open boards, the open boards' empty cells, the board to play | `Position::BYTES` = 64 bytes |
 //! | [`Move`] | `9 * board + cell`, `0..81` (OpenSpiel's flat index) | 1 byte |
 //! | [`Moves`] | a set of moves, bit `9 * board + cell` of a `u128` | 16 bytes |
 //! | [`encoding`] | the 2-bit and base-3 codes of any setup, the exact-rank code of most positions | 139 to 166 bits, 115 bits |
@@ -48,6 +48,8 @@ pub mod encoding;
 #[cfg(all(feature = "alloc", feature = "rand"))]
 pub mod mcts;
 mod moves;
+#[cfg(feature = "rand")]
+mod playout;
 mod position;
 mod setup;
 #[doc(hidden)]

@@ -1,0 +1,165 @@
+//! Random playouts: [`Position::play_random`]'s loop, on a state shaped for it.
+//!
+//! A playout's time is one long chain: the cell just played names the board of the next move,
+//! whose empty cells give the number of choices, which with the random bits gives the cell.
+//! Computing the empty cells from the two players' marks and then counting them takes two
+//! dependent loads before the multiply. Here each board keeps its [`PICK`] entry (its empty
+//! cells in order and their number, in one word), rewritten after every move in it, so the
+//! chain from one move to the next is one load, a multiply and two shifts. Closed boards keep
+//! an entry of 0 (no cells), which lets the choice among all open boards walk the nine
+//! entries. The game ends inside the loop, so the position written back has no open cells.
+
+use rand::RngCore;
+
+use super::position::{ANY, Cells, FULL, Position, has_line, index_of};
+use crate::{Player, Status};
+
+/// Where a [`PICK`] entry keeps its number of cells.
+const COUNT_SHIFT: u32 = 60;
+
+/// For each 9-bit set: its cells in ascending order at 4 bits each (the `k`-th lowest at bits
+/// `4k..4k + 4`) and their number at bits 60..64 (4 KiB, computed at compile time).
+static PICK: [u64; 512] = {
+    let mut table = [0u64; 512];
+    let mut set = 0;
+    while set < 512 {
+        let (mut entry, mut n, mut cell) = (0u64, 0u64, 0u64);
+        while cell < 9 {
+            if set >> cell & 1 != 0 {
+                entry |= cell << (4 * n);
+                n += 1;
+            }
+            cell += 1;
+        }
+        table[set] = entry | n << COUNT_SHIFT;
+        set += 1;
+    }
+    table
+};
+
+/// The `k`-th cell of an entry.
+#[inline(always)]
+const fn cell_of(entry: u64, k: u64) -> usize {
+    (entry >> (4 * (k & 15))) as usize & 15
+}
+
+/// One in each byte of a word.
+const BYTES_ONE: u64 = 0x0101_0101_0101_0101;
+/// The top bit of each byte.
+const BYTES_TOP: u64 = 0x8080_8080_8080_8080;
+
+/// The board and the index within it of the `k`-th empty cell of the open boards, boards in
+/// order, without a branch: `counts` holds the empty cells of boards 0 to 7 in its bytes (0
+/// for a closed board). A multiply gives the running sums (at most 72, so no byte carries);
+/// a subtraction in every byte at once marks those above `k`; the first marked byte is the
+/// board (none marked: board 8).
+#[inline(always)]
+const fn locate(counts: u64, k: u64) -> (usize, u64) {
+    let sums = counts.wrapping_mul(BYTES_ONE);
+    let above = ((sums | BYTES_TOP) - (k + 1) * BYTES_ONE) & BYTES_TOP;
+    let b = (above.trailing_zeros() / 8) as usize;
+    let before = if b < 8 {
+        ((sums - counts) >> (8 * b)) & 0xff
+    } else {
+        sums >> 56
+    };
+    (b, k - before)
+}
+
+/// `LANE[b]`: one in board `b`'s byte of the counts word (none for board 8, kept outside).
+const LANE: [u64; 9] = [
+    1,
+    1 << 8,
+    1 << 16,
+    1 << 24,
+    1 << 32,
+    1 << 40,
+    1 << 48,
+    1 << 56,
+    0,
+];
+
+/// `(random * n) >> 32`: an index below `n` (Lemire's multiply-shift, as `Bitboard::pick`).
+#[inline(always)]
+const fn scale(random: u32, n: u64) -> u64 {
+    (random as u64 * n) >> 32
+}
+
+impl Position {
+    /// Plays uniformly random legal moves to the end of the game (32 bits of `next_u32` a
+    /// move) and returns how it ended: the moves of [`pick`](Position::pick), each the
+    /// `k`-th empty cell read from a table entry kept per board (see `playout.rs`).
+    #[inline]
+    pub fn play_random<R: RngCore + ?Sized>(&mut self, rng: &mut R) -> Status {
+        play_out(self, rng)
+    }
+}
+
+/// Plays `position` to the end with uniformly random legal moves; see
+/// [`Position::play_random`].
+#[inline]
+fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R) -> Status {
+    if position.status.is_finished() {
+        return position.status;
+    }
+    let mut entries = [0u64; 9];
+    let mut counts = 0u64;
+    for (b, entry) in entries.iter_mut().enumerate() {
+        if position.open >> b & 1 != 0 {
+            *entry = PICK[position.empty_in(b) as usize];
+            counts += (*entry >> COUNT_SHIFT) * LANE[b];
+        }
+    }
+    let mut marks = position.marks;
+    let (mut won, mut open, mut free) = (position.won, position.open, u64::from(position.free));
+    let (mut next, mut p, mut plies) = (
+        position.next as usize,
+        index_of(position.side),
+        position.plies,
+    );
+    let status = loop {
+        let random = rng.next_u32();
+        let (b, k) = if next == ANY as usize {
+            // The k-th empty cell of the open boards, boards in order.
+            locate(counts, scale(random, free))
+        } else {
+            (next, scale(random, entries[next] >> COUNT_SHIFT))
+        };
+        let c = cell_of(entries[b], k);
+        let set = marks[p][b] | 1 << c;
+        marks[p][b] = set;
+        let empty = !(set | marks[1 - p][b]) & FULL;
+        entries[b] = PICK[empty as usize];
+        counts -= LANE[b];
+        free -= 1;
+        plies += 1;
+        let line = has_line(set);
+        if line | (empty == 0) {
+            open &= !(1 << b);
+            free -= entries[b] >> COUNT_SHIFT;
+            entries[b] = 0;
+            counts &= !(LANE[b] * 0xff);
+            if line {
+                won[p] |= 1 << b;
+                if has_line(won[p]) {
+                    break Status::Won(if p == 0 { Player::X } else { Player::O });
+                }
+            }
+            if open == 0 {
+                break Status::Draw;
+            }
+        }
+        next = if open >> c & 1 != 0 { c } else { ANY as usize };
+        p ^= 1;
+    };
+    position.marks = marks;
+    position.won = won;
+    position.open = open;
+    position.open_cells = Cells::NONE;
+    position.free = 0;
+    position.next = ANY;
+    position.side = if p == 0 { Player::X } else { Player::O };
+    position.status = status;
+    position.plies = plies;
+    position.status
+}
