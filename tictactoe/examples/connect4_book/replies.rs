@@ -168,11 +168,11 @@ pub fn main(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         return Err("some replies still search with the book".into());
     }
     println!(
-        "# Connect Four replies book: weak bounds (won 1..18, drawn 0, lost -18..-1) of the {} positions where the second player moves",
+        "# Connect Four replies book: weak bounds (won 1..18, drawn 0, lost -18..-1) of {} positions: those where the second player",
         book.len()
     );
     println!(
-        "# in the games of up to {stones} stones (every first-player move, the perfect player's replies), and of the positions its replies make."
+        "# moves in the games of up to {stones} stones (every first-player move, the perfect player's replies), and those its replies make."
     );
     println!("# Built by: cargo run --release --example connect4_book -- --replies {stones}");
     println!("# Lines: 0xKEY LOWER UPPER (tictactoe::connect4::Book).");
