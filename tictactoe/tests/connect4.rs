@@ -97,7 +97,7 @@ fn the_perfect_move_keeps_the_value() {
                 !child.can_win_next()
                     || Column::ALL
                         .iter()
-                        .all(|&c| position.play(c).map_or(true, |p| p.can_win_next()))
+                        .all(|&c| position.play(c).map_or(true, Position::can_win_next))
             }
         };
         assert!(kept, "{moves} (score {score}): column {column}");

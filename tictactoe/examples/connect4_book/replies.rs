@@ -67,7 +67,7 @@ impl Walk {
         if position.moves() > self.stones {
             return Ok(());
         }
-        if position.moves() % 2 == 0 {
+        if position.moves().is_multiple_of(2) {
             // The first player: every move.
             for column in Column::ALL {
                 if let Ok(child) = position.play(column) {
