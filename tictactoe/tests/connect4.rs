@@ -67,6 +67,43 @@ fn weak_solve_agrees_with_the_sign_of_the_score() {
     }
 }
 
+/// `perfect_move` keeps the value of every position Pons' solver scored (end and middle
+/// sets, one in five, and the issue's `444441`, where only 3 and 5 keep X's win): a won
+/// position's move wins at once or leaves the opponent lost, a drawn one's leaves it at most a
+/// draw, checked by another solver; a lost position's move does not lose at once when another
+/// does not. The player keeps its table from one position to the next, as in a game.
+#[test]
+fn the_perfect_move_keeps_the_value() {
+    let mut player = Solver::with_book(tictactoe::connect4::Book::shipped());
+    let mut judge = Solver::new();
+    let issue: Position = "444441".parse().unwrap();
+    let column = player.perfect_move(issue).unwrap();
+    assert!([2, 4].contains(&column.index()), "{column}");
+    for (moves, position, score) in load("end").into_iter().chain(load("middle")).step_by(5) {
+        let column = player.perfect_move(position).expect("a free column");
+        if position.is_winning_move(column) {
+            assert!(
+                score > 0,
+                "{moves}: a win at once in a position of score {score}"
+            );
+            continue;
+        }
+        let child = position.play(column).unwrap();
+        let kept = match outcome_of(score) {
+            Outcome::Win => judge.solve_weak(child) == Outcome::Loss,
+            Outcome::Draw => judge.solve_weak(child) != Outcome::Win,
+            // Lost: no move keeps anything; it must not lose at once if some move does not.
+            Outcome::Loss => {
+                !child.can_win_next()
+                    || Column::ALL
+                        .iter()
+                        .all(|&c| position.play(c).map_or(true, Position::can_win_next))
+            }
+        };
+        assert!(kept, "{moves} (score {score}): column {column}");
+    }
+}
+
 /// The score of every move of `position` by the solver: `None` for a full column.
 fn move_scores(solver: &mut Solver, position: Position) -> [Option<i32>; 7] {
     Column::ALL.map(|column| {

@@ -155,7 +155,12 @@ fn the_shipped_books_agree_and_answer_their_plies() {
         !exact.is_empty(),
         "data/connect4-exact.bin is empty or unreadable"
     );
-    let shipped = proof.merged(&exact).unwrap();
+    let replies = Book::shipped_replies();
+    assert!(
+        !replies.is_empty(),
+        "data/connect4-replies.txt is empty or unreadable"
+    );
+    let shipped = proof.merged(&exact).unwrap().merged(&replies).unwrap();
     assert_eq!(Book::shipped(), shipped);
     // Every entry of the exact book is exact, and every position whose children it holds
     // already has its score: the build derived everything it could.

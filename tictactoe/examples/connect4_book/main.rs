@@ -27,21 +27,14 @@
 //!     --exact 9 [--book PATH] [--threads T] [--max-seconds S] [--sample K] [--verify K]
 //! ```
 
-#[cfg(unix)]
-fn cpu_seconds() -> f64 {
-    use nix::time::{ClockId, clock_gettime};
-    clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID)
-        .map_or(0.0, |t| t.tv_sec() as f64 + t.tv_nsec() as f64 / 1e9)
-}
-
-#[cfg(not(unix))]
-fn cpu_seconds() -> f64 {
-    0.0
-}
+#[path = "../common/cpu.rs"]
+mod cpu;
+use cpu::cpu_seconds;
 
 use tictactoe::connect4::{Book, Position, Solver};
 
 mod exact;
+mod replies;
 
 /// Checks `count` of `entries`, spread over them, against `fresh` (its table cleared before
 /// each): each score must lie in its entry's bounds.
@@ -72,6 +65,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "--exact") {
         return exact::main(&args);
+    }
+    if args.first().is_some_and(|a| a == "--replies") {
+        return replies::main(&args);
     }
     let mut args = args.into_iter();
     let (mut stones, mut verify, mut root) = (8usize, 20usize, Position::EMPTY);

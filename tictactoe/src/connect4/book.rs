@@ -13,12 +13,13 @@
 //! |---|---|
 //! | sorted `(canonical key, lower, upper)`, found by binary search | 16 bytes |
 //!
-//! Two books are shipped and read together by [`Book::shipped`]:
+//! Three books are shipped and read together by [`Book::shipped`]:
 //!
 //! | file | what it holds | made by |
 //! |---|---|---|
 //! | `data/connect4-book.txt` (text) | the bounds that solving the empty board (its score and every best move) proved for the positions of up to 12 stones still in the table at the end | `examples/connect4_book.rs` |
 //! | `data/connect4-exact.bin` (binary, [`Book::to_bytes`]) | exact scores of every position of up to a number of stones (the leaves solved, every shallower position's score derived from its children's, [`Book::with_derived_scores`]) | `examples/connect4_book.rs --exact N` |
+//! | `data/connect4-replies.txt` (text) | won, drawn or lost (bounds 1..18, 0..0, -18..-1) for the positions where the second player moves in the games of its first replies (every first-player move, [`Solver::perfect_move`](super::Solver::perfect_move)'s replies), and for the positions its replies make | `examples/connect4_book.rs --replies N` |
 //!
 //! A position whose player to move can win at once is never stored: its score is immediate.
 
@@ -105,6 +106,9 @@ const SHIPPED: &str = include_str!("../../data/connect4-book.txt");
 /// The exact scores the crate ships (`data/connect4-exact.bin`, [`Book::to_bytes`]; its
 /// command, coverage and checks are in `docs/solver.md`).
 const SHIPPED_EXACT: &[u8] = include_bytes!("../../data/connect4-exact.bin");
+/// The second player's replies the crate ships (`data/connect4-replies.txt`; its command and
+/// checks are in `docs/solver.md`).
+const SHIPPED_REPLIES: &str = include_str!("../../data/connect4-replies.txt");
 
 impl Book {
     /// The opening book the crate ships: the bounds its solve of the empty board proved for
@@ -120,14 +124,26 @@ impl Book {
     /// assert!(solver.nodes() < 1_000);
     /// ```
     ///
-    /// It also holds the exact scores of `data/connect4-exact.bin` ([`Book::shipped_exact`]).
+    /// It also holds the exact scores of `data/connect4-exact.bin` ([`Book::shipped_exact`])
+    /// and the second player's replies of `data/connect4-replies.txt`
+    /// ([`Book::shipped_replies`]).
     #[must_use]
     pub fn shipped() -> Book {
         // The shipped books are read and merged by the test `the_shipped_books_agree`; were
-        // either ever unreadable, the other (or an empty book) only makes the solver search.
+        // any ever unreadable, the others (or an empty book) only make the solver search.
         let proof = Book::shipped_proof();
         let exact = Book::shipped_exact();
-        proof.merged(&exact).unwrap_or(proof)
+        let both = proof.merged(&exact).unwrap_or(proof);
+        both.merged(&Book::shipped_replies()).unwrap_or(both)
+    }
+
+    /// The second player's replies the crate ships alone (`data/connect4-replies.txt`): won,
+    /// drawn or lost for the positions of the perfect player's first replies as the second
+    /// player and for the positions they make (`docs/solver.md` says how many). Part of
+    /// [`Book::shipped`].
+    #[must_use]
+    pub fn shipped_replies() -> Book {
+        SHIPPED_REPLIES.parse().unwrap_or_default()
     }
 
     /// The proof of the empty board the crate ships alone (`data/connect4-book.txt`): bounds

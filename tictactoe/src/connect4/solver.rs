@@ -1,5 +1,7 @@
 //! The search: negamax with alpha-beta on null windows, the two-bound table, the book.
 
+use alloc::vec::Vec;
+
 use super::book::Book;
 use super::position::{
     CELLS, Column, Columns, MAX_SCORE, MIN_SCORE, Position, column_mask, mirror_bits,
@@ -207,6 +209,120 @@ impl Solver {
     /// faster than [`Solver::score`].
     pub fn solve_weak(&mut self, position: Position) -> Outcome {
         outcome_of(self.search_window(position, true))
+    }
+
+    /// A move of perfect play at `position`, `None` when no column is free: a move that
+    /// wins at once; else the only move that does not lose at once, if there is one; else a
+    /// move that keeps a win, else one that keeps a draw, else (a lost position) the first
+    /// column from the centre out that does not lose at once, or any free column.
+    ///
+    /// It needs only whether each move wins, draws or loses, never a score: a move whose
+    /// position is proven lost for the opponent (by the book, the table, or a search on the
+    /// null window just below 0) keeps the win, and in a finite game a side that always keeps
+    /// the win wins; failing that, one proven at most a draw for the opponent (the null window
+    /// just above 0) keeps the draw. The moves are tried with what the book and the table
+    /// already prove first, then the table's best move, then by the threats they make, centre
+    /// first; the first that keeps the value is played, so a win is kept, not necessarily the
+    /// fastest. The table stays, so a game's later moves find the earlier searches in it.
+    ///
+    /// ```no_run
+    /// use tictactoe::connect4::{Book, Column, Position, Solver};
+    ///
+    /// let mut solver = Solver::with_book(Book::shipped());
+    /// // At `444441` only columns 3 and 5 keep the first player's win.
+    /// let column = solver.perfect_move("444441".parse()?).unwrap();
+    /// assert!(column == Column::new(2).unwrap() || column == Column::new(4).unwrap());
+    /// # Ok::<(), tictactoe::connect4::ParseMovesError>(())
+    /// ```
+    pub fn perfect_move(&mut self, position: Position) -> Option<Column> {
+        let free: Vec<Column> = ORDER
+            .into_iter()
+            .filter_map(Column::new)
+            .filter(|&c| position.can_play(c))
+            .collect();
+        let first = *free.first()?;
+        if let Some(&win) = free.iter().find(|&&c| position.is_winning_move(c)) {
+            return Some(win);
+        }
+        let possible = position.non_losing_moves();
+        let safe: Vec<(Column, Position)> = free
+            .iter()
+            .filter(|&&c| possible & column_mask(c.index()) != 0)
+            .filter_map(|&c| Some((c, position.play(c).ok()?)))
+            .collect();
+        match safe.len() {
+            0 => return Some(first),
+            1 => return Some(safe[0].0),
+            _ => {}
+        }
+        // What the book and the table prove of each move's position, for the opponent.
+        let known: Vec<(i32, i32)> = safe.iter().map(|&(_, child)| self.known(child)).collect();
+        if let Some(i) = known.iter().position(|&(_, upper)| upper < 0) {
+            return Some(safe[i].0);
+        }
+        // And of the position itself: a proven loss needs no search, a proven draw at most no
+        // search for a win.
+        let (lower, upper) = self.known(position);
+        if upper < 0 {
+            return Some(safe[0].0);
+        }
+        // The table's best move first, then by the threats a move makes (centre first among
+        // equals: the sort is stable).
+        let key = position.key();
+        let mirror = mirror_bits(key);
+        let best = self
+            .table
+            .get(key.min(mirror))
+            .and_then(|e| e.best)
+            .map(|c| if mirror < key { 6 - c } else { c } as usize);
+        let mut order: Vec<usize> = (0..safe.len()).collect();
+        order.sort_by_key(|&i| {
+            let column = safe[i].0.index();
+            let cell = possible & column_mask(column);
+            (
+                Some(column) != best,
+                core::cmp::Reverse(position.threats_after(cell)),
+            )
+        });
+        self.table.fit(CELLS - position.moves());
+        // A win: the opponent's position below 0 (null window -1..0).
+        for &i in &order {
+            let (column, child) = safe[i];
+            if upper > 0 && known[i].0 < 0 && self.negamax(child, -1, 0) < 0 {
+                return Some(column);
+            }
+        }
+        // A draw: the opponent's position at most 0 (null window 0..1).
+        if lower <= 0 {
+            if let Some(&i) = order.iter().find(|&&i| known[i].1 <= 0) {
+                return Some(safe[i].0);
+            }
+            for &i in &order {
+                let (column, child) = safe[i];
+                if known[i].0 <= 0 && self.negamax(child, 0, 1) <= 0 {
+                    return Some(column);
+                }
+            }
+        }
+        Some(safe[0].0)
+    }
+
+    /// The bounds the book and the table hold for `position`'s score (the widest when they
+    /// hold nothing).
+    fn known(&self, position: Position) -> (i32, i32) {
+        let (mut lower, mut upper) = (MIN_SCORE, MAX_SCORE);
+        let canonical = position.canonical_key();
+        if let Some(book) = &self.book
+            && let Some((low, high)) = book.bounds_of_key(canonical, position.moves())
+        {
+            lower = lower.max(low);
+            upper = upper.min(high);
+        }
+        if let Some(entry) = self.table.get(canonical) {
+            lower = lower.max(entry.lower);
+            upper = upper.min(entry.upper);
+        }
+        (lower, upper)
     }
 
     /// Whether playing `column` reaches `score` (the position's score).

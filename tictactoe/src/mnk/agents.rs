@@ -7,17 +7,17 @@
 //! | [`Strategy::Heuristic`] | `heuristic` | a winning move; else a move that blocks the opponent's win; else (with gravity, among the moves that do not hand the opponent a win) the moves of the best line score |
 //! | [`Strategy::Mcts`] | `mcts` | the most visited move of a Monte Carlo tree search of [`MCTS_PLAYOUTS`] random games ([`players::Mcts`](super::players::Mcts)) |
 //! | [`Strategy::AlphaBeta`] | `alphabeta` | the best move of an alpha-beta search [`ALPHABETA_DEPTH`] plies deep with the solver's pruning and ordering ([`players::AlphaBeta`](super::players::AlphaBeta)) |
-//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, a winning move, else the first move in centre-out order that the shipped [`connect4::Book`] proves keeps the value (win or draw), else the first that [`connect4::Solver`] (with the book) finds keeps it; on any other game, the best moves of the family [`solver`](super::solver) (value and distance), without a budget |
+//! | [`Strategy::Perfect`] | `perfect` | on Connect Four, [`connect4::Solver::perfect_move`] with the shipped [`connect4::Book`] (a move that keeps the win, else the draw: proven by the book or by null-window searches, the table kept from move to move); on any other game, the best moves of the family [`solver`](super::solver) (value and distance), without a budget |
 //!
 //! `perfect` is exact: it never turns a won position into a draw or a loss, nor a drawn one
 //! into a loss. It has no budget, so it is offered only where the solver finishes in bounded
 //! time ([`perfect_is_bounded`]: Connect Four, and boards of at most [`PERFECT_MAX_CELLS`]
 //! cells); elsewhere it would search for as long as the solver needs, which on gomoku is
-//! practically forever. On Connect Four a position off both shipped books can take the solver
-//! minutes: in games after a first move other than the centre, the slowest reply took 20 s to
-//! 176 s, while the first reply comes from the books at once (see docs/solver.md). In a lost position it plays the first move (centre-out) that does not let
-//! the opponent win at once; on other games the solver's best moves are those that lose
-//! slowest.
+//! practically forever. On Connect Four it needs only whether each move wins, draws or loses
+//! (never a score), and the books answer the positions of the first moves; its slowest reply
+//! measured is in docs/solver.md ("Players"). In a lost position it plays the first move
+//! (centre-out) that does not let the opponent win at once; on other games the solver's best
+//! moves are those that lose slowest.
 //!
 //! [`Agent::choose_until`] bounds the time of `mcts` and `alphabeta` with a stop condition
 //! ([`players::Stop`](super::players::Stop)); `random`, `heuristic` and `perfect` take no
@@ -52,7 +52,6 @@ use crate::Player;
 pub use crate::agents::Tally;
 use crate::connect4;
 use crate::each_width;
-use crate::solver::Outcome;
 
 /// How a family player picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,9 +167,9 @@ struct Searchers {
     alphabeta: (AlphaBeta<1>, AlphaBeta<2>, AlphaBeta<4>, AlphaBeta<6>),
     /// The family solver of `perfect` (its tables allocated at its first move).
     solver: AnySolver,
-    /// Connect Four's solver with the shipped book, and the book, made at `perfect`'s first
-    /// Connect Four move.
-    connect4: Option<(connect4::Solver, connect4::Book)>,
+    /// Connect Four's solver with the shipped book, made at `perfect`'s first Connect Four
+    /// move; its table is kept from move to move.
+    connect4: Option<connect4::Solver>,
 }
 
 impl Clone for Searchers {
@@ -206,69 +205,6 @@ impl Searchers {
             connect4: None,
         }
     }
-}
-
-/// The outcome for the other player.
-const fn flip(outcome: Outcome) -> Outcome {
-    match outcome {
-        Outcome::Win => Outcome::Loss,
-        Outcome::Loss => Outcome::Win,
-        Outcome::Draw => Outcome::Draw,
-    }
-}
-
-/// Connect Four's columns from the centre out.
-const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
-
-/// `perfect` on Connect Four: a winning move; else the first column (centre out) whose
-/// position the book proves keeps the value (a win stays a win, a draw a draw), else the
-/// first whose position keeps it by the weak solver; in a lost position, the first column
-/// that does not let the opponent win at once.
-fn connect4_move(
-    solver: &mut connect4::Solver,
-    book: &connect4::Book,
-    position: connect4::Position,
-) -> Option<usize> {
-    let columns = CENTRE_OUT
-        .into_iter()
-        .filter_map(connect4::Column::new)
-        .filter(|&c| position.can_play(c));
-    let mut first = None;
-    for column in columns.clone() {
-        if position.is_winning_move(column) {
-            return Some(column.index());
-        }
-        first.get_or_insert(column.index());
-    }
-    let value = solver.solve_weak(position);
-    // The book first: the positions on its proof answer at once, while proving that a move
-    // off the proof keeps the value can take the solver a minute.
-    if value != Outcome::Loss {
-        for column in columns.clone() {
-            let Ok(child) = position.play(column) else {
-                continue;
-            };
-            // The child's score is for the opponent: below 0 keeps a win, at most 0 a draw.
-            if let Some((_, upper)) = book.bounds(child)
-                && (upper < 0 || (value == Outcome::Draw && upper <= 0))
-            {
-                return Some(column.index());
-            }
-        }
-    }
-    for column in columns {
-        let Ok(child) = position.play(column) else {
-            continue;
-        };
-        let keeps = match value {
-            Outcome::Loss => !child.can_win_next(),
-            _ => flip(solver.solve_weak(child)) == value,
-        };
-        if keeps {
-            return Some(column.index());
-        }
-    }
-    first
 }
 
 impl Agent {
@@ -323,11 +259,10 @@ impl Agent {
             }
             Strategy::Perfect => {
                 if let Some(c4) = super::any_solver::connect4_position(position) {
-                    let (solver, book) = search.connect4.get_or_insert_with(|| {
-                        let book = connect4::Book::shipped();
-                        (connect4::Solver::with_book(book.clone()), book)
+                    let solver = search.connect4.get_or_insert_with(|| {
+                        connect4::Solver::with_book(connect4::Book::shipped())
                     });
-                    let action = connect4_move(solver, book, c4)?;
+                    let action = solver.perfect_move(c4)?.index();
                     return Some(Choice { action, cut: false });
                 }
                 let solution = search.solver.solve(position, u64::MAX)?;

@@ -51,8 +51,8 @@ The order measured per game, weakest first (docs/solver.md#the-ladder):
   alphabeta  alpha-beta 4 plies deep, deepening from 1 ply, stopped at --think-time
   perfect    exact: Connect Four's solver and opening book, else the family solver; offered
              on Connect Four and boards of at most 20 cells, refused elsewhere (gomoku); it
-             takes no think time (on Connect Four a reply off the book's proof can take
-             minutes, e.g. after a first move other than the centre)
+             takes no think time (on Connect Four its books answer the first moves of both
+             sides; the slowest reply measured took 0.12 s of CPU)
 A search reply stopped at --think-time depends on the clock, so a replay can differ; the
 game says when that happened.
 

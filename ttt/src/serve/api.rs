@@ -403,12 +403,14 @@ pub async fn hints(
     Ok(ndjson_response(rx))
 }
 
-/// The NDJSON response that streams what `rx` receives, until every sender is gone.
+/// The NDJSON response that streams what `rx` receives, until every sender is gone; counted
+/// among the open streams ([`super::pool::OpenStream`]) until its last line is taken.
 fn ndjson_response(rx: mpsc::Receiver<Bytes>) -> Response {
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+    let open = super::pool::OpenStream::new();
+    let stream = futures_util::stream::unfold((rx, open), |(mut rx, open)| async move {
         rx.recv()
             .await
-            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
+            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), (rx, open)))
     });
     (
         [

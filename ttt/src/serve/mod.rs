@@ -2,13 +2,15 @@
 //! CSS and plain JavaScript in `ttt/assets/`, compiled into the binary) asks the JSON API for
 //! everything the rules decide. Rooms: [`query`] reads query strings, [`game`] is the game
 //! dispatch, [`api`] the board's endpoints, [`explain`] the 3 × 3 explainer's, [`pool`] the
-//! bounded pool of searches, [`error`] the one error answer. The API is documented in
+//! bounded pool of searches, [`error`] the one error answer, [`listener`] the connections
+//! (request targets made ASCII, so that even those get JSON errors). The API is documented in
 //! docs/web.md.
 
 pub mod api;
 pub mod error;
 pub mod explain;
 pub mod game;
+pub mod listener;
 pub mod pool;
 pub mod query;
 pub mod ultimate;
@@ -207,7 +209,7 @@ pub async fn serve(
         .await
         .map_err(|e| anyhow::Error::new(e).context(format!("cannot listen on {address}")))?;
     announce(listener.local_addr()?)?;
-    axum::serve(listener, router(limits))
+    axum::serve(listener::EscapingListener(listener), router(limits))
         .with_graceful_shutdown(shutdown_signal())
         .await?;
     Ok(())
@@ -234,4 +236,11 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     pool::STOPPING.store(true, std::sync::atomic::Ordering::Relaxed);
+    // The searches stop at their next check and their streams end with their unsolved moves
+    // and `done`; only then are the connections closed. Closing them at once raced with the
+    // streams' last lines: now and then a stream was cut after its first line.
+    pool::streams_ended(SHUTDOWN_WAIT).await;
 }
+
+/// The longest the graceful shutdown waits for open hint streams to end.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(5);

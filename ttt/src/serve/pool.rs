@@ -22,6 +22,40 @@ pub fn stopping() -> bool {
     STOPPING.load(Ordering::Relaxed)
 }
 
+/// Hint streams whose last line has not been taken yet.
+static OPEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// One open hint stream, counted while it lives: the graceful shutdown waits for the count
+/// to reach 0 ([`streams_ended`]) before it closes connections.
+pub struct OpenStream(());
+
+impl OpenStream {
+    pub fn new() -> OpenStream {
+        OPEN_STREAMS.fetch_add(1, Ordering::AcqRel);
+        OpenStream(())
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        OPEN_STREAMS.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Waits until every open hint stream has ended, or `limit` has passed: `true` when they all
+/// ended. Once the server is [`stopping`], each stream's search stops at its next check and
+/// the stream ends with its unsolved moves and `done`.
+pub async fn streams_ended(limit: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + limit;
+    while OPEN_STREAMS.load(Ordering::Acquire) > 0 {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
+}
+
 /// The pool's sizes and the time budget of one job.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
