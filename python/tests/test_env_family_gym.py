@@ -95,8 +95,7 @@ def test_search_opponents_answer_natively(game, opponent):
     env = MnkEnv(opponent=opponent, agent="x", game=game)
     obs, info = env.reset(seed=1)
     for _ in range(2):
-        # The middle legal action: on Connect Four the centre, which keeps perfect's replies on
-        # its opening book (after a first move in column 1 its reply is a search of minutes).
+        # The middle legal action: on Connect Four the centre.
         legal = np.flatnonzero(info["action_mask"])
         action = int(legal[len(legal) // 2])
         obs, _, terminated, _, info = env.step(action)

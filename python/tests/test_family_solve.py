@@ -174,7 +174,7 @@ print("finished", flush=True)
 )
 def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(position: str, game: str) -> None:
     """SIGINT (Ctrl-C) during a search that takes seconds to minutes (Connect Four's "171",
-    off both shipped books; the empty gomoku board, far more) raises KeyboardInterrupt within
+    off the shipped books of exact scores; the empty gomoku board, far more) raises KeyboardInterrupt within
     seconds."""
     import signal
     import subprocess
