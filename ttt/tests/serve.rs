@@ -368,6 +368,15 @@ fn every_level_plays_a_legal_move() {
             assert_eq!(hint["result"], "draw", "{answer}");
         }
     }
+    // Perfect on Connect Four is the perfect player (no fallback, no note). After 4, 4, 3, 3,
+    // 2, 2 X wins at once with 1 or 5 (three in a row on the bottom, both ends open).
+    let answer = server.json("/api/move?game=connect-four&moves=443322&level=perfect");
+    assert_eq!(answer["cut"], false, "{answer}");
+    assert!(answer["note"].is_null(), "{answer}");
+    let moves = answer["moves"].as_str().unwrap();
+    assert!(moves == "4433221" || moves == "4433225", "{answer}");
+    let position = server.json(&format!("/api/position?game=connect-four&moves={moves}"));
+    assert_eq!(position["status"], "x-won", "{answer}");
 }
 
 #[test]
@@ -695,11 +704,12 @@ fn a_full_pool_answers_503_and_a_dropped_stream_frees_its_slot() {
     // long before the minute of the time budget.
     drop(held);
     wait_for_a_free_slot(&server);
-    // The same for an engine move: the perfect level searching Connect Four off the book.
+    // An engine move takes a slot too: alphabeta on gomoku searches for its whole think time
+    // (1 s), and the slot is free again once the client is gone.
     let mut held = server.connect();
     write!(
         held,
-        "GET /api/move?game=connect-four&moves=1&level=perfect HTTP/1.1\r\nHost: x\r\n\r\n"
+        "GET /api/move?game=gomoku&moves=h8&level=hard HTTP/1.1\r\nHost: x\r\n\r\n"
     )
     .unwrap();
     // (A generous deadline: on a loaded machine the request can wait seconds for a thread.)

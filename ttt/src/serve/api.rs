@@ -232,8 +232,10 @@ struct Chosen {
 }
 
 /// The move of `strategy` at `position`: the search levels stop at [`THINK_TIME`]; perfect
-/// is the solver's first best move (the slowest loss when lost), or alphabeta's move when
-/// the solver does not finish within `budget`.
+/// on Connect Four is the library's perfect player (`connect4::Solver::perfect_move` with the
+/// shipped books: a move that keeps the win, else the draw, the one `ttt play` makes); on the
+/// other bounded games it is the solver's first best move (the slowest loss when lost), or
+/// alphabeta's move when the solver does not finish within `budget`.
 fn choose(
     solver: &mut AnySolver,
     strategy: Strategy,
@@ -244,6 +246,14 @@ fn choose(
 ) -> Option<Chosen> {
     let gone = Arc::clone(abandoned);
     let stop = move || super::pool::stopping() || gone.load(Ordering::Relaxed);
+    if strategy == Strategy::Perfect && position.rules() == Rules::CONNECT_FOUR {
+        let choice = Agent::new(Strategy::Perfect, seed).choose_until(position, &mut || false)?;
+        return Some(Chosen {
+            action: choice.action,
+            cut: false,
+            note: None,
+        });
+    }
     if strategy == Strategy::Perfect {
         let deadline = Instant::now() + budget;
         let stopped = stop.clone();
