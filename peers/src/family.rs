@@ -32,7 +32,10 @@ use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
 use tictactoe::connect4::{Column as SolverColumn, Position as SolverPosition};
 use tictactoe::lab::{connect_four, gomoku};
-use tictactoe::mnk::{Position as MnkPosition, Rules, bits::{Bits, wins_through}};
+use tictactoe::mnk::{
+    Position as MnkPosition, Rules,
+    bits::{Bits, wins_through},
+};
 use tictactoe::{Player, Status, selfplay};
 
 use board_game::board::{Board as _, Outcome as BgOutcome, Player as BgPlayer};

@@ -264,9 +264,9 @@ fn main() {
     if run("perfect") {
         perfect_play(&all);
     }
-    family::run(&run);
-    moves::run(&run);
-    ultimate::run(&run);
+    family::run(run);
+    moves::run(run);
+    ultimate::run(run);
 }
 
 /// The groups, by the names `main` takes as arguments.
