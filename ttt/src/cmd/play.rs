@@ -1,19 +1,17 @@
 //! `ttt play`: a game in the terminal between people and engine players, on the 3 × 3 board
 //! or (with `--game`, or a player only the family has) any game of the k-in-a-row family.
 
-use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tictactoe::agents::{Agent, ParseStrategyError, Strategy};
 use tictactoe::mnk::Rules;
 use tictactoe::mnk::agents::Strategy as FamilyStrategy;
 use tictactoe::solver::{self, Solution};
 use tictactoe::ultimate::agents::Strategy as UltimateStrategy;
-use tictactoe::{Board, Cell, Game, PlayError, Player, Position, Status};
+use tictactoe::{Board, Cell, PlayError, Player, Position, Status};
 
-use crate::dialogue::{Style, again, read_line};
-use crate::input::Lines;
+use crate::dialogue::{Names, Options, Style, TableGame, Thought};
 use crate::ultimate::Spec;
 use crate::util::clock_seed;
 
@@ -245,52 +243,19 @@ fn moves_of(plies: u8) -> u8 {
 
 /// The solver's verdict in words, counted in the winner's moves: `a draw with best play`,
 /// `X wins in 2 moves`, `X has won`.
-fn describe(solution: Solution, names: &Names) -> String {
+fn describe(solution: Solution, names: Names) -> String {
     match solution.value.winner() {
         None => "a draw with best play".to_owned(),
         Some(winner) if solution.distance == 0 => format!("{} won", names.of(winner)),
         Some(winner) => {
             let moves = moves_of(solution.distance);
             let plural = if moves == 1 { "move" } else { "moves" };
-            let verb = if names.of(winner) == "you" {
-                "can win"
-            } else {
-                "wins"
-            };
             format!(
-                "{} {verb} in {moves} {plural} with best play",
-                names.of(winner)
+                "{} {} in {moves} {plural} with best play",
+                names.of(winner),
+                names.wins(winner)
             )
         }
-    }
-}
-
-/// How the players are named: `you` and `the computer` when one person plays the computer.
-struct Names {
-    seats: [Seat; 2],
-    person: Option<Player>,
-}
-
-impl Names {
-    fn new(seats: [Seat; 2]) -> Names {
-        let person = match seats {
-            [Seat::Human, Seat::Engine(_) | Seat::Family(_)] => Some(Player::X),
-            [Seat::Engine(_) | Seat::Family(_), Seat::Human] => Some(Player::O),
-            _ => None,
-        };
-        Names { seats, person }
-    }
-
-    fn of(&self, player: Player) -> String {
-        match self.person {
-            Some(person) if person == player => "you".to_owned(),
-            Some(_) => "the computer".to_owned(),
-            None => player.to_string(),
-        }
-    }
-
-    fn is_human(&self, player: Player) -> bool {
-        matches!(self.seats[player as usize], Seat::Human)
     }
 }
 
@@ -299,16 +264,6 @@ Enter the number of an empty cell (0 to 8, as drawn on the board) and press Ente
   u, undo   take back your last move (and the computer's answer)
   h, help   show this help
   q, quit   leave the game";
-
-/// What a person typed at the prompt.
-enum Command {
-    Play(Cell),
-    Undo,
-    Help,
-    Quit,
-    /// The end of the input.
-    End,
-}
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
@@ -383,13 +338,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (_, Some(strategy)) => format!("the computer ({strategy})"),
         };
         let players = [seat(x)?, seat(o)?];
-        let options = crate::family::play::Options {
+        let options = Options {
             seed,
-            think_time: Duration::from_secs_f64(args.think_time.unwrap_or(THINK_TIME)),
+            think_time: Some(Duration::from_secs_f64(
+                args.think_time.unwrap_or(THINK_TIME),
+            )),
             replay,
             names: [describe(x, players[0]), describe(o, players[1])],
         };
-        return crate::family::play::run(rules, players, options);
+        return crate::family::play::run(rules, players, &options);
     }
     // The levels of tic-tac-toe, as its players.
     let seats = seats.map(|seat| match seat {
@@ -397,29 +354,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         other => other,
     });
     // Each engine side draws from its own generator: X from `seed`, O from `seed + 1`.
-    let mut agents: [Option<Agent>; 2] = [0, 1].map(|i| match seats[i] {
+    let agents: [Option<Agent>; 2] = [0, 1].map(|i| match seats[i] {
         Seat::Engine(strategy) => Some(Agent::new(strategy, seed.wrapping_add(i as u64))),
         _ => None,
     });
-    let names = Names::new(seats);
-    let style = Style::detect();
-    let echo = !io::stdin().is_terminal();
-    let mut input = Lines::stdin();
-    let mut out = crate::output::stdout();
-    greet(&mut out, &seats, &names, replay.as_deref(), seed)?;
-    loop {
-        match play_one(&mut out, &mut input, &mut agents, &names, &style, echo)? {
-            Some(status) => announce(&mut out, status, &names)?,
-            None => return Ok(ExitCode::SUCCESS),
-        }
-        if !names.is_human(Player::X) && !names.is_human(Player::O) {
-            return Ok(ExitCode::SUCCESS);
-        }
-        if !again(&mut out, &mut input, echo)? {
-            writeln!(out, "Thanks for playing.")?;
-            return Ok(ExitCode::SUCCESS);
-        }
-    }
+    let describe = |seat: Seat| match seat {
+        Seat::Human => "a person".to_owned(),
+        Seat::Engine(strategy) => match level_name(strategy) {
+            Some(level) => format!("the computer ({level})"),
+            None => format!("the computer ({strategy})"),
+        },
+        other => format!("the computer ({})", other.word()),
+    };
+    let options = Options {
+        seed,
+        think_time: None,
+        replay,
+        names: seats.map(describe),
+    };
+    crate::dialogue::run(TicTacToe, agents, &options)
 }
 
 /// `play --game ultimate`: the seats as ultimate's players (a level or player by its word).
@@ -442,153 +395,129 @@ fn play_ultimate(
         (Seat::Level(level), Some(strategy)) => format!("the computer ({level}: {strategy})"),
         (_, Some(strategy)) => format!("the computer ({strategy})"),
     };
-    let options = crate::ultimate::play::Options {
+    let options = Options {
         seed,
-        think_time,
-        threads,
+        think_time: Some(think_time),
         replay,
         names: [
             describe(seats[0], players[0]),
             describe(seats[1], players[1]),
         ],
     };
-    crate::ultimate::play::run(players, options)
+    crate::ultimate::play::run(players, threads, &options)
 }
 
-fn greet(
-    out: &mut impl Write,
-    seats: &[Seat; 2],
-    names: &Names,
-    replay: Option<&str>,
-    seed: u64,
-) -> io::Result<()> {
-    let describe = |seat: Seat| match seat {
-        Seat::Human => "a person".to_owned(),
-        Seat::Engine(strategy) => match level_name(strategy) {
-            Some(level) => format!("the computer ({level})"),
-            None => format!("the computer ({strategy})"),
-        },
-        other => format!("the computer ({})", other.word()),
-    };
-    writeln!(out, "Tic-tac-toe: three in a row wins.")?;
-    match names.person {
-        Some(person) => writeln!(
-            out,
-            "You are {person}, {} is {}. X moves first.",
-            describe(seats[person.opponent() as usize]),
-            person.opponent()
-        )?,
-        None => writeln!(
-            out,
-            "X is {}, O is {}.",
-            describe(seats[0]),
-            describe(seats[1])
-        )?,
-    }
-    if names.is_human(Player::X) || names.is_human(Player::O) {
-        writeln!(
-            out,
-            "Enter a cell number (0 to 8, as drawn); u to undo, h for help, q to quit."
-        )?;
-    }
-    match replay {
-        Some(replay) => writeln!(
-            out,
-            "Seed {seed} ({replay} replays the computer's choices)."
-        ),
-        None => Ok(()),
-    }
-}
+/// Tic-tac-toe at the table: the core's positions, players and solver.
+struct TicTacToe;
 
-/// Plays one game to its end: its status, or `None` when the person quit or the input ended.
-fn play_one(
-    out: &mut impl Write,
-    input: &mut Lines,
-    agents: &mut [Option<Agent>; 2],
-    names: &Names,
-    style: &Style,
-    echo: bool,
-) -> anyhow::Result<Option<Status>> {
-    let mut game = Game::new();
-    write!(
-        out,
-        "{}",
-        style.board(game.position().board(), game.last_move())
-    )?;
-    loop {
-        let position = game.position();
-        let Some(mover) = position.to_move() else {
-            return Ok(Some(position.status()));
-        };
-        let cell = match &mut agents[mover as usize] {
-            Some(agent) => agent
-                .choose(position)
-                .ok_or_else(|| anyhow::anyhow!("no move found at {position}"))?,
-            None => match ask(out, input, style, names, mover, position, echo)? {
-                Command::Play(cell) => cell,
-                Command::Help => {
-                    writeln!(out, "{HELP}")?;
-                    continue;
-                }
-                Command::Undo => {
-                    if undo(&mut game, names, mover) {
-                        write!(
-                            out,
-                            "{}",
-                            style.board(game.position().board(), game.last_move())
-                        )?;
-                    } else {
-                        writeln!(out, "nothing to undo: no move of yours yet")?;
-                    }
-                    continue;
-                }
-                Command::Quit => {
-                    writeln!(out, "Game left unfinished. Bye.")?;
-                    return Ok(None);
-                }
-                Command::End => {
-                    writeln!(out, "\nend of input: game left unfinished")?;
-                    return Ok(None);
-                }
-            },
-        };
-        let who = match (&agents[mover as usize], names.person) {
-            (Some(agent), _) => match level_name(agent.strategy()) {
-                Some(level) if names.person.is_some() => format!("The computer ({level})"),
-                _ => format!("{} ({})", style.mark(mover), agent.strategy()),
-            },
-            (None, Some(_)) => "You".to_owned(),
-            (None, None) => style.mark(mover),
-        };
-        writeln!(
-            out,
-            "{who} played {cell}: {}",
-            verdict(position, cell, names)?
-        )?;
-        game.play(cell)?;
-        write!(
-            out,
-            "{}",
-            style.board(game.position().board(), game.last_move())
-        )?;
-    }
-}
+impl TableGame for TicTacToe {
+    type Position = Position;
+    type Move = Cell;
+    /// The position before the move, and the move.
+    type Undo = (Position, Cell);
+    type Agent = Agent;
 
-/// Takes back moves until it is `mover`'s turn again, one of `mover`'s moves included; `false`
-/// (and the game unchanged) when the person has no move to take back.
-fn undo(game: &mut Game, names: &Names, mover: Player) -> bool {
-    let mut earlier = *game;
-    while earlier.undo().is_some() {
-        if earlier.position().side_to_move() == mover && names.is_human(mover) {
-            *game = earlier;
-            return true;
+    fn start(&self) -> Position {
+        Position::EMPTY
+    }
+
+    fn to_move(position: &Position) -> Option<Player> {
+        position.to_move()
+    }
+
+    fn status(position: &Position) -> Status {
+        position.status()
+    }
+
+    fn play(position: &mut Position, cell: Cell) -> anyhow::Result<(Position, Cell)> {
+        let before = *position;
+        *position = before.play(cell)?;
+        Ok((before, cell))
+    }
+
+    fn undo(position: &mut Position, &(before, _): &(Position, Cell)) {
+        *position = before;
+    }
+
+    fn title(&self) -> String {
+        "Tic-tac-toe: three in a row wins.".to_owned()
+    }
+
+    fn hint(&self) -> String {
+        "a cell number (0 to 8, as drawn)".to_owned()
+    }
+
+    fn help(&self) -> String {
+        HELP.to_owned()
+    }
+
+    fn asks(&self, _: &Position) -> String {
+        "cell".to_owned()
+    }
+
+    fn show(&self, style: &Style, position: &Position, last: Option<&(Position, Cell)>) -> String {
+        style.board(position.board(), last.map(|&(_, cell)| cell))
+    }
+
+    fn read(&self, text: &str, position: &Position) -> Result<Cell, String> {
+        let Ok(index) = text.parse::<usize>() else {
+            let shown: String = text.chars().take(20).collect();
+            return Err(format!(
+                "not a cell: {shown:?}; type a number from 0 to 8 (h for help)"
+            ));
+        };
+        match position.play_index(index) {
+            Ok(_) => Ok(Cell::ALL[index]),
+            Err(error @ PlayError::Occupied { .. }) => {
+                Err(format!("{error}; choose an empty cell"))
+            }
+            Err(error) => Err(error.to_string()),
         }
     }
-    false
+
+    fn think(
+        &self,
+        agent: &mut Agent,
+        position: &Position,
+        _: Option<Instant>,
+    ) -> Option<Thought<Cell>> {
+        agent.choose(*position).map(|cell| Thought {
+            played: cell,
+            cut: false,
+            note: String::new(),
+        })
+    }
+
+    fn engine(agent: &Agent) -> String {
+        agent.strategy().to_string()
+    }
+
+    fn level(agent: &Agent) -> Option<String> {
+        level_name(agent.strategy()).map(str::to_owned)
+    }
+
+    fn move_name(&self, cell: Cell, _: &(Position, Cell)) -> String {
+        cell.to_string()
+    }
+
+    fn verdict(
+        &mut self,
+        before: &Position,
+        _: &Position,
+        cell: Cell,
+        _: Player,
+        names: Names,
+    ) -> anyhow::Result<Option<String>> {
+        verdict(*before, cell, names).map(Some)
+    }
+
+    fn ending(&self, status: Status, names: Names) -> String {
+        names.k_in_a_row(status, "three")
+    }
 }
 
 /// Whether `cell` was a best move at `position`, and the solver's evaluation after it.
-fn verdict(position: Position, cell: Cell, names: &Names) -> anyhow::Result<String> {
+fn verdict(position: Position, cell: Cell, names: Names) -> anyhow::Result<String> {
     let before = solver::solve(position);
     let after = solver::solve(position.play(cell)?);
     let quality = if before.best_moves.contains(cell) {
@@ -597,63 +526,6 @@ fn verdict(position: Position, cell: Cell, names: &Names) -> anyhow::Result<Stri
         "mistake"
     };
     Ok(format!("{quality}; {}", describe(after, names)))
-}
-
-/// Asks a person for a move until one is legal, or a command.
-fn ask(
-    out: &mut impl Write,
-    input: &mut Lines,
-    style: &Style,
-    names: &Names,
-    mover: Player,
-    position: Position,
-    echo: bool,
-) -> anyhow::Result<Command> {
-    loop {
-        match names.person {
-            Some(_) => write!(out, "Your move ({}), cell: ", style.mark(mover))?,
-            None => write!(out, "{} to move, cell: ", style.mark(mover))?,
-        }
-        out.flush()?;
-        let Some(text) = read_line(input, out, echo)? else {
-            return Ok(Command::End);
-        };
-        match text.to_ascii_lowercase().as_str() {
-            "q" | "quit" | "exit" => return Ok(Command::Quit),
-            "u" | "undo" => return Ok(Command::Undo),
-            "h" | "help" | "?" => return Ok(Command::Help),
-            _ => {}
-        }
-        let parsed = match text.parse::<usize>() {
-            Ok(index) => position.play_index(index).map(|_| Cell::ALL[index]),
-            Err(_) => {
-                let shown: String = text.chars().take(20).collect();
-                writeln!(
-                    out,
-                    "not a cell: {shown:?}; type a number from 0 to 8 (h for help)"
-                )?;
-                continue;
-            }
-        };
-        match parsed {
-            Ok(cell) => return Ok(Command::Play(cell)),
-            Err(error @ PlayError::Occupied { .. }) => {
-                writeln!(out, "{error}; choose an empty cell")?;
-            }
-            Err(error) => writeln!(out, "{error}")?,
-        }
-    }
-}
-
-/// The outcome, named for the person.
-fn announce(out: &mut impl Write, status: Status, names: &Names) -> io::Result<()> {
-    let line = match (status, names.person) {
-        (Status::Won(winner), Some(person)) if winner == person => "You win!".to_owned(),
-        (Status::Won(_), Some(_)) => "You lose: the computer has three in a row.".to_owned(),
-        (Status::Won(winner), None) => format!("{winner} wins."),
-        (Status::Draw | Status::Ongoing, _) => "Draw: nobody has three in a row.".to_owned(),
-    };
-    writeln!(out, "{line}")
 }
 
 #[cfg(test)]

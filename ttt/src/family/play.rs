@@ -11,19 +11,16 @@
 //! when the solver answers within the think time; the solver runs on its own thread, so a
 //! slow answer never holds up the game.
 
-use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tictactoe::mnk::agents::{Agent, Strategy};
 use tictactoe::mnk::{AnyPosition, AnySolver, PlayError, Rules, Square};
 use tictactoe::solver::Value;
 use tictactoe::{Player, Status};
 
-use crate::dialogue::{Style, again, read_line};
-use crate::input::Lines;
+use crate::dialogue::{Names, Options, Spinner, Style, TableGame, Thought};
 
 /// Who sits on one side: a person (`None`) or a family player.
 pub type Seat = Option<Strategy>;
@@ -31,18 +28,6 @@ pub type Seat = Option<Strategy>;
 /// Nodes the family solver may search for one verdict position (Connect Four's solver has no
 /// budget; the think time bounds the wait for it).
 const VERDICT_NODES: u64 = 500_000;
-
-/// How the game is set up beyond the seats.
-pub struct Options {
-    /// The seed of the engine players (X's generator from it, O's from it + 1).
-    pub seed: u64,
-    /// The most a search level thinks per move, and the longest wait for a verdict.
-    pub think_time: Duration,
-    /// The command that replays the game, when an engine plays.
-    pub replay: Option<String>,
-    /// How each seat is described in the greeting (`the computer (hard: alphabeta)`).
-    pub names: [String; 2],
-}
 
 /// How a person names a move, for prompts and help.
 fn move_hint(rules: Rules) -> String {
@@ -69,222 +54,165 @@ fn title(rules: Rules) -> String {
     text
 }
 
-/// What a person typed.
-enum Command {
-    Play(usize),
-    Undo,
-    Help,
-    Quit,
-    End,
-}
-
-struct Table {
+/// A game of the family at the table, and the solver that judges its moves.
+struct Family {
     rules: Rules,
-    seats: [Seat; 2],
-    agents: [Option<Agent>; 2],
-    /// The one person, when one person plays the computer.
-    person: Option<Player>,
-    input: Lines,
-    echo: bool,
-    style: Style,
+    /// The longest wait for a verdict.
     think_time: Duration,
     judge: Judge,
-    /// Replies of a search level cut short by the think time, this game.
-    cut: u32,
-}
-
-impl Table {
-    fn is_human(&self, player: Player) -> bool {
-        self.seats[player as usize].is_none()
-    }
-
-    fn move_name(&self, square: Square, action: usize) -> String {
-        if self.rules.gravity() {
-            (action + 1).to_string()
-        } else {
-            super::square_name(self.rules, square)
-        }
-    }
-
-    /// `you`, `the computer`, or the mark.
-    fn name(&self, player: Player) -> String {
-        match self.person {
-            Some(person) if person == player => "you".to_owned(),
-            Some(_) => "the computer".to_owned(),
-            None => player.to_string(),
-        }
-    }
 }
 
 /// Plays games until the person stops.
 ///
 /// # Errors
 /// A failed read or write.
-pub fn run(rules: Rules, seats: [Seat; 2], options: Options) -> anyhow::Result<ExitCode> {
-    let person = match seats {
-        [None, Some(_)] => Some(Player::X),
-        [Some(_), None] => Some(Player::O),
-        _ => None,
-    };
+pub fn run(rules: Rules, seats: [Seat; 2], options: &Options) -> anyhow::Result<ExitCode> {
     let seed = options.seed;
-    let mut table = Table {
+    let agents = [0, 1].map(|i| seats[i].map(|s| Agent::new(s, seed.wrapping_add(i as u64))));
+    let game = Family {
         rules,
-        seats,
-        agents: [0, 1].map(|i| seats[i].map(|s| Agent::new(s, seed.wrapping_add(i as u64)))),
-        person,
-        input: Lines::stdin(),
-        echo: !io::stdin().is_terminal(),
-        style: Style::detect(),
-        think_time: options.think_time,
+        think_time: options.think_time.unwrap_or_default(),
         judge: Judge::start(),
-        cut: 0,
     };
-    let mut out = crate::output::stdout();
-    greet(&mut out, &table, &options)?;
-    loop {
-        table.cut = 0;
-        let end = play_one(&mut out, &mut table)?;
-        if let Some(status) = end {
-            announce(&mut out, &table, status)?;
-        }
-        if table.cut > 0 {
-            writeln!(
-                out,
-                "({} of the computer's replies stopped at the think time: a replay can differ.)",
-                table.cut
-            )?;
-        }
-        if end.is_none() {
-            return Ok(ExitCode::SUCCESS);
-        }
-        if !table.is_human(Player::X) && !table.is_human(Player::O) {
-            return Ok(ExitCode::SUCCESS);
-        }
-        if !again(&mut out, &mut table.input, table.echo)? {
-            writeln!(out, "Thanks for playing.")?;
-            return Ok(ExitCode::SUCCESS);
-        }
-    }
+    crate::dialogue::run(game, agents, options)
 }
 
-fn greet(out: &mut impl Write, table: &Table, options: &Options) -> io::Result<()> {
-    let [x, o] = &options.names;
-    writeln!(out, "{}", title(table.rules))?;
-    match table.person {
-        Some(person) => writeln!(
-            out,
-            "You are {person}, {} is {}. X moves first.",
-            options.names[person.opponent() as usize],
-            person.opponent()
-        )?,
-        None => writeln!(out, "X is {x}, O is {o}.")?,
-    }
-    if table.is_human(Player::X) || table.is_human(Player::O) {
-        writeln!(
-            out,
-            "Enter {}; u to undo, h for help, q to quit.",
-            move_hint(table.rules)
-        )?;
-    }
-    if let Some(replay) = &options.replay {
-        writeln!(
-            out,
-            "Seed {} ({replay} replays the computer's choices).",
-            options.seed
-        )?;
-    }
-    Ok(())
-}
+impl TableGame for Family {
+    type Position = AnyPosition;
+    /// The action: a column with gravity, else a cell index.
+    type Move = usize;
+    /// The square the action filled.
+    type Undo = Square;
+    type Agent = Agent;
 
-fn show(
-    out: &mut impl Write,
-    table: &Table,
-    position: &AnyPosition,
-    last: Option<Square>,
-) -> io::Result<()> {
-    let style = &table.style;
-    writeln!(out)?;
-    write!(
-        out,
-        "{}",
-        super::draw_marked(
+    fn start(&self) -> AnyPosition {
+        AnyPosition::new(self.rules)
+    }
+
+    fn to_move(position: &AnyPosition) -> Option<Player> {
+        position.to_move()
+    }
+
+    fn status(position: &AnyPosition) -> Status {
+        position.status()
+    }
+
+    fn play(position: &mut AnyPosition, action: usize) -> anyhow::Result<Square> {
+        Ok(position.play(action)?)
+    }
+
+    fn undo(position: &mut AnyPosition, square: &Square) {
+        // Moves of a game undo in reverse order.
+        let _ = position.undo(*square);
+    }
+
+    fn title(&self) -> String {
+        title(self.rules)
+    }
+
+    fn hint(&self) -> String {
+        move_hint(self.rules)
+    }
+
+    fn help(&self) -> String {
+        format!(
+            "Enter {} and press Enter.\n  u, undo   take back your last move (and the computer's \
+answer)\n  h, help   show this help\n  q, quit   leave the game",
+            move_hint(self.rules)
+        )
+    }
+
+    fn asks(&self, _: &AnyPosition) -> String {
+        what(self.rules).to_owned()
+    }
+
+    fn show(&self, style: &Style, position: &AnyPosition, last: Option<&Square>) -> String {
+        let drawn = super::draw_marked(
             &position.board(),
             "  ",
             &|_| style.paint(".", "2"),
             &|player| style.mark(player),
-            last
-        )
-    )
+            last.copied(),
+        );
+        format!("\n{drawn}")
+    }
+
+    fn read(&self, text: &str, position: &AnyPosition) -> Result<usize, String> {
+        let Some(action) = parse_move(self.rules, text) else {
+            let shown: String = text.chars().take(20).collect();
+            return Err(format!(
+                "not a {}: {shown:?}; enter {} (h for help)",
+                what(self.rules),
+                move_hint(self.rules)
+            ));
+        };
+        let mut probe = *position;
+        match probe.play(action) {
+            Ok(_) => Ok(action),
+            Err(PlayError::ColumnFull { .. }) => {
+                Err(format!("column {} is full; choose another", action + 1))
+            }
+            Err(PlayError::Occupied { .. }) => Err(format!(
+                "{} is taken; choose an empty cell",
+                text.to_lowercase()
+            )),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    fn think(
+        &self,
+        agent: &mut Agent,
+        position: &AnyPosition,
+        deadline: Option<Instant>,
+    ) -> Option<Thought<usize>> {
+        let choice = agent.choose_until(position, &mut || {
+            deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        })?;
+        Some(Thought {
+            played: choice.action,
+            cut: choice.cut,
+            note: String::new(),
+        })
+    }
+
+    fn engine(agent: &Agent) -> String {
+        agent.strategy().to_string()
+    }
+
+    fn move_name(&self, action: usize, square: &Square) -> String {
+        if self.rules.gravity() {
+            (action + 1).to_string()
+        } else {
+            super::square_name(self.rules, *square)
+        }
+    }
+
+    fn verdict(
+        &mut self,
+        before: &AnyPosition,
+        after: &AnyPosition,
+        _: usize,
+        mover: Player,
+        names: Names,
+    ) -> anyhow::Result<Option<String>> {
+        let judged = self.judge.verdict(before, after, self.think_time);
+        Ok(judged.map(|(was, now)| verdict(names, mover, was, now)))
+    }
+
+    fn ending(&self, status: Status, names: Names) -> String {
+        names.k_in_a_row(status, &self.rules.k().to_string())
+    }
 }
 
-/// One game to its end: its status, or `None` when the person quit or the input ended.
-fn play_one(out: &mut impl Write, table: &mut Table) -> anyhow::Result<Option<Status>> {
-    let mut position = AnyPosition::new(table.rules);
-    let mut history: Vec<Square> = Vec::new();
-    show(out, table, &position, None)?;
-    loop {
-        let Some(mover) = position.to_move() else {
-            return Ok(Some(position.status()));
-        };
-        let action = if let Some(agent) = &mut table.agents[mover as usize] {
-            let spinner =
-                Spinner::start(format!("the computer ({}) is thinking", agent.strategy()));
-            let deadline = Instant::now() + table.think_time;
-            let choice = agent.choose_until(&position, &mut || Instant::now() >= deadline);
-            spinner.finish();
-            let choice = choice.ok_or_else(|| anyhow::anyhow!("no move found at {position}"))?;
-            table.cut += u32::from(choice.cut);
-            choice.action
-        } else {
-            match ask(out, table, mover, &position)? {
-                Command::Play(action) => action,
-                Command::Help => {
-                    writeln!(out, "{}", help(table.rules))?;
-                    continue;
-                }
-                Command::Undo => {
-                    if undo(&mut position, &mut history, table, mover) {
-                        show(out, table, &position, history.last().copied())?;
-                    } else {
-                        writeln!(out, "nothing to undo: no move of yours yet")?;
-                    }
-                    continue;
-                }
-                Command::Quit => {
-                    writeln!(out, "Game left unfinished. Bye.")?;
-                    return Ok(None);
-                }
-                Command::End => {
-                    writeln!(out, "\nend of input: game left unfinished")?;
-                    return Ok(None);
-                }
-            }
-        };
-        let before = position;
-        let square = position.play(action)?;
-        history.push(square);
-        let who = match (&table.agents[mover as usize], table.person) {
-            (Some(agent), Some(_)) => format!("The computer ({})", agent.strategy()),
-            (Some(agent), None) => format!("{} ({})", table.style.mark(mover), agent.strategy()),
-            (None, Some(_)) => "You".to_owned(),
-            (None, None) => table.style.mark(mover),
-        };
-        let name = table.move_name(square, action);
-        match table.judge.verdict(&before, &position, table.think_time) {
-            Some((was, now)) => writeln!(
-                out,
-                "{who} played {name}: {}",
-                verdict(table, mover, was, now)
-            )?,
-            None => writeln!(out, "{who} played {name}.")?,
-        }
-        show(out, table, &position, Some(square))?;
-    }
+/// What a person names on the board: a column with gravity, else a cell.
+fn what(rules: Rules) -> &'static str {
+    if rules.gravity() { "column" } else { "cell" }
 }
 
 /// The verdict on a move by `mover` that turned the value `was` into `now`: whether it keeps
 /// or throws away the win or the draw, and what best play makes of the game after it.
-fn verdict(table: &Table, mover: Player, was: Value, now: Value) -> String {
+fn verdict(names: Names, mover: Player, was: Value, now: Value) -> String {
     let quality = if was == now {
         match was.winner() {
             Some(winner) if winner == mover => "keeps the win",
@@ -298,42 +226,9 @@ fn verdict(table: &Table, mover: Player, was: Value, now: Value) -> String {
     };
     let after = match now.winner() {
         None => "a draw with best play".to_owned(),
-        Some(winner) => {
-            let name = table.name(winner);
-            let verb = if name == "you" { "can win" } else { "wins" };
-            format!("{name} {verb} with best play")
-        }
+        Some(winner) => format!("{} {} with best play", names.of(winner), names.wins(winner)),
     };
     format!("{quality}; {after}")
-}
-
-/// Takes back moves until it is `mover`'s turn again with one of `mover`'s moves undone;
-/// `false` (and nothing changed) when `mover` has no move to take back.
-fn undo(
-    position: &mut AnyPosition,
-    history: &mut Vec<Square>,
-    table: &Table,
-    mover: Player,
-) -> bool {
-    let (mut earlier, mut moves) = (*position, history.clone());
-    while let Some(square) = moves.pop() {
-        // Moves of a game undo in reverse order.
-        let _ = earlier.undo(square);
-        if earlier.side_to_move() == mover && table.is_human(mover) {
-            *position = earlier;
-            *history = moves;
-            return true;
-        }
-    }
-    false
-}
-
-fn help(rules: Rules) -> String {
-    format!(
-        "Enter {} and press Enter.\n  u, undo   take back your last move (and the computer's \
-answer)\n  h, help   show this help\n  q, quit   leave the game",
-        move_hint(rules)
-    )
 }
 
 /// The action a person names: a column number from 1 with gravity, else a cell as drawn.
@@ -345,97 +240,6 @@ fn parse_move(rules: Rules, text: &str) -> Option<usize> {
             .then(|| column - 1)
     } else {
         super::parse_square(rules, text).map(|s| rules.index(s) as usize)
-    }
-}
-
-/// Asks a person for a move until one is legal, or a command.
-fn ask(
-    out: &mut impl Write,
-    table: &mut Table,
-    mover: Player,
-    position: &AnyPosition,
-) -> anyhow::Result<Command> {
-    let what = if table.rules.gravity() {
-        "column"
-    } else {
-        "cell"
-    };
-    loop {
-        let mark = table.style.mark(mover);
-        match table.person {
-            Some(_) => write!(out, "Your move ({mark}), {what}: ")?,
-            None => write!(out, "{mark} to move, {what}: ")?,
-        }
-        out.flush()?;
-        let Some(text) = read_line(&mut table.input, out, table.echo)? else {
-            return Ok(Command::End);
-        };
-        match text.to_ascii_lowercase().as_str() {
-            "q" | "quit" | "exit" => return Ok(Command::Quit),
-            "u" | "undo" => return Ok(Command::Undo),
-            "h" | "help" | "?" => return Ok(Command::Help),
-            _ => {}
-        }
-        let Some(action) = parse_move(table.rules, &text) else {
-            let shown: String = text.chars().take(20).collect();
-            writeln!(
-                out,
-                "not a {what}: {shown:?}; enter {} (h for help)",
-                move_hint(table.rules)
-            )?;
-            continue;
-        };
-        let mut probe = *position;
-        match probe.play(action) {
-            Ok(_) => return Ok(Command::Play(action)),
-            Err(PlayError::ColumnFull { .. }) => {
-                writeln!(out, "column {} is full; choose another", action + 1)?;
-            }
-            Err(PlayError::Occupied { .. }) => {
-                writeln!(
-                    out,
-                    "{} is taken; choose an empty cell",
-                    text.to_lowercase()
-                )?;
-            }
-            Err(error) => writeln!(out, "{error}")?,
-        }
-    }
-}
-
-fn announce(out: &mut impl Write, table: &Table, status: Status) -> io::Result<()> {
-    let k = table.rules.k();
-    let line = match (status, table.person) {
-        (Status::Won(winner), Some(person)) if winner == person => "You win!".to_owned(),
-        (Status::Won(_), Some(_)) => format!("You lose: the computer has {k} in a row."),
-        (Status::Won(winner), None) => format!("{winner} wins."),
-        (Status::Draw | Status::Ongoing, _) => format!("Draw: nobody has {k} in a row."),
-    };
-    writeln!(out, "{line}")
-}
-
-/// The computer's "thinking" spinner with the elapsed time, on standard error when it is a
-/// terminal (never in a pipe).
-pub struct Spinner(Option<ProgressBar>);
-
-impl Spinner {
-    pub fn start(message: String) -> Spinner {
-        if !io::stderr().is_terminal() {
-            return Spinner(None);
-        }
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}… {elapsed}") {
-            bar.set_style(style);
-        }
-        bar.set_message(message);
-        bar.enable_steady_tick(Duration::from_millis(100));
-        Spinner(Some(bar))
-    }
-
-    pub fn finish(self) {
-        if let Some(bar) = self.0 {
-            bar.finish_and_clear();
-        }
     }
 }
 
