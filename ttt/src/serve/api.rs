@@ -22,7 +22,10 @@ use super::AppState;
 use super::error::ApiError;
 use super::game::{self, Game, Line, PRESETS};
 use super::query::{self, Params};
-use super::wire::{Abandon, Event, GameInfo, Ply, THINK_TIME, game_info, seed, shutting_down};
+use super::wire::{
+    Abandon, EngineMove, Event, GameInfo, Ply, PositionHead, THINK_TIME, game_info, game_over,
+    seed, shutting_down,
+};
 
 /// The query of an endpoint, or `bad-query` naming the fault.
 pub fn params(raw: Option<&str>, known: &'static [&'static str]) -> Result<Params, ApiError> {
@@ -54,13 +57,7 @@ pub async fn games(RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
 #[derive(Serialize)]
 struct PositionReport {
     #[serde(flatten)]
-    info: GameInfo,
-    moves: String,
-    plies: u32,
-    board: String,
-    status: &'static str,
-    to_move: Option<char>,
-    winner: Option<char>,
+    head: PositionHead,
     /// Complete lines, each as its cells ascending.
     lines: Vec<Vec<u32>>,
     history: Vec<Ply>,
@@ -114,13 +111,14 @@ fn position_report(line: &Line) -> PositionReport {
     };
     let board = position.board();
     PositionReport {
-        info: game_info(line.game),
-        moves: game::moves_text(rules, &line.actions),
-        plies: position.plies(),
-        board: board.to_string(),
-        status: game::status_str(position.status()),
-        to_move: position.to_move().map(game::mark),
-        winner: position.winner().map(game::mark),
+        head: PositionHead::new(
+            line.game,
+            game::moves_text(rules, &line.actions),
+            position.plies(),
+            board.to_string(),
+            position.status(),
+            position.to_move(),
+        ),
         lines: board
             .lines()
             .map(|l| {
@@ -136,17 +134,9 @@ fn position_report(line: &Line) -> PositionReport {
 
 const MOVE_KEYS: &[&str] = &["game", "moves", "level", "seed"];
 
+/// The family's fields of `/api/move` after the shared ones.
 #[derive(Serialize)]
-struct EngineMove {
-    level: &'static str,
-    player: &'static str,
-    action: usize,
-    #[serde(rename = "move")]
-    name: String,
-    moves: String,
-    /// Whether the think time or the budget cut the search short (the move then depends on
-    /// the clock).
-    cut: bool,
+struct Note {
     /// What ran instead, when the perfect search did not finish within the budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
@@ -185,23 +175,15 @@ pub async fn engine_move(
     }
     let seed = seed(&params, line.position.plies())?;
     if line.position.status() != Status::Ongoing {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "game-over",
-            format!(
-                "moves {:?}: the game is over ({}), no move to play",
-                game::moves_text(line.rules(), &line.actions),
-                line.position.status()
-            ),
-        ));
+        let moves = game::moves_text(line.rules(), &line.actions);
+        return Err(game_over(&moves, line.position.status()));
     }
     let ticket = state.pool.admit()?;
     let budget = state.pool.limits().budget;
     let position = line.position;
     // The client may go away while the search runs (the handler is then dropped): the guard
     // raises the flag, and the search stops at its next check.
-    let abandoned = Arc::new(AtomicBool::new(false));
-    let _guard = Abandon(Arc::clone(&abandoned));
+    let (_guard, abandoned) = Abandon::guard();
     let chosen = state
         .pool
         .run(ticket, move |solver| {
@@ -214,13 +196,13 @@ pub async fn engine_move(
     let mut actions = line.actions.clone();
     actions.push(chosen.action);
     Ok(Json(EngineMove {
-        level,
-        player: strategy.name(),
+        level: level.to_owned(),
+        player: strategy.name().to_owned(),
         action: chosen.action,
         name: game::move_name(rules, chosen.action),
         moves: game::moves_text(rules, &actions),
         cut: chosen.cut,
-        note: chosen.note,
+        more: Note { note: chosen.note },
     })
     .into_response())
 }

@@ -5,11 +5,10 @@
 //! The page draws the 9 × 9 grid of cells: each move also says its cell there.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use axum::Json;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tictactoe::ultimate::agents::{Agent, Strategy};
@@ -20,7 +19,7 @@ use super::AppState;
 use super::error::ApiError;
 use super::game::{self, Game};
 use super::query::Params;
-use super::wire::{self, Abandon, Event, GameInfo, Ply};
+use super::wire::{self, Abandon, Event, Ply, PositionHead};
 
 /// A position and the moves that led to it from the empty board.
 struct Line {
@@ -82,15 +81,9 @@ pub(super) struct SmallBoard {
 
 #[derive(Serialize)]
 pub(super) struct Report {
+    /// The board is the 9 × 9 grid.
     #[serde(flatten)]
-    info: GameInfo,
-    moves: String,
-    plies: u32,
-    /// The 9 × 9 grid, rows separated by `/`, `.` an empty cell.
-    board: String,
-    status: &'static str,
-    to_move: Option<char>,
-    winner: Option<char>,
+    head: PositionHead,
     /// The board the side to move must play in; null when it may play in any open board
     /// (or the game is over).
     next_board: Option<usize>,
@@ -134,16 +127,14 @@ pub(super) fn position_report(text: &str) -> Result<Report, ApiError> {
         })
         .collect();
     Ok(Report {
-        info: wire::game_info(Game::Ultimate),
-        moves: moves_text(&line.moves),
-        plies: position.plies(),
-        board: rows.join("/"),
-        status: game::status_str(position.status()),
-        to_move: position.to_move().map(game::mark),
-        winner: match position.status() {
-            Status::Won(player) => Some(game::mark(player)),
-            _ => None,
-        },
+        head: PositionHead::new(
+            Game::Ultimate,
+            moves_text(&line.moves),
+            position.plies(),
+            rows.join("/"),
+            position.status(),
+            position.to_move(),
+        ),
         next_board: position.next_board().map(Cell::index),
         boards,
         history,
@@ -171,18 +162,9 @@ pub(super) fn hints_start(text: &str) -> Result<Event, ApiError> {
     })
 }
 
+/// Ultimate's fields of `/api/move` after the shared ones.
 #[derive(Serialize)]
-struct EngineMove {
-    /// The level or player asked for.
-    level: String,
-    /// The player that ran: `random`, `heuristic` or `mcts:N`.
-    player: String,
-    action: usize,
-    #[serde(rename = "move")]
-    name: String,
-    moves: String,
-    /// Whether the think time cut the search short (the move then depends on the clock).
-    cut: bool,
+struct Playouts {
     /// Playouts the search ran (0 for random and heuristic).
     playouts: u64,
 }
@@ -225,20 +207,12 @@ pub(super) async fn engine_move(
     let strategy = strategy(&level)?;
     let seed = wire::seed(params, line.position.plies())?;
     if line.position.status() != Status::Ongoing {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "game-over",
-            format!(
-                "moves {:?}: the game is over ({}), no move to play",
-                moves_text(&line.moves),
-                line.position.status()
-            ),
-        ));
+        let moves = moves_text(&line.moves);
+        return Err(wire::game_over(&moves, line.position.status()));
     }
     let ticket = state.pool.admit()?;
     let position = line.position;
-    let abandoned = Arc::new(AtomicBool::new(false));
-    let _guard = Abandon(Arc::clone(&abandoned));
+    let (_guard, abandoned) = Abandon::guard();
     let choice = state
         .pool
         .run(ticket, move |_| {
@@ -255,14 +229,16 @@ pub(super) async fn engine_move(
         .ok_or_else(wire::shutting_down)?;
     let mut moves = line.moves.clone();
     moves.push(choice.played);
-    Ok(Json(EngineMove {
+    Ok(Json(wire::EngineMove {
         level,
         player: strategy.to_string(),
         action: choice.played.index(),
         name: choice.played.to_string(),
         moves: moves_text(&moves),
         cut: choice.cut,
-        playouts: choice.playouts,
+        more: Playouts {
+            playouts: choice.playouts,
+        },
     })
     .into_response())
 }

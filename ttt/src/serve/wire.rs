@@ -1,6 +1,7 @@
-//! What the board's endpoints share between the game kinds: the game's description, a ply,
-//! the hints stream's events, the seed parameter, the think time and the abandon flag. Both
-//! [`super::api`] (the k-in-a-row family) and [`super::ultimate`] build their answers from these.
+//! What the board's endpoints share between the game kinds: the game's description, the head
+//! of a position's answer, a ply, an engine's move, the hints stream's events, the seed
+//! parameter, the think time, the game-over error and the abandon flag. Both [`super::api`]
+//! (the k-in-a-row family) and [`super::ultimate`] build their answers from these.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,6 +9,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use serde::Serialize;
+use tictactoe::{Player, Status};
 
 use super::error::ApiError;
 use super::game::{self, Game, Level};
@@ -52,6 +54,72 @@ pub(super) fn game_info(game: Game) -> GameInfo {
     }
 }
 
+/// What every position answer (`/api/position`) opens with, in this order; each game kind
+/// adds its own fields after it.
+#[derive(Serialize)]
+pub(super) struct PositionHead {
+    #[serde(flatten)]
+    info: GameInfo,
+    moves: String,
+    plies: u32,
+    board: String,
+    status: &'static str,
+    to_move: Option<char>,
+    winner: Option<char>,
+}
+
+impl PositionHead {
+    /// The head of `game`'s answer for the position `moves` reach: `board` as drawn (rows
+    /// separated by `/`, `.` an empty cell), its status and side to move from the library.
+    pub(super) fn new(
+        game: Game,
+        moves: String,
+        plies: u32,
+        board: String,
+        status: Status,
+        to_move: Option<Player>,
+    ) -> PositionHead {
+        PositionHead {
+            info: game_info(game),
+            moves,
+            plies,
+            board,
+            status: game::status_str(status),
+            to_move: to_move.map(game::mark),
+            winner: status.winner().map(game::mark),
+        }
+    }
+}
+
+/// What `/api/move` answers for every game kind, in this order; `More` adds the kind's own
+/// fields after it.
+#[derive(Serialize)]
+pub(super) struct EngineMove<More: Serialize> {
+    /// The level or player asked for.
+    pub(super) level: String,
+    /// The player that ran.
+    pub(super) player: String,
+    pub(super) action: usize,
+    #[serde(rename = "move")]
+    pub(super) name: String,
+    /// The moves text after the move.
+    pub(super) moves: String,
+    /// Whether the think time (or a budget) cut the search short: the move then depends on
+    /// the clock.
+    pub(super) cut: bool,
+    #[serde(flatten)]
+    pub(super) more: More,
+}
+
+/// `game-over`: `moves` (as the game writes them) end the game with `status`.
+pub(super) fn game_over(moves: &str, status: Status) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "game-over",
+        format!("moves {moves:?}: the game is over ({status}), no move to play"),
+    )
+}
+
 /// A move of the history or a legal move.
 #[derive(Serialize)]
 pub(super) struct Ply {
@@ -88,6 +156,14 @@ pub(super) fn seed(params: &Params, plies: u32) -> Result<u64, ApiError> {
 
 /// Raises its flag when dropped: the handler ended, or was dropped with its connection.
 pub(super) struct Abandon(pub(super) Arc<AtomicBool>);
+
+impl Abandon {
+    /// A guard for the handler to hold, and the flag it raises for the search to watch.
+    pub(super) fn guard() -> (Abandon, Arc<AtomicBool>) {
+        let flag = Arc::new(AtomicBool::new(false));
+        (Abandon(Arc::clone(&flag)), flag)
+    }
+}
 
 impl Drop for Abandon {
     fn drop(&mut self) {
