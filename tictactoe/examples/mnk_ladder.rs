@@ -7,38 +7,15 @@
 //! `cargo run --release -p tictactoe-kit --example mnk_ladder -- GAME OPENINGS PLIES [LEVELS]`,
 //! e.g. `-- connect-four 20 2` (LEVELS: a comma-separated subset, default all five).
 
-use std::time::{Duration, Instant};
+#[path = "common/ladder.rs"]
+mod ladder;
 
+use ladder::{Clock, Record, arg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tictactoe::mnk::agents::{Agent, Chooser, Strategy};
 use tictactoe::mnk::{AnyPosition, Rules};
 use tictactoe::{Player, Status};
-
-/// Wins, draws and losses of the first player of a pairing.
-#[derive(Clone, Copy, Default)]
-struct Record {
-    wins: u32,
-    draws: u32,
-    losses: u32,
-}
-
-impl Record {
-    fn games(self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// The mean score (1 a win, 1/2 a draw) and its Wilson 95% interval (the score taken as a
-    /// proportion of `games`; unlike the normal approximation it is not empty at 0 or 1).
-    fn score(self) -> (f64, f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let mean = (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n;
-        let z2 = 1.96f64 * 1.96;
-        let centre = (mean + z2 / (2.0 * n)) / (1.0 + z2 / n);
-        let half = 1.96 * (mean * (1.0 - mean) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-        (mean, (centre - half).max(0.0), (centre + half).min(1.0))
-    }
-}
 
 /// A random opening of `plies` moves that leaves the game going (`None` after 100 tries).
 fn opening(rules: Rules, plies: u32, rng: &mut SmallRng) -> Option<AnyPosition> {
@@ -57,14 +34,10 @@ fn opening(rules: Rules, plies: u32, rng: &mut SmallRng) -> Option<AnyPosition> 
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let rules: Rules = args
-        .first()
-        .map_or("connect-four", String::as_str)
-        .parse()?;
-    let openings: u32 = args.get(1).map_or(Ok(20), |g| g.parse())?;
-    let plies: u32 = args.get(2).map_or(Ok(2), |p| p.parse())?;
-    let levels: Vec<Strategy> = match args.get(3) {
+    let rules: Rules = arg(0, "GAME", Rules::CONNECT_FOUR)?;
+    let openings: u32 = arg(1, "OPENINGS", 20)?;
+    let plies: u32 = arg(2, "PLIES", 2)?;
+    let levels: Vec<Strategy> = match std::env::args().nth(4) {
         Some(list) => list.split(',').map(str::parse).collect::<Result<_, _>>()?,
         None => Strategy::ALL.to_vec(),
     };
@@ -74,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect::<Result<_, _>>()?;
     let n = levels.len();
     let mut records = vec![vec![Record::default(); n]; n];
-    let mut time = vec![(Duration::ZERO, 0u32); n];
+    let mut clocks = vec![Clock::default(); n];
     for i in 0..n {
         for j in i + 1..n {
             let seed = (i * n + j) as u64;
@@ -92,25 +65,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     while game.status() == Status::Ongoing {
                         let a_moves = game.side_to_move() == a_player;
                         let (agent, k) = if a_moves { (&mut a, i) } else { (&mut b, j) };
-                        let clock = Instant::now();
-                        let action = agent.choose(&game).ok_or("no move")?;
-                        time[k].0 += clock.elapsed();
-                        time[k].1 += 1;
+                        let action = clocks[k].time(|| agent.choose(&game)).ok_or("no move")?;
                         game.play(action)?;
                     }
-                    match game.status() {
-                        Status::Won(p) if p == a_player => record.wins += 1,
-                        Status::Won(_) => record.losses += 1,
-                        _ => record.draws += 1,
-                    }
+                    record.add(game.status(), a_player);
                 }
             }
             records[i][j] = record;
-            records[j][i] = Record {
-                wins: record.losses,
-                draws: record.draws,
-                losses: record.wins,
-            };
+            records[j][i] = record.swapped();
         }
     }
     println!(
@@ -129,7 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if i == j {
                 print!(" |");
             } else {
-                print!(" {}-{}-{} |", r.wins, r.draws, r.losses);
+                print!(" {} |", r.wdl());
             }
         }
         println!();
@@ -146,10 +108,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!("\n| level | time per move | moves |\n|---|---:|---:|");
-    for (level, (t, moves)) in levels.iter().zip(&time) {
+    for (level, clock) in levels.iter().zip(&clocks) {
         println!(
-            "| {level} | {:.3} ms | {moves} |",
-            t.as_secs_f64() * 1e3 / f64::from((*moves).max(1))
+            "| {level} | {:.3} ms | {} |",
+            clock.ms_per_move(),
+            clock.moves
         );
     }
     Ok(())

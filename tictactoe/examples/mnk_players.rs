@@ -2,8 +2,10 @@
 //! --release -p tictactoe-kit --example mnk_players -- connect-four 20` (a game and a number
 //! of games per pairing, half with each side first).
 
-use std::time::{Duration, Instant};
+#[path = "common/ladder.rs"]
+mod ladder;
 
+use ladder::{Clock, Record, arg};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tictactoe::mnk::players::{AlphaBeta, Mcts, Strong};
@@ -54,14 +56,10 @@ const NAMES: [&str; 7] = [
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let rules: Rules = args
-        .first()
-        .map_or("connect-four", String::as_str)
-        .parse()?;
-    let games: u32 = args.get(1).map_or(Ok(10), |g| g.parse())?;
+    let rules: Rules = arg(0, "GAME", Rules::CONNECT_FOUR)?;
+    let games: u32 = arg(1, "GAMES", 10)?;
     let mut rng = SmallRng::seed_from_u64(1);
-    let mut time = [(Duration::ZERO, 0u32); NAMES.len()];
+    let mut clocks = [Clock::default(); NAMES.len()];
     println!(
         "{rules}: row player's wins-draws-losses against the column player, {games} games each"
     );
@@ -73,7 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (i, a) in NAMES.iter().enumerate() {
         print!("{a:>14}");
         for (j, b) in NAMES.iter().enumerate() {
-            let (mut w, mut d, mut l) = (0, 0, 0);
+            let mut record = Record::default();
             let (mut bot_a, mut bot_b) = (Bot::make(a), Bot::make(b));
             for g in 0..games {
                 let a_first = g % 2 == 0;
@@ -85,27 +83,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     } else {
                         (&mut bot_b, j)
                     };
-                    let start = Instant::now();
-                    let action = bot.choose(&game, &mut rng).ok_or("no move")?;
-                    time[k].0 += start.elapsed();
-                    time[k].1 += 1;
+                    let action = clocks[k]
+                        .time(|| bot.choose(&game, &mut rng))
+                        .ok_or("no move")?;
                     game.play(action)?;
                 }
                 let a_player = if a_first { Player::X } else { Player::O };
-                match game.status() {
-                    Status::Won(p) if p == a_player => w += 1,
-                    Status::Won(_) => l += 1,
-                    _ => d += 1,
-                }
+                record.add(game.status(), a_player);
             }
-            print!("{:>14}", format!("{w}-{d}-{l}"));
+            print!("{:>14}", record.wdl());
         }
         println!();
     }
-    for (name, (t, n)) in NAMES.iter().zip(time) {
+    for (name, clock) in NAMES.iter().zip(clocks) {
         println!(
-            "{name:>14}: {:.3} ms per move ({n} moves)",
-            t.as_secs_f64() * 1e3 / f64::from(n.max(1))
+            "{name:>14}: {:.3} ms per move ({} moves)",
+            clock.ms_per_move(),
+            clock.moves
         );
     }
     Ok(())

@@ -10,66 +10,38 @@
 //! four, each `mcts` optionally with `@C`, its own exploration constant; C the exploration constant
 //! of the others, default `mcts::EXPLORATION`, 0.5).
 
-use std::time::{Duration, Instant};
+#[path = "common/ladder.rs"]
+mod ladder;
 
+use ladder::{Clock, Record, arg};
+use tictactoe::Player;
 use tictactoe::ultimate::Position;
 use tictactoe::ultimate::agents::{Agent, Strategy};
-use tictactoe::{Player, Status};
 
-/// Wins, draws and losses of the first player of a pairing.
-#[derive(Clone, Copy, Default)]
-struct Record {
-    wins: u32,
-    draws: u32,
-    losses: u32,
-}
-
-impl Record {
-    fn games(self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// The mean score and its Wilson 95% interval (the score taken as a proportion).
-    fn score(self) -> (f64, f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let mean = (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n;
-        let z2 = 1.96f64 * 1.96;
-        let centre = (mean + z2 / (2.0 * n)) / (1.0 + z2 / n);
-        let half = 1.96 * (mean * (1.0 - mean) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-        (mean, (centre - half).max(0.0), (centre + half).min(1.0))
-    }
-}
-
-/// Time and moves per player.
-#[derive(Clone, Copy, Default)]
-struct Clock {
-    time: Duration,
-    moves: u64,
-}
-
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let games: u32 = args.first().and_then(|g| g.parse().ok()).unwrap_or(100);
-    let names = args
-        .get(1)
-        .map_or("random,heuristic,mcts:1000,mcts:10000", String::as_str);
-    let exploration: f64 = args
-        .get(2)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(tictactoe::ultimate::mcts::EXPLORATION);
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let games: u32 = arg(0, "GAMES", 100)?;
+    let names: String = arg(
+        1,
+        "PLAYERS",
+        "random,heuristic,mcts:1000,mcts:10000".to_owned(),
+    )?;
+    let exploration: f64 = arg(2, "C", tictactoe::ultimate::mcts::EXPLORATION)?;
     // A player is a strategy, with `@C` its own exploration constant (`mcts:1000@0.5`).
     let players: Vec<(Strategy, f64)> = names
         .split(',')
-        .map(|name| {
-            let (name, c) = name.split_once('@').map_or((name, exploration), |(n, c)| {
-                (n, c.parse().expect("an exploration constant after @"))
-            });
-            (
-                name.parse().expect("a player: random, heuristic, mcts:N"),
-                c,
-            )
+        .map(|name| -> Result<(Strategy, f64), String> {
+            let (name, c) = match name.split_once('@') {
+                None => (name, exploration),
+                Some((name, c)) => (
+                    name,
+                    c.parse()
+                        .map_err(|_| format!("{c:?}: an exploration constant after @"))?,
+                ),
+            };
+            let strategy = name.parse().map_err(|error| format!("{name:?}: {error}"))?;
+            Ok((strategy, c))
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let label = |(strategy, c): (Strategy, f64)| match strategy {
         Strategy::Mcts { .. } if c != exploration => format!("{strategy}@{c}"),
         _ => strategy.to_string(),
@@ -93,18 +65,14 @@ fn main() {
                 let mut position = Position::EMPTY;
                 while let Some(mover) = position.to_move() {
                     let i = usize::from(mover == Player::O);
-                    let start = Instant::now();
-                    let played = seats[i].choose(&position).expect("a move");
-                    clocks[indices[i]].time += start.elapsed();
-                    clocks[indices[i]].moves += 1;
-                    position.play_unchecked(played);
+                    let seat = &mut seats[i];
+                    let played = clocks[indices[i]]
+                        .time(|| seat.choose(&position))
+                        .ok_or("no move")?;
+                    position.play(played)?;
                 }
                 let first_mark = if first_is_x { Player::X } else { Player::O };
-                match position.status() {
-                    Status::Won(winner) if winner == first_mark => record.wins += 1,
-                    Status::Won(_) => record.losses += 1,
-                    _ => record.draws += 1,
-                }
+                record.add(position.status(), first_mark);
             }
             rows.push((a, b, record));
             eprintln!("{} vs {} done", label(players[a]), label(players[b]));
@@ -116,17 +84,15 @@ fn main() {
     for (a, b, record) in rows {
         let (mean, low, high) = record.score();
         println!(
-            "| {} vs {} | {}-{}-{} | {mean:.3} | {low:.3} to {high:.3} |",
+            "| {} vs {} | {} | {mean:.3} | {low:.3} to {high:.3} |",
             label(players[a]),
             label(players[b]),
-            record.wins,
-            record.draws,
-            record.losses
+            record.wdl()
         );
     }
     println!("\n| player | time per move |\n|---|---:|");
     for (player, clock) in players.iter().zip(clocks) {
-        let per_move = clock.time.as_secs_f64() / clock.moves.max(1) as f64;
-        println!("| {} | {:.3} ms |", label(*player), per_move * 1e3);
+        println!("| {} | {:.3} ms |", label(*player), clock.ms_per_move());
     }
+    Ok(())
 }
