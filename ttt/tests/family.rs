@@ -269,46 +269,28 @@ fn selfplay_and_match_play_the_family() {
     let moves = report["moves"].as_u64().unwrap();
     assert!((7_000..=42_000).contains(&moves), "{moves}");
 
-    let output = ttt(
-        &[
-            "match",
-            "--game",
-            "connect-four",
-            "--x",
-            "random",
-            "--o",
-            "heuristic",
-            "--games",
-            "100",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        "",
-    );
+    let seeded = [
+        "match",
+        "--game",
+        "connect-four",
+        "--x",
+        "random",
+        "--o",
+        "heuristic",
+        "--games",
+        "100",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let output = ttt(&seeded, "");
     assert!(output.status.success(), "{output:?}");
     let tally = json(&output);
     assert_eq!(tally["game"], "connect-four");
     assert_eq!(tally["o"], "heuristic");
     assert!(tally["o_wins"].as_u64().unwrap() >= 80, "{tally}");
     // The same seed, the same games.
-    let again = ttt(
-        &[
-            "match",
-            "--game",
-            "connect-four",
-            "--x",
-            "random",
-            "--o",
-            "heuristic",
-            "--games",
-            "100",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        "",
-    );
+    let again = ttt(&seeded, "");
     assert_eq!(stdout(&again), stdout(&output));
     // A player of 3x3 only.
     let output = ttt(
