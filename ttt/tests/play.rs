@@ -1,8 +1,8 @@
 //! `ttt play` behaves the same on every game (issue 36): `perfect` is exact or refused, the
 //! replay hint names the players, levels and seed (and is absent without an engine), "Play
 //! again?" asks again, undo with nothing to undo says so, one level vocabulary, a verdict per
-//! move with --game, the last move marked, and nothing on standard error or in colour when
-//! piped.
+//! move with --game, the last move marked, nothing on standard error or in colour when
+//! piped, and Ctrl-C ending every game with status 130.
 
 mod common;
 
@@ -282,4 +282,18 @@ fn think_time_is_checked_and_documented() {
         top.contains("any game\n") || top.contains("k-in-a-row"),
         "{top}"
     );
+}
+
+#[test]
+fn ctrl_c_ends_every_game_with_status_130() {
+    // Each waits for the person's first move: one play loop, one Ctrl-C for every game.
+    for game in [
+        &[][..],
+        &["--game", "connect-four"],
+        &["--game", "ultimate"],
+    ] {
+        let args: Vec<&str> = ["play"].iter().chain(game).copied().collect();
+        let status = common::interrupted(&args);
+        assert_eq!(status.code(), Some(130), "{args:?}: {status:?}");
+    }
 }

@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::process::{Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
 
 use common::{json_lines, stderr, stdout, ttt};
 use rand::SeedableRng;
@@ -325,42 +324,16 @@ fn match_and_selfplay_answer_in_the_vocabulary_of_3x3() {
 #[test]
 fn ctrl_c_ends_play_while_the_computer_thinks() {
     // A search of a trillion playouts with a think time of an hour: only the signal ends it.
-    let mut child = common::command(
-        std::path::Path::new("."),
-        &[
-            "play",
-            "--game",
-            "ultimate",
-            "--x",
-            "mcts:1000000000000",
-            "--o",
-            "human",
-            "--think-time",
-            "3600",
-        ],
-    )
-    .stdin(Stdio::piped())
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("ttt starts");
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(child.try_wait().expect("wait").is_none(), "still thinking");
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "ttt still runs 5 s after Ctrl-C"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = common::interrupted(&[
+        "play",
+        "--game",
+        "ultimate",
+        "--x",
+        "mcts:1000000000000",
+        "--o",
+        "human",
+        "--think-time",
+        "3600",
+    ]);
     assert_eq!(status.code(), Some(130), "{status:?}");
 }

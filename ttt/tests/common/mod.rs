@@ -67,3 +67,36 @@ pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .map(|line| serde_json::from_str(line).expect("a JSON line"))
         .collect()
 }
+
+/// The exit status of `ttt args...` sent SIGINT (Ctrl-C) half a second after it starts, its
+/// standard input left open; fails if it ended before the signal or runs 5 s after it.
+pub fn interrupted(args: &[&str]) -> std::process::ExitStatus {
+    use std::time::{Duration, Instant};
+    let mut child = command(Path::new("."), args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ttt starts");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "{args:?} still runs"
+    );
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{args:?} still runs 5 s after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
