@@ -342,7 +342,9 @@ fn play_one<G: TableGame>(
                 Spinner::start(format!("the computer ({}) is thinking", G::engine(agent)))
             });
             let thought = table.game.think(agent, &position, deadline);
-            spinner.map(Spinner::finish);
+            if let Some(spinner) = spinner {
+                spinner.finish();
+            }
             let thought = thought.ok_or_else(|| anyhow::anyhow!("no move found at {position}"))?;
             table.cut += u32::from(thought.cut);
             (thought.played, thought.note)

@@ -198,9 +198,31 @@ pub fn wrap(text: &str, indent: &str) -> String {
     wrapped
 }
 
+/// `623,360,700`: digits in groups of three.
+#[must_use]
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_group_by_three_digits() {
+        assert_eq!(grouped(623_360_700), "623,360,700");
+        assert_eq!(grouped(19_683), "19,683");
+        assert_eq!(grouped(100), "100");
+        assert_eq!(grouped(0), "0");
+    }
 
     #[test]
     fn wrapping_keeps_lines_within_the_width() {

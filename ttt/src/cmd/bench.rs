@@ -12,7 +12,7 @@ use tictactoe::{Board, Position};
 
 use crate::args::StatusMethod;
 use crate::bench::{self, Measurement, Scenario, chart, published};
-use crate::output::errln;
+use crate::output::{errln, grouped};
 use crate::progress::Progress;
 
 /// Time the status methods on the paper's five scenarios and on every position and grid.
@@ -86,19 +86,6 @@ struct Record {
     cores: usize,
     /// The batch kernel `batch` ran on: `portable`, `avx2` or `avx512`.
     batch_kernel: &'static str,
-}
-
-/// `19683` as `19,683`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// The asked values of `all`, in `all`'s order (all of them when none was asked).
@@ -433,10 +420,10 @@ fn print_defect(out: &mut impl Write) -> io::Result<()> {
         out,
         "  A top-row win is missed unless the winner also holds cell 3: the printed method \
          answers\n  wrongly on {} of {} positions and {} of {} grids (every other method: 0).",
-        thousands(wrong_positions.len()),
-        thousands(Position::all().count()),
-        thousands(wrong_grids.len()),
-        thousands(Board::all().len())
+        grouped(wrong_positions.len() as u64),
+        grouped(Position::all().count() as u64),
+        grouped(wrong_grids.len() as u64),
+        grouped(Board::all().len() as u64)
     )?;
     writeln!(
         out,

@@ -6,6 +6,7 @@ use tictactoe::mnk::Rules;
 use tictactoe::mnk::count;
 
 use crate::exit;
+use crate::output::grouped;
 
 /// The limit when `/proc/meminfo` cannot be read (not Linux): 4 GiB.
 const FALLBACK: u64 = 4 << 30;
@@ -57,20 +58,6 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err(format!("{text:?} is not a size from 1 byte to 16 EiB"));
     }
     Ok(bytes as u64)
-}
-
-/// `623,360,700`: digits in groups of three.
-#[must_use]
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Bytes for people: `512.0 MiB`, `5.3 GiB`.
@@ -169,8 +156,6 @@ mod tests {
         }
         assert_eq!(human(5 << 29), "2.5 GiB");
         assert_eq!(human(100), "100 bytes");
-        assert_eq!(grouped(623_360_700), "623,360,700");
-        assert_eq!(grouped(100), "100");
     }
 
     #[test]

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use tictactoe::mnk::Rules;
 use tictactoe::mnk::count::{self, CountError, Counted, Layer, Tick};
 
-use super::memory::{self, Limit, grouped};
+use super::memory::{self, Limit};
 use crate::exit;
+use crate::output::grouped;
 use crate::output::{errln, outln};
 use crate::progress::Progress;
 

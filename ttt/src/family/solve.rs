@@ -10,9 +10,9 @@ use serde::Serialize;
 use tictactoe::Player;
 use tictactoe::mnk::{AnyPosition, AnySolver, Rules};
 
-use super::memory::grouped;
 use crate::input::{self, InputError, Outcome};
 use crate::output::Out;
+use crate::output::grouped;
 use crate::progress::Progress;
 
 /// The default of `--max-nodes` but on Connect Four: about a minute of search.

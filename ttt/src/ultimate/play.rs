@@ -16,6 +16,7 @@ use tictactoe::ultimate::agents::{Agent, Strategy};
 use tictactoe::ultimate::{Move, Position, Undo};
 
 use crate::dialogue::{Names, Options, Style, TableGame, Thought};
+use crate::output::grouped;
 
 /// Who sits on one side: a person (`None`) or a player.
 pub type Seat = Option<Strategy>;
@@ -162,9 +163,4 @@ this help\n  q, quit   leave the game"
             }
         }
     }
-}
-
-/// `1,234,567`.
-fn grouped(n: u64) -> String {
-    crate::family::memory::grouped(n)
 }
