@@ -1,7 +1,8 @@
 //! Command-line values derived from the library's enums, so that no subcommand keeps its own
 //! list of names: an encoding ([`Encoding`], from [`Kind`]) and a status method
 //! ([`StatusMethod`], from [`Method`]). Each is a clap [`ValueEnum`] whose names are the
-//! library's own and whose help lines describe each value.
+//! library's own and whose help lines describe each value; and the `--game` option the
+//! commands that run every game share ([`Game`]).
 
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
@@ -80,6 +81,17 @@ impl ValueEnum for StatusMethod {
         };
         Some(PossibleValue::new(self.0.name()).help(help))
     }
+}
+
+/// `--game SPEC` of the commands that run every game the same way (`perft`, `selfplay`,
+/// `match`), flattened into each.
+#[derive(clap::Args, Clone, Copy)]
+pub struct Game {
+    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
+    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
+    /// or ultimate (ultimate tic-tac-toe).
+    #[arg(id = "game", long = "game", value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
+    pub spec: Option<crate::ultimate::Spec>,
 }
 
 /// A `.ttt` packing by name, in the spellings `--encoding` takes everywhere: the library's

@@ -41,11 +41,8 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
-    /// or ultimate (ultimate tic-tac-toe).
-    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
-    game: Option<crate::ultimate::Spec>,
+    #[command(flatten)]
+    game: crate::args::Game,
 }
 
 /// A player of the 3 × 3 core, or one the family alone has (`mcts`, `alphabeta`).
@@ -118,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     // The players as they ran (ultimate's `mcts` is `mcts:10000`).
     let mut names = [args.x.to_string(), args.o.to_string()];
-    let tally = match args.game {
+    let tally = match args.game.spec {
         None => {
             let core = |player: &Player| match player {
                 Player::Core(strategy) => Ok(*strategy),
@@ -156,7 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let json = MatchJson {
-            game: args.game.map(|rules| rules.to_string()),
+            game: args.game.spec.map(|rules| rules.to_string()),
             x: names[0].clone(),
             o: names[1].clone(),
             seed,
@@ -170,6 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let percent = |n: u64| 100.0 * n as f64 / tally.games().max(1) as f64;
         let game = args
             .game
+            .spec
             .map_or(String::new(), |rules| format!("{rules}: "));
         outln!(
             "{game}X {} vs O {}, {} games, seed {seed}",

@@ -25,11 +25,8 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
-    /// or ultimate (ultimate tic-tac-toe).
-    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
-    game: Option<crate::ultimate::Spec>,
+    #[command(flatten)]
+    game: crate::args::Game,
     /// With --game: the memory the count may take, e.g. 8G or 512M (default: half the memory
     /// available). A depth the growth model says would take more is refused before it starts.
     #[arg(long, value_name = "SIZE", requires = "game", value_parser = crate::family::memory::parse_size)]
@@ -37,7 +34,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    match args.game {
+    match args.game.spec {
         Some(crate::ultimate::Spec::Family(rules)) => {
             return crate::family::perft::run(rules, args.depth, args.max_memory, args.json);
         }

@@ -34,11 +34,8 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// A game of the k-in-a-row family instead of the 3x3 core: tic-tac-toe, 4x4,
-    /// connect-four, gomoku, or ROWS,COLS,K with an optional ,gravity (e.g. 6,7,4,gravity);
-    /// or ultimate (ultimate tic-tac-toe).
-    #[arg(long, value_name = "SPEC", value_parser = crate::ultimate::parse_spec)]
-    game: Option<crate::ultimate::Spec>,
+    #[command(flatten)]
+    game: crate::args::Game,
 }
 
 /// The JSON object of `selfplay`, keys in this order.
@@ -82,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let seed = args.seed.wrapping_add(i);
                 // A chunk takes a few milliseconds: the bar moves smoothly and costs nothing.
                 let mut done = |n| progress.inc(n);
-                match args.game {
+                match args.game.spec {
                     None => selfplay::run_chunked(share, seed, CHUNK, &mut done),
                     Some(crate::ultimate::Spec::Family(rules)) => {
                         tictactoe::mnk::agents::random_games_chunked(
@@ -108,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let games_per_s = totals.games as f64 / seconds;
     if args.json {
         let json = SelfplayJson {
-            game: args.game.map(|rules| rules.to_string()),
+            game: args.game.spec.map(|rules| rules.to_string()),
             threads,
             seed: args.seed,
             games: totals.games,
@@ -124,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         outln!("{}", serde_json::to_string(&json)?);
     } else {
-        if let Some(rules) = args.game {
+        if let Some(rules) = args.game.spec {
             outln!("game         {rules}");
         }
         outln!("threads      {threads}");
