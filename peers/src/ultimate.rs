@@ -1,12 +1,13 @@
 //! Ultimate tic-tac-toe: `tictactoe::ultimate` against board-game 0.8's `games::sttt`
 //! (`STTTBoard`, bitboards of 9 bits a board and a 512-bit win table), the Rust engine on
-//! crates.io, and, when built with `UTTT_ALARD_SRC` (see `build.rs` and
-//! `scripts/ultimate-peers`), Tom Alard's C engine of the CodinGame bot `UTTT_player`, driven
-//! through `scripts/ultimate-peers-alard.c`. Groups: `ultimate` (random playouts, move
+//! crates.io, and, when built with `UTTT_ALARD_SRC` and `UTTT_DIMASTA_SRC` (see `build.rs` and
+//! `scripts/ultimate-peers`), two CodinGame bots' engines: Tom Alard's in C (`UTTT_player`,
+//! driven through `scripts/ultimate-peers-alard.c`) and DiMasta's in C++ (`TicTacToe`, through
+//! `scripts/ultimate-peers-dimasta.cpp`). Groups: `ultimate` (random playouts, move
 //! generation, play + status), `ultimate-perft`.
 //!
 //! Before timing, the engines play the same 2,000 random games move for move and must agree
-//! on every legal-move count and every outcome (the C engine gives a game that ends with every
+//! on every legal-move count and every outcome (the compiled engines give a game that ends with every
 //! board closed and no line to the player with more boards, where ours and OpenSpiel's draw:
 //! those games are counted and printed).
 
@@ -23,33 +24,40 @@ use tictactoe::{Player, Status};
 
 use crate::{Case, case, group};
 
-/// Tom Alard's engine through the C ABI of `scripts/ultimate-peers-alard.c`.
-#[cfg(uttt_alard)]
-mod alard {
-    unsafe extern "C" {
-        pub fn uttt_alard_playouts(games: u64, seed: u64) -> u64;
-        pub fn uttt_alard_load(
-            moves: *const u8,
-            len: usize,
-            counts: *const u8,
-            outcomes: *const u8,
-            by_count: *mut std::ffi::c_long,
-        ) -> std::ffi::c_long;
-        pub fn uttt_alard_set_picks(moves: *const u8, n: usize);
-        pub fn uttt_alard_count_moves() -> u64;
-        pub fn uttt_alard_play_status() -> u64;
-        pub fn uttt_alard_perft(depth: std::ffi::c_int) -> u64;
-    }
+/// A compiled peer (C or C++) through the C ABI of its driver in `scripts/` (built by
+/// `build.rs` when its source is named): the same six functions under its own prefix.
+struct Compiled {
+    /// Its name in messages.
+    name: &'static str,
+    /// Its rows: playout, move generation, play + status and perft.
+    playout: &'static str,
+    moves: &'static str,
+    play: &'static str,
+    perft_label: &'static str,
+    playouts: unsafe extern "C" fn(games: u64, seed: u64) -> u64,
+    load: unsafe extern "C" fn(
+        moves: *const u8,
+        len: usize,
+        counts: *const u8,
+        outcomes: *const u8,
+        by_count: *mut std::ffi::c_long,
+    ) -> std::ffi::c_long,
+    set_picks: unsafe extern "C" fn(moves: *const u8, n: usize),
+    count_moves: unsafe extern "C" fn() -> u64,
+    play_status: unsafe extern "C" fn() -> u64,
+    perft: unsafe extern "C" fn(depth: std::ffi::c_int) -> u64,
+}
 
+impl Compiled {
     /// Loads the positions of the games (`moves`: 9 * board + cell, 255 ending a game) into
-    /// the C engine, checking its legal-move counts and outcomes against ours; returns the
+    /// the engine, checking its legal-move counts and outcomes against ours; returns the
     /// number of games it decided by counting boards where ours is drawn.
-    pub fn load(moves: &[u8], counts: &[u8], outcomes: &[u8]) -> std::ffi::c_long {
+    fn load(&self, moves: &[u8], counts: &[u8], outcomes: &[u8]) -> std::ffi::c_long {
         let mut by_count = 0;
         // SAFETY: the pointers and lengths come from live slices; the driver reads `len` moves,
         // one count per position and one outcome per game, which the caller provides.
         let n = unsafe {
-            uttt_alard_load(
+            (self.load)(
                 moves.as_ptr(),
                 moves.len(),
                 counts.as_ptr(),
@@ -60,10 +68,111 @@ mod alard {
         assert_eq!(
             n as usize,
             counts.len(),
-            "the C engine disagrees (code {n}: -(i + 1) is position i, -(1e9 + g) game g)"
+            "{} disagrees (code {n}: -(i + 1) is position i, -(1e9 + g) game g)",
+            self.name
         );
         by_count
     }
+}
+
+/// Declares a driver's six functions (`$f` names them in the order of [`Compiled`]'s
+/// fields) and its [`Compiled`] as `PEER`, named `$name` with its four rows' labels.
+#[cfg(any(uttt_alard, uttt_dimasta))]
+macro_rules! driver {
+    ($name:literal, $rows:expr, [$playouts:ident, $load:ident, $set_picks:ident,
+        $count_moves:ident, $play_status:ident, $perft:ident]) => {
+        unsafe extern "C" {
+            pub fn $playouts(games: u64, seed: u64) -> u64;
+            pub fn $load(
+                moves: *const u8,
+                len: usize,
+                counts: *const u8,
+                outcomes: *const u8,
+                by_count: *mut std::ffi::c_long,
+            ) -> std::ffi::c_long;
+            pub fn $set_picks(moves: *const u8, n: usize);
+            pub fn $count_moves() -> u64;
+            pub fn $play_status() -> u64;
+            pub fn $perft(depth: std::ffi::c_int) -> u64;
+        }
+
+        pub const PEER: super::Compiled = {
+            let [playout, moves, play, perft_label]: [&str; 4] = $rows;
+            super::Compiled {
+                name: $name,
+                playout,
+                moves,
+                play,
+                perft_label,
+                playouts: $playouts,
+                load: $load,
+                set_picks: $set_picks,
+                count_moves: $count_moves,
+                play_status: $play_status,
+                perft: $perft,
+            }
+        };
+    };
+}
+
+/// Tom Alard's C engine through `scripts/ultimate-peers-alard.c`.
+#[cfg(uttt_alard)]
+mod alard {
+    driver!(
+        "Alard (C)",
+        [
+            "Alard (C): generateMoves + makeTemporaryMove",
+            "Alard (C): generateMoves (a list) + count",
+            "Alard (C): getWinnerAfterMove (copy, play, winner, restore)",
+            "Alard (C): generateMoves + makeTemporaryMove, state copied back",
+        ],
+        [
+            uttt_alard_playouts,
+            uttt_alard_load,
+            uttt_alard_set_picks,
+            uttt_alard_count_moves,
+            uttt_alard_play_status,
+            uttt_alard_perft
+        ]
+    );
+}
+
+/// DiMasta's C++ engine through `scripts/ultimate-peers-dimasta.cpp`, and his own playout.
+#[cfg(uttt_dimasta)]
+mod dimasta {
+    driver!(
+        "DiMasta (C++)",
+        [
+            "DiMasta (C++): getAllPossibleMoves + playMove",
+            "DiMasta (C++): getAllPossibleMoves (a list) + count",
+            "DiMasta (C++): copy, playMove, getStatus",
+            "DiMasta (C++): getAllPossibleMoves + a copy + playMove",
+        ],
+        [
+            uttt_dimasta_playouts,
+            uttt_dimasta_load,
+            uttt_dimasta_set_picks,
+            uttt_dimasta_count_moves,
+            uttt_dimasta_play_status,
+            uttt_dimasta_perft
+        ]
+    );
+
+    unsafe extern "C" {
+        pub fn uttt_dimasta_own_playouts(games: u64, seed: u64) -> u64;
+    }
+}
+
+/// The compiled peers this build has.
+fn compiled() -> Vec<&'static Compiled> {
+    [
+        #[cfg(uttt_alard)]
+        &alard::PEER,
+        #[cfg(uttt_dimasta)]
+        &dimasta::PEER,
+    ]
+    .into_iter()
+    .collect()
 }
 
 /// board-game's move for ours: the same board and cell numbering (row-major, board-major).
@@ -97,10 +206,8 @@ fn bg_moves(board: &STTTBoard) -> usize {
 /// Rust engines, and the games as move indices (255 ending each) with their outcomes.
 struct Games {
     all: Vec<(Position, STTTBoard)>,
-    /// For the C engine only.
-    #[cfg_attr(not(uttt_alard), allow(dead_code))]
+    /// For the compiled engines.
     moves: Vec<u8>,
-    #[cfg_attr(not(uttt_alard), allow(dead_code))]
     outcomes: Vec<u8>,
 }
 
@@ -183,7 +290,13 @@ fn playouts() {
             },
         ),
     ];
-    alard_playouts(&mut cases, GAMES);
+    for peer in compiled() {
+        cases.push(case(peer.playout, GAMES, move || {
+            // SAFETY: a pure function of its arguments.
+            unsafe { (peer.playouts)(GAMES as u64, 5) }
+        }));
+    }
+    dimasta_own_playouts(&mut cases, GAMES);
     group(
         &format!("Ultimate tic-tac-toe random playouts, {GAMES} games per run"),
         "game",
@@ -191,25 +304,28 @@ fn playouts() {
     );
 }
 
-#[cfg(uttt_alard)]
-fn alard_playouts(cases: &mut Vec<Case<'_>>, games: usize) {
+#[cfg(uttt_dimasta)]
+fn dimasta_own_playouts(cases: &mut Vec<Case<'_>>, games: usize) {
     cases.push(case(
-        "Alard (C): generateMoves + makeTemporaryMove",
+        "DiMasta (C++): his simulateRandomGame (not uniform: a random open board, then a cell)",
         games,
         move || {
-            // SAFETY: a pure function of its arguments.
-            unsafe { alard::uttt_alard_playouts(games as u64, 5) }
+            // SAFETY: a pure function of its arguments (and his generator's global state).
+            unsafe { dimasta::uttt_dimasta_own_playouts(games as u64, 5) }
         },
     ));
 }
 
-#[cfg(not(uttt_alard))]
-fn alard_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
+#[cfg(not(uttt_dimasta))]
+fn dimasta_own_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
 
 /// Move generation and play + status over the states of random games.
 fn moves_and_play(games: &Games) {
     let all = &games.all;
-    let alard = alard_load(games);
+    let peers = compiled();
+    for peer in &peers {
+        load(peer, games);
+    }
     let mut cases = vec![
         case("ours legal_moves (81-bit mask) + count", all.len(), || {
             all.iter()
@@ -220,12 +336,11 @@ fn moves_and_play(games: &Games) {
             all.iter().map(|(_, b)| bg_moves(black_box(b)) as u64).sum()
         }),
     ];
-    if alard {
-        cases.push(alard_case(
-            "Alard (C): generateMoves (a list) + count",
-            all.len(),
-            0,
-        ));
+    for peer in &peers {
+        cases.push(case(peer.moves, all.len(), move || {
+            // SAFETY: the positions were loaded (`load`).
+            unsafe { (peer.count_moves)() }
+        }));
     }
     group(
         &format!(
@@ -244,7 +359,11 @@ fn moves_and_play(games: &Games) {
             (*p, played, b.clone(), coord(played))
         })
         .collect();
-    alard_picks(&pairs);
+    let picks: Vec<u8> = pairs.iter().map(|(_, m, _, _)| m.index() as u8).collect();
+    for peer in &peers {
+        // SAFETY: a live slice and its length.
+        unsafe { (peer.set_picks)(picks.as_ptr(), picks.len()) };
+    }
     let mut cases = vec![
         case("ours: copy, play_unchecked, status", pairs.len(), || {
             pairs
@@ -316,12 +435,11 @@ fn moves_and_play(games: &Games) {
                 .sum()
         }),
     ];
-    if alard {
-        cases.push(alard_case(
-            "Alard (C): getWinnerAfterMove (copy, play, winner, restore)",
-            pairs.len(),
-            1,
-        ));
+    for peer in &peers {
+        cases.push(case(peer.play, pairs.len(), move || {
+            // SAFETY: the positions and picks were loaded (`load`, `set_picks`).
+            unsafe { (peer.play_status)() }
+        }));
     }
     group(
         &format!(
@@ -333,57 +451,21 @@ fn moves_and_play(games: &Games) {
     );
 }
 
-/// Loads the games into the C engine (when built in); whether it is.
-#[cfg(uttt_alard)]
-fn alard_load(games: &Games) -> bool {
+/// Loads the games into a compiled engine, which must agree with ours.
+fn load(peer: &Compiled, games: &Games) {
     let counts: Vec<u8> = games
         .all
         .iter()
         .map(|(p, _)| p.legal_moves().count() as u8)
         .collect();
-    let by_count = alard::load(&games.moves, &counts, &games.outcomes);
+    let by_count = peer.load(&games.moves, &counts, &games.outcomes);
     println!(
-        "\nUltimate tic-tac-toe: Alard's C engine agrees with ours on every legal-move count and \
-         every won game; {by_count} of the {} games, drawn by ours (every board closed, no \
-         line), go by its rule to the player with more boards.",
+        "\nUltimate tic-tac-toe: {} agrees with ours on every legal-move count and every won \
+         game; {by_count} of the {} games, drawn by ours (every board closed, no line), go by \
+         its rule to the player with more boards.",
+        peer.name,
         games.outcomes.len()
     );
-    true
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_load(_: &Games) -> bool {
-    false
-}
-
-#[cfg(uttt_alard)]
-fn alard_picks(pairs: &[(Position, Move, STTTBoard, Coord)]) {
-    let picks: Vec<u8> = pairs.iter().map(|(_, m, _, _)| m.index() as u8).collect();
-    // SAFETY: a live slice and its length.
-    unsafe { alard::uttt_alard_set_picks(picks.as_ptr(), picks.len()) };
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_picks(_: &[(Position, Move, STTTBoard, Coord)]) {}
-
-/// The C engine's loop over the loaded positions: 0 counts legal moves, 1 plays + status.
-#[cfg(uttt_alard)]
-fn alard_case(name: &'static str, items: usize, which: u8) -> Case<'static> {
-    case(name, items, move || {
-        // SAFETY: the positions and picks were loaded before (`alard_load`, `alard_picks`).
-        unsafe {
-            if which == 0 {
-                alard::uttt_alard_count_moves()
-            } else {
-                alard::uttt_alard_play_status()
-            }
-        }
-    })
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_case(_: &'static str, _: usize, _: u8) -> Case<'static> {
-    unreachable!("only called when the C engine is built in")
 }
 
 fn bg_perft(board: &STTTBoard, depth: u32) -> u64 {
@@ -419,28 +501,18 @@ fn perft() {
             bg_perft(black_box(&STTTBoard::default()), DEPTH)
         }),
     ];
-    alard_perft(&mut cases, expected, DEPTH);
+    for peer in compiled() {
+        // SAFETY: a pure function of its argument.
+        let perft = move || unsafe { (peer.perft)(black_box(DEPTH) as std::ffi::c_int) };
+        assert_eq!(perft(), expected, "{}'s perft {DEPTH}", peer.name);
+        cases.push(case(peer.perft_label, expected as usize, perft));
+    }
     group(
         &format!("Ultimate tic-tac-toe perft {DEPTH} ({expected} leaves)"),
         "leaf",
         cases,
     );
 }
-
-#[cfg(uttt_alard)]
-fn alard_perft(cases: &mut Vec<Case<'_>>, expected: u64, depth: u32) {
-    // SAFETY: a pure function of its argument.
-    let perft = move || unsafe { alard::uttt_alard_perft(black_box(depth) as std::ffi::c_int) };
-    assert_eq!(perft(), expected, "the C engine's perft {depth}");
-    cases.push(case(
-        "Alard (C): generateMoves + makeTemporaryMove, state copied back",
-        expected as usize,
-        perft,
-    ));
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_perft(_: &mut Vec<Case<'_>>, _: u64, _: u32) {}
 
 /// Runs the groups `run` asks for.
 pub fn run(run: impl Fn(&str) -> bool) {
