@@ -205,7 +205,10 @@ fn bg_moves(board: &STTTBoard) -> usize {
 /// The games the per-position groups walk: every state but the last of each game in both
 /// Rust engines, and the games as move indices (255 ending each) with their outcomes.
 struct Games {
-    all: Vec<(Position, STTTBoard)>,
+    /// Each engine's states in an array of its own (the engines' loops do not share cache
+    /// lines: with states in one array of pairs, a wider `Position` slowed the other engine).
+    ours: Vec<Position>,
+    theirs: Vec<STTTBoard>,
     /// For the compiled engines.
     moves: Vec<u8>,
     outcomes: Vec<u8>,
@@ -214,12 +217,14 @@ struct Games {
 /// Random games, played in both Rust engines, which must agree at every step.
 fn positions(games: usize) -> Games {
     let mut rng = SmallRng::seed_from_u64(33);
-    let (mut all, mut moves, mut outcomes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut ours_all, mut theirs_all) = (Vec::new(), Vec::new());
+    let (mut moves, mut outcomes) = (Vec::new(), Vec::new());
     for _ in 0..games {
         let (mut ours, mut theirs) = (Position::EMPTY, STTTBoard::default());
         while let Some(played) = ours.pick(rng.next_u32()) {
             assert_eq!(ours.legal_moves().count() as usize, bg_moves(&theirs));
-            all.push((ours, theirs.clone()));
+            ours_all.push(ours);
+            theirs_all.push(theirs.clone());
             moves.push(played.index() as u8);
             ours.play(played).expect("legal");
             theirs.play(coord(played)).expect("legal for board-game");
@@ -230,7 +235,8 @@ fn positions(games: usize) -> Games {
         outcomes.push(code(ours.status()) as u8);
     }
     Games {
-        all,
+        ours: ours_all,
+        theirs: theirs_all,
         moves,
         outcomes,
     }
@@ -321,23 +327,23 @@ fn dimasta_own_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
 
 /// Move generation and play + status over the states of random games.
 fn moves_and_play(games: &Games) {
-    let all = &games.all;
+    let (ours, theirs) = (&games.ours, &games.theirs);
     let peers = compiled();
     for peer in &peers {
         load(peer, games);
     }
     let mut cases = vec![
-        case("ours legal_moves (81-bit mask) + count", all.len(), || {
-            all.iter()
-                .map(|(p, _)| u64::from(black_box(p).legal_moves().count()))
+        case("ours legal_moves (81-bit mask) + count", ours.len(), || {
+            ours.iter()
+                .map(|p| u64::from(black_box(p).legal_moves().count()))
                 .sum()
         }),
-        case("board-game available_moves + count", all.len(), || {
-            all.iter().map(|(_, b)| bg_moves(black_box(b)) as u64).sum()
+        case("board-game available_moves + count", theirs.len(), || {
+            theirs.iter().map(|b| bg_moves(black_box(b)) as u64).sum()
         }),
     ];
     for peer in &peers {
-        cases.push(case(peer.moves, all.len(), move || {
+        cases.push(case(peer.moves, ours.len(), move || {
             // SAFETY: the positions were loaded (`load`).
             unsafe { (peer.count_moves)() }
         }));
@@ -345,30 +351,30 @@ fn moves_and_play(games: &Games) {
     group(
         &format!(
             "Ultimate tic-tac-toe legal moves, {} positions of random games",
-            all.len()
+            ours.len()
         ),
         "position",
         cases,
     );
-    // One legal move per position, picked the same for both.
+    // One legal move per position, picked the same for every engine; each engine's states and
+    // moves in arrays of their own.
     let mut rng = SmallRng::seed_from_u64(8);
-    let pairs: Vec<(Position, Move, STTTBoard, Coord)> = all
+    let played: Vec<Move> = ours
         .iter()
-        .map(|(p, b)| {
-            let played = p.pick(rng.next_u32()).expect("ongoing");
-            (*p, played, b.clone(), coord(played))
-        })
+        .map(|p| p.pick(rng.next_u32()).expect("ongoing"))
         .collect();
-    let picks: Vec<u8> = pairs.iter().map(|(_, m, _, _)| m.index() as u8).collect();
+    let coords: Vec<Coord> = played.iter().map(|&m| coord(m)).collect();
+    let picks: Vec<u8> = played.iter().map(|m| m.index() as u8).collect();
     for peer in &peers {
         // SAFETY: a live slice and its length.
         unsafe { (peer.set_picks)(picks.as_ptr(), picks.len()) };
     }
+    let pairs = || ours.iter().zip(&played);
+    let n = played.len();
     let mut cases = vec![
-        case("ours: copy, play_unchecked, status", pairs.len(), || {
-            pairs
-                .iter()
-                .map(|(p, m, _, _)| {
+        case("ours: copy, play_unchecked, status", n, || {
+            pairs()
+                .map(|(p, m)| {
                     let mut child = *p;
                     child.play_unchecked(*black_box(m));
                     code(child.status())
@@ -377,45 +383,39 @@ fn moves_and_play(games: &Games) {
         }),
         case(
             "ours: status_after (the status the move would give, nothing played)",
-            pairs.len(),
+            n,
             || {
-                pairs
-                    .iter()
-                    .map(|(p, m, _, _)| code(p.status_after(*black_box(m))))
+                pairs()
+                    .map(|(p, m)| code(p.status_after(*black_box(m))))
                     .sum()
             },
         ),
-        case(
-            "ours: play_unchecked, status, undo (in place)",
-            pairs.len(),
-            || {
-                let mut sum = 0;
-                for (p, m, _, _) in &pairs {
-                    let mut position = *p;
-                    let undo = position.play_unchecked(*black_box(m));
-                    sum += code(position.status());
-                    position.undo(undo);
-                    sum += u64::from(position.plies());
-                }
-                sum
-            },
-        ),
+        case("ours: play_unchecked, status, undo (in place)", n, || {
+            let mut sum = 0;
+            for (p, m) in pairs() {
+                let mut position = *p;
+                let undo = position.play_unchecked(*black_box(m));
+                sum += code(position.status());
+                position.undo(undo);
+                sum += u64::from(position.plies());
+            }
+            sum
+        }),
         case(
             "floor: one 3x3 line lookup (Bitboard::has_line) of the mover's board",
-            pairs.len(),
+            n,
             || {
-                pairs
-                    .iter()
-                    .map(|(p, m, _, _)| {
+                pairs()
+                    .map(|(p, m)| {
                         let board = p.board(black_box(m).board());
                         u64::from(board.x().with(m.cell()).has_line())
                     })
                     .sum()
             },
         ),
-        case("ours: play, status, undo (in place)", pairs.len(), || {
+        case("ours: play, status, undo (in place)", n, || {
             let mut sum = 0;
-            for (p, m, _, _) in &pairs {
+            for (p, m) in pairs() {
                 let mut position = *p;
                 let undo = position.play(*black_box(m)).expect("legal");
                 sum += code(position.status());
@@ -424,10 +424,11 @@ fn moves_and_play(games: &Games) {
             }
             sum
         }),
-        case("board-game: clone, play, outcome", pairs.len(), || {
-            pairs
+        case("board-game: clone, play, outcome", n, || {
+            theirs
                 .iter()
-                .map(|(_, _, b, c)| {
+                .zip(&coords)
+                .map(|(b, c)| {
                     let mut child = b.clone();
                     child.play(*black_box(c)).expect("legal");
                     bg_code(child.outcome())
@@ -436,7 +437,7 @@ fn moves_and_play(games: &Games) {
         }),
     ];
     for peer in &peers {
-        cases.push(case(peer.play, pairs.len(), move || {
+        cases.push(case(peer.play, n, move || {
             // SAFETY: the positions and picks were loaded (`load`, `set_picks`).
             unsafe { (peer.play_status)() }
         }));
@@ -444,7 +445,7 @@ fn moves_and_play(games: &Games) {
     group(
         &format!(
             "Ultimate tic-tac-toe play + status of a move, {} positions",
-            pairs.len()
+            n
         ),
         "move",
         cases,
@@ -454,9 +455,9 @@ fn moves_and_play(games: &Games) {
 /// Loads the games into a compiled engine, which must agree with ours.
 fn load(peer: &Compiled, games: &Games) {
     let counts: Vec<u8> = games
-        .all
+        .ours
         .iter()
-        .map(|(p, _)| p.legal_moves().count() as u8)
+        .map(|p| p.legal_moves().count() as u8)
         .collect();
     let by_count = peer.load(&games.moves, &counts, &games.outcomes);
     println!(
@@ -521,7 +522,7 @@ pub fn run(run: impl Fn(&str) -> bool) {
         println!(
             "\nUltimate tic-tac-toe: board-game 0.8 agrees with ours on every legal-move count and \
              outcome of 2,000 random games ({} positions).",
-            games.all.len()
+            games.ours.len()
         );
         playouts();
         moves_and_play(&games);

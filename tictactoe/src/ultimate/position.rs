@@ -140,6 +140,10 @@ impl Undo {
 /// core's 64-byte line table ([`Bitboard::has_line`]) for the small board, and a second one,
 /// for the meta-board, only when the move wins the small board.
 ///
+/// It is 64 bytes aligned to 64: one cache line, so a copy is never split across two (in
+/// `peers/`, playing a move on a copy took 4.5 ns in one process and 9 in another, with the
+/// same binary, before the alignment).
+///
 /// The only ways to a `Position` are [`Position::EMPTY`] and the moves from it, and
 /// [`TryFrom<Setup>`](Position#impl-TryFrom<Setup>-for-Position), which checks every rule of
 /// `docs/ultimate.md#validity`.
@@ -160,6 +164,7 @@ impl Undo {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(align(64))]
 pub struct Position {
     /// `marks[p][b]`: player `p`'s cells in board `b` (X is 0).
     pub(super) marks: [[u16; 9]; 2],
