@@ -249,7 +249,7 @@ const fn byte_sums(word: u64) -> u64 {
 #[inline(always)]
 fn select64(word: u64, k: u64) -> usize {
     let sums = byte_sums(word);
-    let at_most = ((k * BYTES_ONE | BYTES_TOP) - sums) & BYTES_TOP;
+    let at_most = (((k * BYTES_ONE) | BYTES_TOP) - sums) & BYTES_TOP;
     let byte = ((at_most >> 7).wrapping_mul(BYTES_ONE) >> 56) as u32;
     let before = (sums << 8) >> (8 * byte) & 0xFF;
     let bits = (word >> (8 * byte) & 0xFF) as usize;
