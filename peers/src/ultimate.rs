@@ -1,12 +1,13 @@
 //! Ultimate tic-tac-toe: `tictactoe::ultimate` against board-game 0.8's `games::sttt`
 //! (`STTTBoard`, bitboards of 9 bits a board and a 512-bit win table), the Rust engine on
-//! crates.io, and, when built with `UTTT_ALARD_SRC` (see `build.rs` and
-//! `scripts/ultimate-peers`), Tom Alard's C engine of the CodinGame bot `UTTT_player`, driven
-//! through `scripts/ultimate-peers-alard.c`. Groups: `ultimate` (random playouts, move
+//! crates.io, and, when built with `UTTT_ALARD_SRC` and `UTTT_DIMASTA_SRC` (see `build.rs` and
+//! `scripts/ultimate-peers`), two CodinGame bots' engines: Tom Alard's in C (`UTTT_player`,
+//! driven through `scripts/ultimate-peers-alard.c`) and DiMasta's in C++ (`TicTacToe`, through
+//! `scripts/ultimate-peers-dimasta.cpp`). Groups: `ultimate` (random playouts, move
 //! generation, play + status), `ultimate-perft`.
 //!
 //! Before timing, the engines play the same 2,000 random games move for move and must agree
-//! on every legal-move count and every outcome (the C engine gives a game that ends with every
+//! on every legal-move count and every outcome (the compiled engines give a game that ends with every
 //! board closed and no line to the player with more boards, where ours and OpenSpiel's draw:
 //! those games are counted and printed).
 
@@ -23,33 +24,40 @@ use tictactoe::{Player, Status};
 
 use crate::{Case, case, group};
 
-/// Tom Alard's engine through the C ABI of `scripts/ultimate-peers-alard.c`.
-#[cfg(uttt_alard)]
-mod alard {
-    unsafe extern "C" {
-        pub fn uttt_alard_playouts(games: u64, seed: u64) -> u64;
-        pub fn uttt_alard_load(
-            moves: *const u8,
-            len: usize,
-            counts: *const u8,
-            outcomes: *const u8,
-            by_count: *mut std::ffi::c_long,
-        ) -> std::ffi::c_long;
-        pub fn uttt_alard_set_picks(moves: *const u8, n: usize);
-        pub fn uttt_alard_count_moves() -> u64;
-        pub fn uttt_alard_play_status() -> u64;
-        pub fn uttt_alard_perft(depth: std::ffi::c_int) -> u64;
-    }
+/// A compiled peer (C or C++) through the C ABI of its driver in `scripts/` (built by
+/// `build.rs` when its source is named): the same six functions under its own prefix.
+struct Compiled {
+    /// Its name in messages.
+    name: &'static str,
+    /// Its rows: playout, move generation, play + status and perft.
+    playout: &'static str,
+    moves: &'static str,
+    play: &'static str,
+    perft_label: &'static str,
+    playouts: unsafe extern "C" fn(games: u64, seed: u64) -> u64,
+    load: unsafe extern "C" fn(
+        moves: *const u8,
+        len: usize,
+        counts: *const u8,
+        outcomes: *const u8,
+        by_count: *mut std::ffi::c_long,
+    ) -> std::ffi::c_long,
+    set_picks: unsafe extern "C" fn(moves: *const u8, n: usize),
+    count_moves: unsafe extern "C" fn() -> u64,
+    play_status: unsafe extern "C" fn() -> u64,
+    perft: unsafe extern "C" fn(depth: std::ffi::c_int) -> u64,
+}
 
+impl Compiled {
     /// Loads the positions of the games (`moves`: 9 * board + cell, 255 ending a game) into
-    /// the C engine, checking its legal-move counts and outcomes against ours; returns the
+    /// the engine, checking its legal-move counts and outcomes against ours; returns the
     /// number of games it decided by counting boards where ours is drawn.
-    pub fn load(moves: &[u8], counts: &[u8], outcomes: &[u8]) -> std::ffi::c_long {
+    fn load(&self, moves: &[u8], counts: &[u8], outcomes: &[u8]) -> std::ffi::c_long {
         let mut by_count = 0;
         // SAFETY: the pointers and lengths come from live slices; the driver reads `len` moves,
         // one count per position and one outcome per game, which the caller provides.
         let n = unsafe {
-            uttt_alard_load(
+            (self.load)(
                 moves.as_ptr(),
                 moves.len(),
                 counts.as_ptr(),
@@ -60,10 +68,111 @@ mod alard {
         assert_eq!(
             n as usize,
             counts.len(),
-            "the C engine disagrees (code {n}: -(i + 1) is position i, -(1e9 + g) game g)"
+            "{} disagrees (code {n}: -(i + 1) is position i, -(1e9 + g) game g)",
+            self.name
         );
         by_count
     }
+}
+
+/// Declares a driver's six functions (`$f` names them in the order of [`Compiled`]'s
+/// fields) and its [`Compiled`] as `PEER`, named `$name` with its four rows' labels.
+#[cfg(any(uttt_alard, uttt_dimasta))]
+macro_rules! driver {
+    ($name:literal, $rows:expr, [$playouts:ident, $load:ident, $set_picks:ident,
+        $count_moves:ident, $play_status:ident, $perft:ident]) => {
+        unsafe extern "C" {
+            pub fn $playouts(games: u64, seed: u64) -> u64;
+            pub fn $load(
+                moves: *const u8,
+                len: usize,
+                counts: *const u8,
+                outcomes: *const u8,
+                by_count: *mut std::ffi::c_long,
+            ) -> std::ffi::c_long;
+            pub fn $set_picks(moves: *const u8, n: usize);
+            pub fn $count_moves() -> u64;
+            pub fn $play_status() -> u64;
+            pub fn $perft(depth: std::ffi::c_int) -> u64;
+        }
+
+        pub const PEER: super::Compiled = {
+            let [playout, moves, play, perft_label]: [&str; 4] = $rows;
+            super::Compiled {
+                name: $name,
+                playout,
+                moves,
+                play,
+                perft_label,
+                playouts: $playouts,
+                load: $load,
+                set_picks: $set_picks,
+                count_moves: $count_moves,
+                play_status: $play_status,
+                perft: $perft,
+            }
+        };
+    };
+}
+
+/// Tom Alard's C engine through `scripts/ultimate-peers-alard.c`.
+#[cfg(uttt_alard)]
+mod alard {
+    driver!(
+        "Alard (C)",
+        [
+            "Alard (C): generateMoves + makeTemporaryMove",
+            "Alard (C): generateMoves (a list) + count",
+            "Alard (C): getWinnerAfterMove (copy, play, winner, restore)",
+            "Alard (C): generateMoves + makeTemporaryMove, state copied back",
+        ],
+        [
+            uttt_alard_playouts,
+            uttt_alard_load,
+            uttt_alard_set_picks,
+            uttt_alard_count_moves,
+            uttt_alard_play_status,
+            uttt_alard_perft
+        ]
+    );
+}
+
+/// DiMasta's C++ engine through `scripts/ultimate-peers-dimasta.cpp`, and his own playout.
+#[cfg(uttt_dimasta)]
+mod dimasta {
+    driver!(
+        "DiMasta (C++)",
+        [
+            "DiMasta (C++): getAllPossibleMoves + playMove",
+            "DiMasta (C++): getAllPossibleMoves (a list) + count",
+            "DiMasta (C++): copy, playMove, getStatus",
+            "DiMasta (C++): getAllPossibleMoves + a copy + playMove",
+        ],
+        [
+            uttt_dimasta_playouts,
+            uttt_dimasta_load,
+            uttt_dimasta_set_picks,
+            uttt_dimasta_count_moves,
+            uttt_dimasta_play_status,
+            uttt_dimasta_perft
+        ]
+    );
+
+    unsafe extern "C" {
+        pub fn uttt_dimasta_own_playouts(games: u64, seed: u64) -> u64;
+    }
+}
+
+/// The compiled peers this build has.
+fn compiled() -> Vec<&'static Compiled> {
+    [
+        #[cfg(uttt_alard)]
+        &alard::PEER,
+        #[cfg(uttt_dimasta)]
+        &dimasta::PEER,
+    ]
+    .into_iter()
+    .collect()
 }
 
 /// board-game's move for ours: the same board and cell numbering (row-major, board-major).
@@ -96,23 +205,26 @@ fn bg_moves(board: &STTTBoard) -> usize {
 /// The games the per-position groups walk: every state but the last of each game in both
 /// Rust engines, and the games as move indices (255 ending each) with their outcomes.
 struct Games {
-    all: Vec<(Position, STTTBoard)>,
-    /// For the C engine only.
-    #[cfg_attr(not(uttt_alard), allow(dead_code))]
+    /// Each engine's states in an array of its own (the engines' loops do not share cache
+    /// lines: with states in one array of pairs, a wider `Position` slowed the other engine).
+    ours: Vec<Position>,
+    theirs: Vec<STTTBoard>,
+    /// For the compiled engines.
     moves: Vec<u8>,
-    #[cfg_attr(not(uttt_alard), allow(dead_code))]
     outcomes: Vec<u8>,
 }
 
 /// Random games, played in both Rust engines, which must agree at every step.
 fn positions(games: usize) -> Games {
     let mut rng = SmallRng::seed_from_u64(33);
-    let (mut all, mut moves, mut outcomes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut ours_all, mut theirs_all) = (Vec::new(), Vec::new());
+    let (mut moves, mut outcomes) = (Vec::new(), Vec::new());
     for _ in 0..games {
         let (mut ours, mut theirs) = (Position::EMPTY, STTTBoard::default());
         while let Some(played) = ours.pick(rng.next_u32()) {
             assert_eq!(ours.legal_moves().count() as usize, bg_moves(&theirs));
-            all.push((ours, theirs.clone()));
+            ours_all.push(ours);
+            theirs_all.push(theirs.clone());
             moves.push(played.index() as u8);
             ours.play(played).expect("legal");
             theirs.play(coord(played)).expect("legal for board-game");
@@ -123,7 +235,8 @@ fn positions(games: usize) -> Games {
         outcomes.push(code(ours.status()) as u8);
     }
     Games {
-        all,
+        ours: ours_all,
+        theirs: theirs_all,
         moves,
         outcomes,
     }
@@ -183,7 +296,13 @@ fn playouts() {
             },
         ),
     ];
-    alard_playouts(&mut cases, GAMES);
+    for peer in compiled() {
+        cases.push(case(peer.playout, GAMES, move || {
+            // SAFETY: a pure function of its arguments.
+            unsafe { (peer.playouts)(GAMES as u64, 5) }
+        }));
+    }
+    dimasta_own_playouts(&mut cases, GAMES);
     group(
         &format!("Ultimate tic-tac-toe random playouts, {GAMES} games per run"),
         "game",
@@ -191,65 +310,71 @@ fn playouts() {
     );
 }
 
-#[cfg(uttt_alard)]
-fn alard_playouts(cases: &mut Vec<Case<'_>>, games: usize) {
+#[cfg(uttt_dimasta)]
+fn dimasta_own_playouts(cases: &mut Vec<Case<'_>>, games: usize) {
     cases.push(case(
-        "Alard (C): generateMoves + makeTemporaryMove",
+        "DiMasta (C++): his simulateRandomGame (not uniform: a random open board, then a cell)",
         games,
         move || {
-            // SAFETY: a pure function of its arguments.
-            unsafe { alard::uttt_alard_playouts(games as u64, 5) }
+            // SAFETY: a pure function of its arguments (and his generator's global state).
+            unsafe { dimasta::uttt_dimasta_own_playouts(games as u64, 5) }
         },
     ));
 }
 
-#[cfg(not(uttt_alard))]
-fn alard_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
+#[cfg(not(uttt_dimasta))]
+fn dimasta_own_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
 
 /// Move generation and play + status over the states of random games.
 fn moves_and_play(games: &Games) {
-    let all = &games.all;
-    let alard = alard_load(games);
+    let (ours, theirs) = (&games.ours, &games.theirs);
+    let peers = compiled();
+    for peer in &peers {
+        load(peer, games);
+    }
     let mut cases = vec![
-        case("ours legal_moves (81-bit mask) + count", all.len(), || {
-            all.iter()
-                .map(|(p, _)| u64::from(black_box(p).legal_moves().count()))
+        case("ours legal_moves (81-bit mask) + count", ours.len(), || {
+            ours.iter()
+                .map(|p| u64::from(black_box(p).legal_moves().count()))
                 .sum()
         }),
-        case("board-game available_moves + count", all.len(), || {
-            all.iter().map(|(_, b)| bg_moves(black_box(b)) as u64).sum()
+        case("board-game available_moves + count", theirs.len(), || {
+            theirs.iter().map(|b| bg_moves(black_box(b)) as u64).sum()
         }),
     ];
-    if alard {
-        cases.push(alard_case(
-            "Alard (C): generateMoves (a list) + count",
-            all.len(),
-            0,
-        ));
+    for peer in &peers {
+        cases.push(case(peer.moves, ours.len(), move || {
+            // SAFETY: the positions were loaded (`load`).
+            unsafe { (peer.count_moves)() }
+        }));
     }
     group(
         &format!(
             "Ultimate tic-tac-toe legal moves, {} positions of random games",
-            all.len()
+            ours.len()
         ),
         "position",
         cases,
     );
-    // One legal move per position, picked the same for both.
+    // One legal move per position, picked the same for every engine; each engine's states and
+    // moves in arrays of their own.
     let mut rng = SmallRng::seed_from_u64(8);
-    let pairs: Vec<(Position, Move, STTTBoard, Coord)> = all
+    let played: Vec<Move> = ours
         .iter()
-        .map(|(p, b)| {
-            let played = p.pick(rng.next_u32()).expect("ongoing");
-            (*p, played, b.clone(), coord(played))
-        })
+        .map(|p| p.pick(rng.next_u32()).expect("ongoing"))
         .collect();
-    alard_picks(&pairs);
+    let coords: Vec<Coord> = played.iter().map(|&m| coord(m)).collect();
+    let picks: Vec<u8> = played.iter().map(|m| m.index() as u8).collect();
+    for peer in &peers {
+        // SAFETY: a live slice and its length.
+        unsafe { (peer.set_picks)(picks.as_ptr(), picks.len()) };
+    }
+    let pairs = || ours.iter().zip(&played);
+    let n = played.len();
     let mut cases = vec![
-        case("ours: copy, play_unchecked, status", pairs.len(), || {
-            pairs
-                .iter()
-                .map(|(p, m, _, _)| {
+        case("ours: copy, play_unchecked, status", n, || {
+            pairs()
+                .map(|(p, m)| {
                     let mut child = *p;
                     child.play_unchecked(*black_box(m));
                     code(child.status())
@@ -258,45 +383,39 @@ fn moves_and_play(games: &Games) {
         }),
         case(
             "ours: status_after (the status the move would give, nothing played)",
-            pairs.len(),
+            n,
             || {
-                pairs
-                    .iter()
-                    .map(|(p, m, _, _)| code(p.status_after(*black_box(m))))
+                pairs()
+                    .map(|(p, m)| code(p.status_after(*black_box(m))))
                     .sum()
             },
         ),
-        case(
-            "ours: play_unchecked, status, undo (in place)",
-            pairs.len(),
-            || {
-                let mut sum = 0;
-                for (p, m, _, _) in &pairs {
-                    let mut position = *p;
-                    let undo = position.play_unchecked(*black_box(m));
-                    sum += code(position.status());
-                    position.undo(undo);
-                    sum += u64::from(position.plies());
-                }
-                sum
-            },
-        ),
+        case("ours: play_unchecked, status, undo (in place)", n, || {
+            let mut sum = 0;
+            for (p, m) in pairs() {
+                let mut position = *p;
+                let undo = position.play_unchecked(*black_box(m));
+                sum += code(position.status());
+                position.undo(undo);
+                sum += u64::from(position.plies());
+            }
+            sum
+        }),
         case(
             "floor: one 3x3 line lookup (Bitboard::has_line) of the mover's board",
-            pairs.len(),
+            n,
             || {
-                pairs
-                    .iter()
-                    .map(|(p, m, _, _)| {
+                pairs()
+                    .map(|(p, m)| {
                         let board = p.board(black_box(m).board());
                         u64::from(board.x().with(m.cell()).has_line())
                     })
                     .sum()
             },
         ),
-        case("ours: play, status, undo (in place)", pairs.len(), || {
+        case("ours: play, status, undo (in place)", n, || {
             let mut sum = 0;
-            for (p, m, _, _) in &pairs {
+            for (p, m) in pairs() {
                 let mut position = *p;
                 let undo = position.play(*black_box(m)).expect("legal");
                 sum += code(position.status());
@@ -305,10 +424,11 @@ fn moves_and_play(games: &Games) {
             }
             sum
         }),
-        case("board-game: clone, play, outcome", pairs.len(), || {
-            pairs
+        case("board-game: clone, play, outcome", n, || {
+            theirs
                 .iter()
-                .map(|(_, _, b, c)| {
+                .zip(&coords)
+                .map(|(b, c)| {
                     let mut child = b.clone();
                     child.play(*black_box(c)).expect("legal");
                     bg_code(child.outcome())
@@ -316,74 +436,37 @@ fn moves_and_play(games: &Games) {
                 .sum()
         }),
     ];
-    if alard {
-        cases.push(alard_case(
-            "Alard (C): getWinnerAfterMove (copy, play, winner, restore)",
-            pairs.len(),
-            1,
-        ));
+    for peer in &peers {
+        cases.push(case(peer.play, n, move || {
+            // SAFETY: the positions and picks were loaded (`load`, `set_picks`).
+            unsafe { (peer.play_status)() }
+        }));
     }
     group(
         &format!(
             "Ultimate tic-tac-toe play + status of a move, {} positions",
-            pairs.len()
+            n
         ),
         "move",
         cases,
     );
 }
 
-/// Loads the games into the C engine (when built in); whether it is.
-#[cfg(uttt_alard)]
-fn alard_load(games: &Games) -> bool {
+/// Loads the games into a compiled engine, which must agree with ours.
+fn load(peer: &Compiled, games: &Games) {
     let counts: Vec<u8> = games
-        .all
+        .ours
         .iter()
-        .map(|(p, _)| p.legal_moves().count() as u8)
+        .map(|p| p.legal_moves().count() as u8)
         .collect();
-    let by_count = alard::load(&games.moves, &counts, &games.outcomes);
+    let by_count = peer.load(&games.moves, &counts, &games.outcomes);
     println!(
-        "\nUltimate tic-tac-toe: Alard's C engine agrees with ours on every legal-move count and \
-         every won game; {by_count} of the {} games, drawn by ours (every board closed, no \
-         line), go by its rule to the player with more boards.",
+        "\nUltimate tic-tac-toe: {} agrees with ours on every legal-move count and every won \
+         game; {by_count} of the {} games, drawn by ours (every board closed, no line), go by \
+         its rule to the player with more boards.",
+        peer.name,
         games.outcomes.len()
     );
-    true
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_load(_: &Games) -> bool {
-    false
-}
-
-#[cfg(uttt_alard)]
-fn alard_picks(pairs: &[(Position, Move, STTTBoard, Coord)]) {
-    let picks: Vec<u8> = pairs.iter().map(|(_, m, _, _)| m.index() as u8).collect();
-    // SAFETY: a live slice and its length.
-    unsafe { alard::uttt_alard_set_picks(picks.as_ptr(), picks.len()) };
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_picks(_: &[(Position, Move, STTTBoard, Coord)]) {}
-
-/// The C engine's loop over the loaded positions: 0 counts legal moves, 1 plays + status.
-#[cfg(uttt_alard)]
-fn alard_case(name: &'static str, items: usize, which: u8) -> Case<'static> {
-    case(name, items, move || {
-        // SAFETY: the positions and picks were loaded before (`alard_load`, `alard_picks`).
-        unsafe {
-            if which == 0 {
-                alard::uttt_alard_count_moves()
-            } else {
-                alard::uttt_alard_play_status()
-            }
-        }
-    })
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_case(_: &'static str, _: usize, _: u8) -> Case<'static> {
-    unreachable!("only called when the C engine is built in")
 }
 
 fn bg_perft(board: &STTTBoard, depth: u32) -> u64 {
@@ -419,28 +502,18 @@ fn perft() {
             bg_perft(black_box(&STTTBoard::default()), DEPTH)
         }),
     ];
-    alard_perft(&mut cases, expected, DEPTH);
+    for peer in compiled() {
+        // SAFETY: a pure function of its argument.
+        let perft = move || unsafe { (peer.perft)(black_box(DEPTH) as std::ffi::c_int) };
+        assert_eq!(perft(), expected, "{}'s perft {DEPTH}", peer.name);
+        cases.push(case(peer.perft_label, expected as usize, perft));
+    }
     group(
         &format!("Ultimate tic-tac-toe perft {DEPTH} ({expected} leaves)"),
         "leaf",
         cases,
     );
 }
-
-#[cfg(uttt_alard)]
-fn alard_perft(cases: &mut Vec<Case<'_>>, expected: u64, depth: u32) {
-    // SAFETY: a pure function of its argument.
-    let perft = move || unsafe { alard::uttt_alard_perft(black_box(depth) as std::ffi::c_int) };
-    assert_eq!(perft(), expected, "the C engine's perft {depth}");
-    cases.push(case(
-        "Alard (C): generateMoves + makeTemporaryMove, state copied back",
-        expected as usize,
-        perft,
-    ));
-}
-
-#[cfg(not(uttt_alard))]
-fn alard_perft(_: &mut Vec<Case<'_>>, _: u64, _: u32) {}
 
 /// Runs the groups `run` asks for.
 pub fn run(run: impl Fn(&str) -> bool) {
@@ -449,7 +522,7 @@ pub fn run(run: impl Fn(&str) -> bool) {
         println!(
             "\nUltimate tic-tac-toe: board-game 0.8 agrees with ours on every legal-move count and \
              outcome of 2,000 random games ({} positions).",
-            games.all.len()
+            games.ours.len()
         );
         playouts();
         moves_and_play(&games);

@@ -179,12 +179,18 @@ impl Game {
     }
 
     /// Plays flat move `mv` for the mover: the outcome.
+    ///
+    /// Legality is one bit of the position's legal moves (an AND of two words with the board
+    /// to play's cells), then the unchecked play: the same moves as the checked
+    /// `Position::play`, whose rule-by-rule check (and its call, not inlined) took a quarter of
+    /// a batched step in `perf`.
     #[inline(always)]
     fn play(&mut self, mv: Move) -> Outcome {
         let actor = self.mover;
-        if self.position.play(mv).is_err() {
+        if !self.position.legal_moves().contains(mv) {
             return Outcome::Illegal(actor);
         }
+        self.position.play_unchecked(mv);
         self.chosen = NONE;
         self.last = Some(mv);
         self.mover = 1 - actor;
@@ -423,8 +429,12 @@ impl Core<'_> {
     /// Game `i` goes on after `marks`: its `planes` observation and mask updated in place. In
     /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
     /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
-    /// convention the viewer stays the agent. The legal plane, the mask and the player are
-    /// rewritten (nine table lookups).
+    /// convention the viewer stays the agent. The legal plane, the flat mask and the player
+    /// are rewritten, the plane and the mask each from the legal set by nine table lookups,
+    /// never one copied from the other: a wide load of bytes just stored in narrower pieces
+    /// cannot be forwarded from the store buffer, and that copy stalled the step (a third of
+    /// its samples in `perf`). (Rewriting only the boards whose legal cells changed, usually
+    /// two, measured slower: 29.6 M env-steps/s against 32.0 for the code before it.)
     ///
     /// pyspiel's tensor (`observation="openspiel"`) is updated in place too: a mark clears
     /// its cell's empty value and sets its player's; the current player and the forced board
@@ -446,15 +456,16 @@ impl Core<'_> {
                     }
                     obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
                 }
+                let flat = self.setup.actions == Actions::Flat;
                 for b in 0..9 {
-                    spread(
-                        (legal >> (9 * b)) as u16 & 0x1FF,
-                        &mut obs[162 + 9 * b..171 + 9 * b],
-                    );
+                    let set = (legal >> (9 * b)) as u16 & 0x1FF;
+                    spread(set, &mut obs[162 + 9 * b..171 + 9 * b]);
+                    if flat {
+                        spread(set, &mut mask[9 * b..9 * b + 9]);
+                    }
                 }
-                match self.setup.actions {
-                    Actions::Flat => mask.copy_from_slice(&obs[162..243]),
-                    Actions::OpenSpiel => write_mask(game, Actions::OpenSpiel, legal, mask),
+                if !flat {
+                    write_mask(game, Actions::OpenSpiel, legal, mask);
                 }
             }
             Observation::OpenSpiel => {
