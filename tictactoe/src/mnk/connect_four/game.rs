@@ -28,6 +28,15 @@ use crate::{Player, Status};
 ///     game.play_move(mv);
 ///     random = random.wrapping_mul(0x0019_660d).wrapping_add(0x3c6e_f35f);
 /// }
+/// // The bit level: the move set's `len` and `nth` (two table loads over the open columns,
+/// // no population count), a bit played by `play_bit` (no `Result`, no bounds check).
+/// let mut game = ConnectFour::new();
+/// while game.status() == Status::Ongoing {
+///     let moves = game.legal_moves();
+///     let k = (u64::from(random) * moves.len() as u64 >> 32) as usize;
+///     game.play_bit(moves.nth(k).expect("k is below len").bit());
+///     random = random.wrapping_mul(0x0019_660d).wrapping_add(0x3c6e_f35f);
+/// }
 /// // From outside: the column checked, then played.
 /// let mut game = ConnectFour::new();
 /// for column in [3, 2, 3, 2, 3, 2] {
@@ -178,6 +187,18 @@ impl ConnectFour {
     /// loop of [`Position::play_random`] for Connect Four (the same draws, so the same game
     /// from the same generator), on this position's own move
     /// ([`play_bit`](ConnectFour::play_bit)'s).
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use tictactoe::Status;
+    /// use tictactoe::mnk::ConnectFour;
+    /// let mut game = ConnectFour::new();
+    /// game.play(3)?;
+    /// let status = game.play_random(&mut rand::rngs::SmallRng::seed_from_u64(1));
+    /// assert_ne!(status, Status::Ongoing);
+    /// assert_eq!(game.status(), status);
+    /// # Ok::<(), tictactoe::mnk::PlayError>(())
+    /// ```
     #[cfg(feature = "rand")]
     #[inline]
     pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
