@@ -3,7 +3,7 @@
 //! the layout it shares with the solver's engine (`connect4`: 7 bits a column, bottom to top,
 //! an empty guard bit on top; [`BOTTOM`] and [`CELLS`] are checked equal to the solver's at
 //! compile time where both are built).
-//! One move kernel ([`State`]: the cell of a column, the move with its line check) serves
+//! One move kernel ([`State`]: the cell of a column, the move, its line check) serves
 //! [`ConnectFour`]'s per-move API and the random playouts of `ConnectFour::play_random` and
 //! `Position::play_random` ([`playout`]); the line checks are bitboard kernels
 //! (`bits::c4_has_line`).
@@ -29,8 +29,9 @@ pub(crate) const BOTTOM: u64 = {
 pub(crate) const CELLS: u64 = BOTTOM * ((1 << Rules::CONNECT_FOUR.rows()) - 1);
 
 /// The cells a mark can fill: the lowest empty cell of each column with room (the carry
-/// `occupied + bottom` masked to the cells). The move generation of both engines: the
-/// family's ([`Moves`](super::Moves)) and the solver's (`connect4::Position::possible`).
+/// `occupied + bottom`, [`State::carry`], masked to the cells): the solver's move generation
+/// (`connect4::Position::possible`); the family's [`Moves`](super::Moves) holds the carry
+/// itself and masks it to the cells when asked for the bits.
 #[inline(always)]
 pub(crate) const fn playable_cells(occupied: u64) -> u64 {
     occupied.wrapping_add(BOTTOM) & CELLS
@@ -38,7 +39,7 @@ pub(crate) const fn playable_cells(occupied: u64) -> u64 {
 
 /// The side to move's marks and every mark after the side to move fills `cell`: the
 /// opponent's marks (now the side to move's) and every mark with `cell`. The move of both
-/// engines ([`State::play_cell`], `connect4::Position::play_cell`).
+/// engines ([`State::mark`], `connect4::Position::play_cell`).
 #[inline(always)]
 pub(crate) const fn after_move(mine: u64, occupied: u64, cell: u64) -> (u64, u64) {
     (mine ^ occupied, occupied | cell)
@@ -101,8 +102,8 @@ const TOPS: u64 = BOTTOM << 5;
 
 /// A Connect Four position on its one-word layout: what [`ConnectFour`] holds and what its
 /// per-move API, [`Position::play_random`](super::Position::play_random) and the playout loop
-/// run on. Every move, whoever makes it, is [`State::play_cell`]; the cell of a column is
-/// [`State::column_cell`].
+/// run on. Every move, whoever makes it, is [`State::mark`] (inside [`State::play_cell`] for
+/// the per-move API); the cell of a column is [`State::column_cell`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct State {
     /// The marks of the side to move.
