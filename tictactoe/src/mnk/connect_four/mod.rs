@@ -8,7 +8,9 @@
 //! `Position::play_random` ([`playout`]); the line checks are bitboard kernels
 //! (`bits::c4_has_line`).
 
-use super::bits::{c4_has_line, c4_has_line_scalar};
+use super::bits::c4_has_line;
+#[cfg(feature = "rand")]
+use super::bits::c4_has_line_scalar;
 use super::{Rules, zobrist};
 use crate::{Player, Status};
 
@@ -33,6 +35,7 @@ pub(crate) const CELLS: u64 = BOTTOM * ((1 << Rules::CONNECT_FOUR.rows()) - 1);
 /// (`connect4::Position::possible`); the family's [`Moves`](super::Moves) holds the carry
 /// itself and masks it to the cells when asked for the bits.
 #[inline(always)]
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // the solver's
 pub(crate) const fn playable_cells(occupied: u64) -> u64 {
     occupied.wrapping_add(BOTTOM) & CELLS
 }
@@ -131,6 +134,7 @@ impl State {
 
     /// Whether the game is over: won, or the board full.
     #[inline(always)]
+    #[cfg_attr(not(feature = "rand"), allow(dead_code))] // the playouts'
     pub(crate) const fn is_over(&self) -> bool {
         self.won || self.plies == CELLS.count_ones()
     }
@@ -227,7 +231,7 @@ pub(crate) fn playout<R: rand::Rng + ?Sized>(game: &mut State, rng: &mut R) {
         #[allow(unsafe_code)]
         return unsafe { playout_v3(game, rng) };
     }
-    playout_portable(game, rng)
+    playout_portable(game, rng);
 }
 
 /// [`playout`]'s loop compiled for x86-64-v3 (the same code: only the instructions differ).
@@ -239,7 +243,7 @@ pub(crate) fn playout<R: rand::Rng + ?Sized>(game: &mut State, rng: &mut R) {
 ))]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn playout_v3<R: rand::Rng + ?Sized>(game: &mut State, rng: &mut R) {
-    playout_portable(game, rng)
+    playout_portable(game, rng);
 }
 
 /// [`playout`]'s loop compiled for the build's CPU level (see `lab::connect_four`): the
