@@ -10,12 +10,12 @@ use super::Rules;
 
 mod line;
 
-#[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
-pub(crate) use line::c4_has_line_sse2;
-pub(crate) use line::wins_by_playing;
 pub(crate) use line::c4_has_line;
 #[cfg(feature = "rand")]
 pub(crate) use line::c4_has_line_scalar;
+#[cfg(all(feature = "rand", target_arch = "x86_64", not(target_feature = "avx2")))]
+pub(crate) use line::c4_has_line_sse2;
+pub(crate) use line::wins_by_playing;
 pub use line::{has_line, run_starts, wins_through};
 
 /// A set of bits `0..64 × W`: the cells of one player, or any set of cells, in the layout of
