@@ -33,7 +33,7 @@ use rand::{RngCore, SeedableRng};
 use tictactoe::connect4::{Column as SolverColumn, Position as SolverPosition};
 use tictactoe::lab::{connect_four, gomoku};
 use tictactoe::mnk::{
-    Position as MnkPosition, Rules,
+    ConnectFour as MnkConnectFour, Position as MnkPosition, Rules,
     bits::{Bits, wins_through},
 };
 use tictactoe::{Player, Status, selfplay};
@@ -337,6 +337,9 @@ fn c4_playouts() {
         vec![
             case("ours mnk::Position<1>::play_random", GAMES, || {
                 c4_games(GAMES, |rng| status_code(new_c4().play_random(rng)))
+            }),
+            case("ours mnk::ConnectFour::play_random", GAMES, || {
+                c4_games(GAMES, |rng| status_code(MnkConnectFour::new().play_random(rng)))
             }),
             case(
                 "ours, the loop compiled for the build's CPU level (lab::connect_four::play_random_portable)",

@@ -5,7 +5,8 @@
 //! | engine | the legal moves | play | the status |
 //! |---|---|---|---|
 //! | ours, Connect Four (`mnk::ConnectFour`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
-//! | ours, Connect Four, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
+//! | ours, Connect Four, the bit API | `playable()` (a `Bits`), `nth` | `play_bit` | `status()` |
+//! | ours, Connect Four, the bit API on the move set | `legal_moves()`, `len`, `nth`, `bit()` | `play_bit` | `status()` |
 //! | ours, family (`mnk::Position`) | `legal_moves()` (a `Copy` set), `pick` | `play_move` | `status()` |
 //! | ours, family, the checked calls | `legal_actions()` into a list | `play(action)` | `status()` |
 //! | ours, family, the bit API | `playable()`, `nth` | `play_bit` | `status()` |
@@ -199,7 +200,78 @@ fn connect_four() {
                 })
             },
         ),
+        case(
+            "ours mnk::ConnectFour legal_moves() len + nth(pick) + play_bit + status",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut p = MnkConnectFour::new();
+                    while p.status() == Status::Ongoing {
+                        let moves = p.legal_moves();
+                        let k = rng.pick(moves.len());
+                        p.play_bit(moves.nth(k).expect("in range").bit());
+                    }
+                    status_code(p.status())
+                })
+            },
+        ),
     ];
+    // The floors of the shape (not contenders): what the loop costs without the generator,
+    // with a pick that needs no count, and what the generator alone costs.
+    let mut draws = Xorshift::new(11);
+    let buffer: Vec<u32> = (0..1 << 16).map(|_| draws.next_u32()).collect();
+    cases.extend([
+        case(
+            "floor: ours mnk::ConnectFour legal_moves().pick + play_move + status, the draws read from an array (no generator)",
+            GAMES,
+            move || {
+                let mut i = 0;
+                games(GAMES, |_| {
+                    let mut p = MnkConnectFour::new();
+                    while p.status() == Status::Ongoing {
+                        let mv = p.legal_moves().pick(buffer[i & 0xffff]).expect("ongoing");
+                        i += 1;
+                        p.play_move(mv);
+                    }
+                    status_code(p.status())
+                })
+            },
+        ),
+        case(
+            "floor: ours mnk::ConnectFour legal_move(column: 6 bits of a draw, again while full) + play_move + status",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut p = MnkConnectFour::new();
+                    while p.status() == Status::Ongoing {
+                        let mv = loop {
+                            let value = rng.next_u32() & 63;
+                            if value < 63
+                                && let Ok(mv) = p.legal_move(value as usize / 9)
+                            {
+                                break mv;
+                            }
+                        };
+                        p.play_move(mv);
+                    }
+                    status_code(p.status())
+                })
+            },
+        ),
+        case(
+            "floor: the generator alone, 21 draws a game (xorshift64, next_u32)",
+            GAMES,
+            || {
+                games(GAMES, |rng| {
+                    let mut sum = 0u64;
+                    for _ in 0..21 {
+                        sum = sum.wrapping_add(u64::from(rng.next_u32()));
+                    }
+                    sum & 3
+                })
+            },
+        ),
+    ]);
     cases.extend(family_cases::<1>(
         Rules::CONNECT_FOUR,
         GAMES,

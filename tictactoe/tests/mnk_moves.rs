@@ -193,3 +193,114 @@ fn connect_four_is_the_family_position() {
         })
     );
 }
+
+/// `play_random` for Connect Four, played again through the checked per-move calls: six bits
+/// of a `next_u64` a move (two moves a call before the seventh ply, four after), a value
+/// below 63 naming column `value / 9`, drawn again from `next_u32() & 63` while the value is
+/// 63 or the column full; `legal_move` then `play_move`. The slow twin of the playout loop.
+fn play_random_twin(game: &mut ConnectFour, rng: &mut SmallRng) -> Status {
+    let mut pairs = true;
+    while game.status() == Status::Ongoing {
+        pairs &= game.plies() + 2 <= 6;
+        let bits = rng.next_u64();
+        for slice in 0..if pairs { 2 } else { 4 } {
+            let mut value = bits >> (6 * slice) & 63;
+            let mv = loop {
+                if let Some(mv) = (value < 63)
+                    .then(|| game.legal_move(value as usize / 9).ok())
+                    .flatten()
+                {
+                    break mv;
+                }
+                value = u64::from(rng.next_u32() & 63);
+            };
+            game.play_move(mv);
+            if game.status() != Status::Ongoing {
+                return game.status();
+            }
+        }
+    }
+    game.status()
+}
+
+/// The playout helpers play the per-move API's moves: `ConnectFour::play_random` and
+/// `Position::play_random` end every game where the slow twin through `legal_move` and
+/// `play_move` ends it, from the empty board and from positions part-way through random
+/// games (full columns among them), and leave a game already over as it is.
+#[test]
+fn connect_four_playouts_are_the_per_move_api() {
+    let mut rng = SmallRng::seed_from_u64(13);
+    let mut draws = 0;
+    for n in 0..3_000 {
+        // A start: the empty board, or a random number of random moves into a game.
+        let mut start = ConnectFour::new();
+        for _ in 0..rng.next_u32() % if n % 2 == 0 { 1 } else { 40 } {
+            match start.legal_moves().pick(rng.next_u32()) {
+                Some(mv) => start.play_move(mv),
+                None => break,
+            }
+        }
+        let seed = rng.next_u64();
+        let (mut fast, mut twin) = (start, start);
+        let mut position = Position::from(start);
+        let status = fast.play_random(&mut SmallRng::seed_from_u64(seed));
+        assert_eq!(
+            play_random_twin(&mut twin, &mut SmallRng::seed_from_u64(seed)),
+            status
+        );
+        assert_eq!(fast, twin, "{start:?} {seed}");
+        assert_eq!(
+            position.play_random(&mut SmallRng::seed_from_u64(seed)),
+            status
+        );
+        assert_eq!(position, Position::from(fast), "{start:?} {seed}");
+        // The position written back is the one rebuilt from its board (hash, open columns).
+        assert_eq!(Position::from_board(position.board()).unwrap(), position);
+        assert_ne!(status, Status::Ongoing);
+        assert_eq!(fast.legal_moves().len(), 0);
+        draws += usize::from(status == Status::Draw);
+        // A game that is over stays as it is.
+        let before = fast;
+        assert_eq!(fast.play_random(&mut rng), status);
+        assert_eq!(fast, before);
+    }
+    assert!(draws > 0, "a drawn game among the playouts");
+}
+
+/// `Moves::len` and `Moves::nth` on Connect Four (the open columns' tables) against the
+/// moves listed by the iterator, with full columns and on a full board.
+#[test]
+fn connect_four_nth_with_full_columns() {
+    let mut game = ConnectFour::new();
+    // Fill columns 0, 3 and 6: X and O alternate in each, no four in a row.
+    for column in [0, 0, 3, 3, 6, 6, 0, 0, 3, 3, 6, 6, 0, 0, 3, 3, 6, 6] {
+        game.play(column).unwrap();
+    }
+    let moves = game.legal_moves();
+    assert_eq!(moves.len(), 4);
+    let columns: Vec<usize> = moves
+        .iter()
+        .map(|mv| mv.action(Rules::CONNECT_FOUR))
+        .collect();
+    assert_eq!(columns, [1, 2, 4, 5]);
+    for (k, mv) in moves.iter().enumerate() {
+        assert_eq!(moves.nth(k), Some(mv));
+    }
+    assert_eq!(moves.nth(4), None);
+    assert_eq!(moves.nth(usize::MAX), None);
+    // A full board: the first drawn game among random ones.
+    let mut rng = SmallRng::seed_from_u64(14);
+    let full = loop {
+        let mut game = ConnectFour::new();
+        while let Some(mv) = game.legal_moves().pick(rng.next_u32()) {
+            game.play_move(mv);
+        }
+        if game.status() == Status::Draw {
+            break game;
+        }
+    };
+    assert_eq!(full.plies(), 42);
+    assert_eq!(full.legal_moves().len(), 0);
+    assert_eq!(full.legal_moves().nth(0), None);
+    assert_eq!(full.legal_moves().pick(u32::MAX), None);
+}

@@ -51,6 +51,3 @@ pub use position::{
 };
 pub use solver::{Solution, Solver, distance_of, outcome_of};
 pub use table::TABLE_BYTES;
-
-/// The board layout the family's Connect Four shares (`mnk::connect_four`).
-pub(crate) use position::{BOARD, BOTTOM};

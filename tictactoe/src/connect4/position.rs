@@ -3,6 +3,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::mnk::connect_four;
+
 /// Columns of the board.
 pub const WIDTH: usize = 7;
 /// Rows of the board.
@@ -26,6 +28,10 @@ pub(crate) const BOTTOM: u64 = repeat_columns(1);
 const ODD_ROWS: u64 = repeat_columns(0b01_0101);
 /// Every cell of the board (no sentinels).
 pub(crate) const BOARD: u64 = repeat_columns((1 << HEIGHT) - 1);
+
+// One layout for both engines: the moves come from the family's kernels
+// (`mnk::connect_four`), and the family's solver builds this engine's key from its words.
+const _: () = assert!(BOTTOM == connect_four::BOTTOM && BOARD == connect_four::CELLS);
 
 const fn repeat_columns(pattern: u64) -> u64 {
     let mut bits = 0;
@@ -317,9 +323,10 @@ impl Position {
     /// makes sure it does not win.
     #[must_use]
     pub(crate) const fn play_cell(self, cell: u64) -> Position {
+        let (current, mask) = connect_four::after_move(self.current, self.mask, cell);
         Position {
-            current: self.current ^ self.mask,
-            mask: self.mask | cell,
+            current,
+            mask,
             moves: self.moves + 1,
         }
     }
@@ -327,7 +334,7 @@ impl Position {
     /// The cells where a stone can go now: the lowest empty cell of each column.
     #[must_use]
     pub(crate) const fn possible(self) -> u64 {
-        (self.mask + BOTTOM) & BOARD
+        connect_four::playable_cells(self.mask)
     }
 
     /// The empty cells that would complete four for the player to move.

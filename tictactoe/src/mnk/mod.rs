@@ -49,7 +49,7 @@ mod any;
 mod any_solver;
 pub mod bits;
 mod board;
-mod connect_four;
+pub(crate) mod connect_four;
 #[cfg(feature = "std")]
 pub mod count;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]

@@ -204,7 +204,10 @@ impl<const W: usize> Moves<W> {
     #[must_use]
     #[inline(always)]
     pub fn len(&self) -> usize {
-        if self.rules.gravity() {
+        if W == 1 && self.rules.is(Rules::CONNECT_FOUR) {
+            // A table load: no population count at the baseline x86-64 level.
+            usize::from(OPEN_COUNT[self.open as usize & 127])
+        } else if self.rules.gravity() {
             self.open.count_ones() as usize
         } else {
             self.bits.count() as usize
@@ -235,10 +238,16 @@ impl<const W: usize> Moves<W> {
         self.set().contains(mv.bit())
     }
 
-    /// The `n`-th move, lowest bit first, counting from 0.
+    /// The `n`-th move, lowest bit first, counting from 0 (`None` from [`len`](Moves::len)
+    /// on). With gravity the `n`-th open column's cell: on Connect Four, two table loads
+    /// over the open columns and an AND with the carry, which [`pick`](Moves::pick) uses
+    /// too.
     #[must_use]
     #[inline]
     pub fn nth(&self, n: usize) -> Option<Move> {
+        if W == 1 && self.rules.is(Rules::CONNECT_FOUR) {
+            return (n < self.len()).then(|| self.connect_four_nth(n));
+        }
         let n = u32::try_from(n).ok()?;
         self.set().nth(n).map(|bit| Move(bit as u16))
     }
@@ -255,16 +264,12 @@ impl<const W: usize> Moves<W> {
     pub fn pick(&self, random: u32) -> Option<Move> {
         let rules = self.rules;
         if W == 1 && rules.is(Rules::CONNECT_FOUR) {
-            let open = self.open as usize & 127;
-            let n = OPEN_COUNT[open];
+            let n = self.len();
             if n == 0 {
                 return None;
             }
-            let k = (u64::from(random) * u64::from(n)) >> 32;
-            let shift = OPEN_SHIFT[open][k as usize & 7];
-            // The column's one playable cell: the carry's bit in its cells.
-            let cell = self.bits.0[0] & (0x3f << shift);
-            return Some(Move(cell.trailing_zeros() as u16));
+            let k = (u64::from(random) * n as u64) >> 32;
+            return Some(self.connect_four_nth(k as usize));
         }
         if rules.gravity() {
             let n = self.open.count_ones();
@@ -282,6 +287,15 @@ impl<const W: usize> Moves<W> {
         }
         let k = ((u64::from(random) * u64::from(n)) >> 32) as u32;
         Some(Move(self.bits.nth_in_range(k) as u16))
+    }
+
+    /// Connect Four's `k`-th move (`k` below [`len`](Moves::len)): the `k`-th open column's
+    /// one playable cell, the carry's bit in its cells.
+    #[inline(always)]
+    fn connect_four_nth(&self, k: usize) -> Move {
+        let shift = OPEN_SHIFT[self.open as usize & 127][k & 7];
+        let cell = self.bits.0[0] & (0x3f << shift);
+        Move(cell.trailing_zeros() as u16)
     }
 
     /// The moves as bits.
@@ -913,24 +927,28 @@ impl<const W: usize> Position<W> {
         if self.status != Status::Ongoing {
             return self.status;
         }
-        let first = self.side_to_move();
-        let (mine, theirs) = (
-            self.board.pieces(first).0[0],
-            self.board.pieces(first.opponent()).0[0],
-        );
-        let plies = u32::from(self.plies);
-        let end = if PORTABLE {
-            connect_four::playout_portable(mine, theirs, plies, first, rng)
-        } else {
-            connect_four::playout(mine, theirs, plies, first, rng)
+        let mover = self.side_to_move();
+        let occupied = self.board.occupied().0[0];
+        let mut end = connect_four::State {
+            mine: self.board.pieces(mover).0[0],
+            occupied,
+            open: self.open,
+            plies: u32::from(self.plies),
+            won: false,
         };
-        self.board.x_mut().0[0] = end.x;
-        self.board.o_mut().0[0] = end.o;
+        if PORTABLE {
+            connect_four::playout_portable(&mut end, rng);
+        } else {
+            connect_four::playout(&mut end, rng);
+        }
+        let (x, o) = end.words();
+        self.board.x_mut().0[0] = x;
+        self.board.o_mut().0[0] = o;
         self.plies = end.plies as u16;
         self.open = end.open;
-        self.hash = end.hash;
-        self.status = end.status;
-        end.status
+        self.hash = connect_four::hash(x, end.occupied);
+        self.status = end.status();
+        self.status
     }
 }
 

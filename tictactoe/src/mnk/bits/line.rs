@@ -101,7 +101,7 @@ pub(crate) fn c4_has_line(p: u64) -> bool {
 
 /// Four in a row by shifts: in each direction `d` (1 vertical, 7 horizontal, 6 and 8 the
 /// diagonals), `x & x >> d` marks pairs and the same by `2d` runs of four. What the playout
-/// loop compiled for x86-64-v3 checks with.
+/// loop checks with (the copy compiled for x86-64-v3 vectorizes it).
 #[cfg(any(
     feature = "rand",
     not(all(target_arch = "x86_64", not(target_feature = "avx2")))

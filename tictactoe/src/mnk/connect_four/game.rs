@@ -3,9 +3,8 @@
 
 use core::fmt;
 
-use super::{BOTTOM, CELLS, hash, open_columns};
-use crate::mnk::bits::{Bits, c4_has_line};
-use crate::mnk::position::without_column;
+use super::{CELLS, State, hash, open_columns};
+use crate::mnk::bits::Bits;
 use crate::mnk::{Board, Move, Moves, PlayError, Position, Rules, Square};
 use crate::{Player, Status};
 
@@ -29,6 +28,15 @@ use crate::{Player, Status};
 ///     game.play_move(mv);
 ///     random = random.wrapping_mul(0x0019_660d).wrapping_add(0x3c6e_f35f);
 /// }
+/// // The bit level: the move set's `len` and `nth` (two table loads over the open columns,
+/// // no population count), a bit played by `play_bit` (no `Result`, no bounds check).
+/// let mut game = ConnectFour::new();
+/// while game.status() == Status::Ongoing {
+///     let moves = game.legal_moves();
+///     let k = (u64::from(random) * moves.len() as u64 >> 32) as usize;
+///     game.play_bit(moves.nth(k).expect("k is below len").bit());
+///     random = random.wrapping_mul(0x0019_660d).wrapping_add(0x3c6e_f35f);
+/// }
 /// // From outside: the column checked, then played.
 /// let mut game = ConnectFour::new();
 /// for column in [3, 2, 3, 2, 3, 2] {
@@ -42,19 +50,7 @@ use crate::{Player, Status};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ConnectFour {
-    /// The marks of the side to move.
-    mine: u64,
-    /// Every mark.
-    occupied: u64,
-    /// Bit `c` for each column `c` with room, changed only when a column fills or empties
-    /// (see [`Position`]'s field of that name).
-    open: u32,
-    /// Marks on the board.
-    plies: u32,
-    /// Whether the last move made four in a row.
-    won: bool,
-}
+pub struct ConnectFour(State);
 
 /// Why a [`Position<1>`] is not a [`ConnectFour`]: its rules are others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -78,34 +74,21 @@ impl ConnectFour {
     #[must_use]
     #[inline]
     pub const fn new() -> ConnectFour {
-        ConnectFour {
-            mine: 0,
-            occupied: 0,
-            open: (1 << 7) - 1,
-            plies: 0,
-            won: false,
-        }
+        ConnectFour(State::EMPTY)
     }
 
     /// The status: won, drawn or ongoing.
     #[must_use]
     #[inline(always)]
     pub const fn status(&self) -> Status {
-        if self.won {
-            // The player who moved last.
-            Status::Won(self.side_to_move().opponent())
-        } else if self.plies == CELLS.count_ones() {
-            Status::Draw
-        } else {
-            Status::Ongoing
-        }
+        self.0.status()
     }
 
     /// Marks on the board.
     #[must_use]
     #[inline]
     pub const fn plies(&self) -> u32 {
-        self.plies
+        self.0.plies
     }
 
     /// Whose turn it is by the counts (X after an even number of marks), even when the game
@@ -113,7 +96,7 @@ impl ConnectFour {
     #[must_use]
     #[inline]
     pub const fn side_to_move(&self) -> Player {
-        if self.plies.is_multiple_of(2) {
+        if self.0.plies.is_multiple_of(2) {
             Player::X
         } else {
             Player::O
@@ -127,7 +110,7 @@ impl ConnectFour {
     #[inline(always)]
     pub fn legal_moves(&self) -> Moves<1> {
         if self.status() == Status::Ongoing {
-            Moves::connect_four(self.occupied.wrapping_add(BOTTOM), self.open)
+            Moves::connect_four(self.0.carry(), self.0.open)
         } else {
             Moves::connect_four(0, 0)
         }
@@ -158,7 +141,7 @@ impl ConnectFour {
                 actions: 7,
             });
         }
-        let cell = self.occupied.wrapping_add(BOTTOM) & (CELLS & 0x3f << (7 * column));
+        let cell = self.0.column_cell(CELLS & 0x3f << (7 * column));
         if cell == 0 {
             return Err(PlayError::ColumnFull { action: column });
         }
@@ -189,24 +172,38 @@ impl ConnectFour {
     }
 
     /// Plays the playable bit `bit` (see [`playable`](ConnectFour::playable)): the bit-level
-    /// form of [`play_move`](ConnectFour::play_move), checked in debug builds only.
+    /// form of [`play_move`](ConnectFour::play_move), checked in debug builds only (in
+    /// release builds a bit that is not playable leaves a position no game reaches, never
+    /// undefined behaviour). No `Result` and no bounds check: the cell, the move (an XOR and
+    /// an OR), the open columns when a column fills (a rare, predicted branch) and the line
+    /// check of the mover, which [`status`](ConnectFour::status) then reads.
     #[inline(always)]
     pub fn play_bit(&mut self, bit: u32) {
         debug_assert!(self.playable().contains(bit), "bit {bit} is not playable");
-        let cell = 1u64 << (bit & 63);
-        // The mover's marks with the new one; the opponent's become the side to move's.
-        let mover = self.mine | cell;
-        self.mine ^= self.occupied;
-        self.occupied |= cell;
-        self.plies += 1;
-        // A mark in a column's top cell fills the column: a rare branch, predicted.
-        if (BOTTOM << 5) & cell != 0 {
-            self.open = without_column(self.open, bit, Rules::CONNECT_FOUR);
-        }
-        // A position in play has no line: a line now goes through the new mark. Four marks
-        // of one player take seven plies: the first six check nothing (a branch the CPU
-        // predicts, which saves the check on a quarter of a random game's moves).
-        self.won = self.plies >= 7 && c4_has_line(mover);
+        self.0.play_cell(1u64 << (bit & 63));
+    }
+
+    /// Plays uniformly random legal moves to the end of the game and returns its status: the
+    /// loop of [`Position::play_random`] for Connect Four (the same draws, so the same game
+    /// from the same generator), on this position's own move
+    /// ([`play_bit`](ConnectFour::play_bit)'s).
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use tictactoe::Status;
+    /// use tictactoe::mnk::ConnectFour;
+    /// let mut game = ConnectFour::new();
+    /// game.play(3)?;
+    /// let status = game.play_random(&mut rand::rngs::SmallRng::seed_from_u64(1));
+    /// assert_ne!(status, Status::Ongoing);
+    /// assert_eq!(game.status(), status);
+    /// # Ok::<(), tictactoe::mnk::PlayError>(())
+    /// ```
+    #[cfg(feature = "rand")]
+    #[inline]
+    pub fn play_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> Status {
+        super::playout(&mut self.0, rng);
+        self.status()
     }
 
     /// Takes back `mv`, the last move played: the inverse of
@@ -214,11 +211,12 @@ impl ConnectFour {
     #[inline]
     pub fn undo_move(&mut self, mv: Move) {
         let cell = 1u64 << (mv.bit() & 63);
-        self.occupied &= !cell;
-        self.mine ^= self.occupied;
-        self.plies -= 1;
-        self.open |= 1 << (mv.bit() / 7);
-        self.won = false;
+        let game = &mut self.0;
+        game.occupied &= !cell;
+        game.mine ^= game.occupied;
+        game.plies -= 1;
+        game.open |= 1 << (mv.bit() / 7);
+        game.won = false;
     }
 
     /// The Zobrist hash of the board: [`Position::hash`] of the same board, computed from it
@@ -226,26 +224,15 @@ impl ConnectFour {
     #[must_use]
     #[inline]
     pub fn hash(&self) -> u64 {
-        let (x, _) = self.words();
-        hash(x, self.occupied)
-    }
-
-    /// X's and O's words.
-    #[inline(always)]
-    const fn words(&self) -> (u64, u64) {
-        let theirs = self.mine ^ self.occupied;
-        if self.plies.is_multiple_of(2) {
-            (self.mine, theirs)
-        } else {
-            (theirs, self.mine)
-        }
+        let (x, _) = self.0.words();
+        hash(x, self.0.occupied)
     }
 
     /// The board.
     #[must_use]
     #[inline]
     pub const fn board(&self) -> Board<1> {
-        let (x, o) = self.words();
+        let (x, o) = self.0.words();
         Board::from_words(Rules::CONNECT_FOUR, x, o)
     }
 
@@ -253,8 +240,8 @@ impl ConnectFour {
     #[must_use]
     #[inline]
     pub fn to_position(&self) -> Position<1> {
-        let (x, o) = self.words();
-        Position::from_connect_four(x, o, self.status(), self.open)
+        let (x, o) = self.0.words();
+        Position::from_connect_four(x, o, self.status(), self.0.open)
     }
 }
 
@@ -275,13 +262,13 @@ impl TryFrom<Position<1>> for ConnectFour {
         let board = position.board();
         let mover = position.side_to_move();
         let occupied = board.occupied().0[0];
-        Ok(ConnectFour {
+        Ok(ConnectFour(State {
             mine: board.pieces(mover).0[0],
             occupied,
             open: open_columns(occupied),
             plies: position.plies(),
             won: position.winner().is_some(),
-        })
+        }))
     }
 }
 
