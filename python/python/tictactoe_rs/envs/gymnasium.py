@@ -61,7 +61,7 @@ importing this module registers for ``gym.make`` and ``gym.make_vec``:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -388,46 +388,40 @@ class TicTacToeEnv(MnkEnv):
         super().__init__(opponent, agent, illegal_reward, render_mode, game="tic-tac-toe")
 
 
-class FourByFourEnv(MnkEnv):
+class _PresetEnv(MnkEnv):
+    """:class:`MnkEnv` with ``game`` fixed to the preset ``_GAME`` (the classes below)."""
+
+    _GAME: ClassVar[str]
+
+    def __init__(
+        self,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        render_mode: RenderMode | None = None,
+    ) -> None:
+        super().__init__(opponent, agent, illegal_reward, render_mode, game=self._GAME)
+
+
+class FourByFourEnv(_PresetEnv):
     """4 × 4, four in a row, against a built-in opponent: ``tictactoe_rs/FourByFour-v0``
     (:class:`MnkEnv` with ``game="4x4"``)."""
 
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-    ) -> None:
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="4x4")
+    _GAME = "4x4"
 
 
-class ConnectFourEnv(MnkEnv):
+class ConnectFourEnv(_PresetEnv):
     """Connect Four (6 rows, 7 columns, four in a row, gravity) against a built-in opponent:
     ``tictactoe_rs/ConnectFour-v0`` (:class:`MnkEnv` with ``game="connect-four"``)."""
 
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-    ) -> None:
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="connect-four")
+    _GAME = "connect-four"
 
 
-class GomokuEnv(MnkEnv):
+class GomokuEnv(_PresetEnv):
     """Freestyle gomoku (15 × 15, five or more in a row) against a built-in opponent:
     ``tictactoe_rs/Gomoku-v0`` (:class:`MnkEnv` with ``game="gomoku"``)."""
 
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-    ) -> None:
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="gomoku")
+    _GAME = "gomoku"
 
 
 class TicTacToeVectorEnv(MnkVectorEnv):
@@ -450,52 +444,42 @@ class TicTacToeVectorEnv(MnkVectorEnv):
         super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="tic-tac-toe")
 
 
-class FourByFourVectorEnv(MnkVectorEnv):
+class _PresetVectorEnv(MnkVectorEnv):
+    """:class:`MnkVectorEnv` with ``game`` fixed to the preset ``_GAME`` (the classes below)."""
+
+    _GAME: ClassVar[str]
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: Opponent = "heuristic",
+        agent: Agent = "x",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game=self._GAME)
+
+
+class FourByFourVectorEnv(_PresetVectorEnv):
     """``num_envs`` games of 4 × 4 (:class:`MnkVectorEnv` with ``game="4x4"``);
     ``gym.make_vec("tictactoe_rs/FourByFour-v0", num_envs)``."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-    ) -> None:
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="4x4")
+    _GAME = "4x4"
 
 
-class ConnectFourVectorEnv(MnkVectorEnv):
+class ConnectFourVectorEnv(_PresetVectorEnv):
     """``num_envs`` games of Connect Four (:class:`MnkVectorEnv` with ``game="connect-four"``);
     ``gym.make_vec("tictactoe_rs/ConnectFour-v0", num_envs)``."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-    ) -> None:
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="connect-four")
+    _GAME = "connect-four"
 
 
-class GomokuVectorEnv(MnkVectorEnv):
+class GomokuVectorEnv(_PresetVectorEnv):
     """``num_envs`` games of freestyle gomoku (:class:`MnkVectorEnv` with ``game="gomoku"``);
     ``gym.make_vec("tictactoe_rs/Gomoku-v0", num_envs)``."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-    ) -> None:
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="gomoku")
+    _GAME = "gomoku"
 
 
 # The classes of each id of ENV_IDS: single, vector.
