@@ -389,6 +389,24 @@ pub fn sample_out<'py>(out: &Bound<'py, PyAny>, n: usize) -> PyResult<PyReadwrit
     Ok(guard)
 }
 
+/// `sample_actions`: checks `out` ([`sample_out`]) and writes `pick(game)` for each game into
+/// it, without the GIL from [`DETACH_MIN`] games on.
+pub fn sample<G: Send>(
+    py: Python<'_>,
+    out: &Bound<'_, PyAny>,
+    games: &mut [G],
+    pick: impl Fn(&mut G) -> i64 + Sync,
+) -> PyResult<()> {
+    let mut out = sample_out(out, games.len())?;
+    let out = out.as_slice_mut()?;
+    run(py, games.len(), || {
+        for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
+            *slot = pick(game);
+        }
+    });
+    Ok(())
+}
+
 /// The `first` and `mask` of `set_first` for `n` games of `convention`, checked: not for the
 /// gym convention, only on games that have not `started`, ids 0 or 1.
 pub fn first_args(

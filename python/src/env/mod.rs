@@ -193,22 +193,16 @@ impl EnvKernel {
     /// Writes a uniformly random legal action of each game into `out` (int64), from each
     /// game's own stream; any cell for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut out = kernel::sample_out(out, self.games.len())?;
-        let out = out.as_slice_mut()?;
-        let games = &mut self.games;
-        kernel::run(py, games.len(), || {
-            for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                // A game that is not done is ongoing: its empty cells are its moves.
-                let set = if game.done {
-                    Bitboard::FULL
-                } else {
-                    game.position.board().empty_cells()
-                };
-                let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
-                *slot = i64::from(pick(set, random));
-            }
-        });
-        Ok(())
+        kernel::sample(py, out, &mut self.games, |game| {
+            // A game that is not done is ongoing: its empty cells are its moves.
+            let set = if game.done {
+                Bitboard::FULL
+            } else {
+                game.position.board().empty_cells()
+            };
+            let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
+            i64::from(pick(set, random))
+        })
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`

@@ -152,6 +152,9 @@ pub trait Slot {
     /// the game's rewards and flags in the buffer are zero (it goes on, no reward).
     fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool);
 
+    /// Makes player id `first` X in a game on an empty board.
+    fn seat(&mut self, first: u8);
+
     #[inline(always)]
     fn done(&mut self) -> &mut bool {
         self.flags().0
@@ -345,6 +348,23 @@ pub fn finish_all<S: Steps>(
     illegal
 }
 
+/// Makes `first[i]` the id that plays X in each game `i` where `mask[i]` (on empty boards,
+/// checked by the caller) and rewrites its fields.
+pub fn seat_all<S: Steps>(
+    s: &S,
+    games: &mut [S::Game],
+    first: &[i32],
+    mask: &[bool],
+    out: &mut Out<'_>,
+) {
+    for (i, game) in games.iter_mut().enumerate() {
+        if mask[i] {
+            game.seat(first[i] as u8);
+            s.observe(game, Outcome::Ongoing, i, out);
+        }
+    }
+}
+
 /// Writes `viewer` as the `player` field of game `i`.
 #[inline(always)]
 pub fn write_player(out: &mut Out<'_>, i: usize, viewer: u8) {
@@ -530,36 +550,17 @@ mod tests {
         let layout = Layout::new(1, "uint8", &[3, 3, 2], 9);
         let mut buffer = vec![0u8; layout.offsets().1];
         let mut quiet = false;
-        let convention = Convention::Gym;
-        score_unless_quiet(
-            &mut quiet,
-            convention,
-            -3.0,
-            Outcome::Illegal(0),
-            0,
-            &mut layout.split(&mut buffer),
-        );
-        assert!(!quiet);
-        score_unless_quiet(
-            &mut quiet,
-            convention,
-            -3.0,
-            Outcome::Ongoing,
-            0,
-            &mut layout.split(&mut buffer),
-        );
-        assert!(quiet);
+        let mut score = |outcome, buffer: &mut [u8]| {
+            let out = &mut layout.split(buffer);
+            score_unless_quiet(&mut quiet, Convention::Gym, -3.0, outcome, 0, out);
+            quiet
+        };
+        assert!(!score(Outcome::Illegal(0), &mut buffer));
+        assert!(score(Outcome::Ongoing, &mut buffer));
         assert_eq!(layout.split(&mut buffer).terminated[0], 0);
         // Quiet: the fields are not written, whatever they hold.
         layout.split(&mut buffer).terminated[0] = 7;
-        score_unless_quiet(
-            &mut quiet,
-            convention,
-            -3.0,
-            Outcome::Ongoing,
-            0,
-            &mut layout.split(&mut buffer),
-        );
+        score(Outcome::Ongoing, &mut buffer);
         assert_eq!(layout.split(&mut buffer).terminated[0], 7);
     }
 

@@ -31,7 +31,7 @@ use tictactoe::mnk::agents::{Agent, Strategy};
 use tictactoe::mnk::{Position, Rules};
 
 use super::kernel::{self, Buffer, Common};
-use super::shared::{self, Convention, Outcome, Pending, Steps};
+use super::shared::{self, Convention, Pending};
 use super::tables::splitmix;
 use crate::arrays::{Int, try_vec, zeros};
 
@@ -280,21 +280,13 @@ use \"alphabeta\"",
     /// Writes a uniformly random legal action of each game into `out` (int64), from each
     /// game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.games.len();
-        let mut out = kernel::sample_out(out, n)?;
-        let out = out.as_slice_mut()?;
         let core = Core {
             setup: &self.setup,
             stop: None,
         };
         each!(&mut self.games, |games, _e| {
-            kernel::run(py, n, || {
-                for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                    *slot = core.sample(game);
-                }
-            });
-        });
-        Ok(())
+            kernel::sample(py, out, games, |game| core.sample(game))
+        })
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`
@@ -405,12 +397,7 @@ use \"alphabeta\"",
         let (first, mask) =
             kernel::first_args(n, self.setup.convention, first, mask, |i| plies[i] > 0)?;
         with_games!(self, py, |stepper, games, out| {
-            for (i, game) in games.iter_mut().enumerate() {
-                if mask[i] {
-                    game.first = first[i] as u8;
-                    stepper.observe(game, Outcome::Ongoing, i, out);
-                }
-            }
+            shared::seat_all(&stepper, games, &first, &mask, out);
         });
         Ok(())
     }

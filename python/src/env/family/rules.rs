@@ -413,6 +413,11 @@ impl<const W: usize> Slot for Game<W> {
     fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool) {
         (&mut self.done, &mut self.pending, &mut self.quiet)
     }
+
+    #[inline(always)]
+    fn seat(&mut self, first: u8) {
+        self.first = first;
+    }
 }
 
 /// The rules of a kernel's games at width `W` as the step driver uses them ([`Steps`]): the

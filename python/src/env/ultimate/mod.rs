@@ -251,17 +251,8 @@ impl UltimateKernel {
     /// Writes a uniformly random legal action of each game into `out` (a writeable int64
     /// array of shape `(n,)`), from each game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.games.len();
-        let mut out = kernel::sample_out(out, n)?;
-        let out = out.as_slice_mut()?;
         let core = Core::plain(self.setup);
-        let games = &mut self.games;
-        kernel::run(py, n, || {
-            for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                *slot = core.sample(game);
-            }
-        });
-        Ok(())
+        kernel::sample(py, out, &mut self.games, |game| core.sample(game))
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`
@@ -367,13 +358,7 @@ impl UltimateKernel {
                 games[i].position.plies() > 0
             })?;
         with_games!(self, py, |core, games, out| {
-            for (i, game) in games.iter_mut().enumerate() {
-                if mask[i] {
-                    game.first = first[i] as u8;
-                    game.mover = game.first;
-                    core.observe(game, false, i, out);
-                }
-            }
+            shared::seat_all(&core, games, &first, &mask, out);
         });
         Ok(())
     }

@@ -410,6 +410,12 @@ impl Slot for Game {
     fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool) {
         (&mut self.done, &mut self.pending, &mut self.quiet)
     }
+
+    #[inline(always)]
+    fn seat(&mut self, first: u8) {
+        self.first = first;
+        self.mover = first;
+    }
 }
 
 impl Steps for Core<'_> {
