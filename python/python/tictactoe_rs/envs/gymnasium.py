@@ -374,6 +374,9 @@ class TicTacToeEnv(MnkEnv):
     """Tic-tac-toe against a built-in opponent: ``tictactoe_rs/TicTacToe-v0``
     (:class:`MnkEnv` with ``game="tic-tac-toe"``)."""
 
+    # Not a _PresetEnv: its signature keeps the `game=` keyword of the code written before
+    # each preset had its class.
+
     def __init__(
         self,
         opponent: Opponent = "heuristic",
@@ -427,6 +430,8 @@ class GomokuEnv(_PresetEnv):
 class TicTacToeVectorEnv(MnkVectorEnv):
     """``num_envs`` games of tic-tac-toe (:class:`MnkVectorEnv` with ``game="tic-tac-toe"``);
     ``gym.make_vec("tictactoe_rs/TicTacToe-v0", num_envs)``."""
+
+    # Not a _PresetVectorEnv: it keeps the `game=` keyword (see TicTacToeEnv).
 
     def __init__(
         self,
