@@ -253,15 +253,23 @@ def _play_pending(
     kernel.finish(actions)
 
 
-class MnkEnv(_gym_base.SingleEnv):
+class _Ultimate:
+    """Makes ``_ULTIMATE`` instead of the class when ``game="ultimate"``: ultimate is its own
+    class (not a subclass, so that Python then skips the class's ``__init__``)."""
+
+    _ULTIMATE: ClassVar[type]
+
+    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
+        if is_ultimate(game):
+            return cls._ULTIMATE(*args, game=game, **kwargs)
+        return super().__new__(cls)
+
+
+class MnkEnv(_Ultimate, _gym_base.SingleEnv):
     """One game of ``game`` (any game of the family, default tic-tac-toe) against a built-in
     opponent (see the module docs for every argument); ``tictactoe_rs/Mnk-v0``."""
 
-    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
-        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
-        if is_ultimate(game):
-            return UltimateEnv(*args, game=game, **kwargs)
-        return super().__new__(cls)
+    _ULTIMATE = UltimateEnv
 
     def __init__(
         self,
@@ -273,7 +281,7 @@ class MnkEnv(_gym_base.SingleEnv):
         game: str | _native.Rules | None = None,
     ) -> None:
         self._check_render_mode(render_mode)
-        rules = game_rules(game)
+        rules = game_rules(self._game(game))
         self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         shape = (self.game.rows, self.game.cols, 2)
         self.observation_space = spaces.Box(0, 1, shape, np.int8)
@@ -282,6 +290,11 @@ class MnkEnv(_gym_base.SingleEnv):
         self.opponent = opponent
         self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled", rules)
         self._bind(readonly=rules is not None)
+
+    @classmethod
+    def _game(cls, game: str | _native.Rules | None) -> str | _native.Rules | None:
+        """The game to play, given ``game=`` (a preset class overrides it)."""
+        return game
 
     def _settle(self) -> None:
         if callable(self.opponent):
@@ -315,7 +328,7 @@ class MnkEnv(_gym_base.SingleEnv):
         return text
 
 
-class MnkVectorEnv(_gym_base.VectorEnv):
+class MnkVectorEnv(_Ultimate, _gym_base.VectorEnv):
     """``num_envs`` games of ``game`` (default tic-tac-toe) against the opponent, stepped
     together by the native kernel; ``tictactoe_rs/Mnk-v0``.
 
@@ -323,11 +336,7 @@ class MnkVectorEnv(_gym_base.VectorEnv):
     returns the kernel's own buffers, rewritten by the next step, instead of copies.
     """
 
-    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
-        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
-        if is_ultimate(game):
-            return UltimateVectorEnv(*args, game=game, **kwargs)
-        return super().__new__(cls)
+    _ULTIMATE = UltimateVectorEnv
 
     def __init__(
         self,
@@ -342,7 +351,7 @@ class MnkVectorEnv(_gym_base.VectorEnv):
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         num_envs = _checks.index("num_envs", num_envs)
-        rules = game_rules(game)
+        rules = game_rules(self._game(game))
         self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.num_envs = num_envs
@@ -356,6 +365,11 @@ class MnkVectorEnv(_gym_base.VectorEnv):
         self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode], rules)
         self._num_actions = self.game.actions
         self._bind(mode, readonly=rules is not None)
+
+    @classmethod
+    def _game(cls, game: str | _native.Rules | None) -> str | _native.Rules | None:
+        """The game to play, given ``game=`` (a preset class overrides it)."""
+        return game
 
     def _settle(self) -> None:
         if callable(self.opponent):
@@ -374,21 +388,11 @@ class TicTacToeEnv(MnkEnv):
     """Tic-tac-toe against a built-in opponent: ``tictactoe_rs/TicTacToe-v0``
     (:class:`MnkEnv` with ``game="tic-tac-toe"``)."""
 
-    # Not a _PresetEnv: its signature keeps the `game=` keyword of the code written before
-    # each preset had its class.
-
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-        *,
-        game: str | _native.Rules | None = None,
-    ) -> None:
+    @classmethod
+    def _game(cls, game: str | _native.Rules | None) -> str:
         # `game=` stays for code written before each preset had its class: tic-tac-toe only.
         _only_tic_tac_toe(game)
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="tic-tac-toe")
+        return "tic-tac-toe"
 
 
 class _PresetEnv(MnkEnv):
@@ -431,22 +435,7 @@ class TicTacToeVectorEnv(MnkVectorEnv):
     """``num_envs`` games of tic-tac-toe (:class:`MnkVectorEnv` with ``game="tic-tac-toe"``);
     ``gym.make_vec("tictactoe_rs/TicTacToe-v0", num_envs)``."""
 
-    # Not a _PresetVectorEnv: it keeps the `game=` keyword (see TicTacToeEnv).
-
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-        *,
-        game: str | _native.Rules | None = None,
-    ) -> None:
-        # `game=` stays for code written before each preset had its class: tic-tac-toe only.
-        _only_tic_tac_toe(game)
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="tic-tac-toe")
+    _game = TicTacToeEnv._game
 
 
 class _PresetVectorEnv(MnkVectorEnv):
