@@ -365,6 +365,76 @@ pub fn seat_all<S: Steps>(
     }
 }
 
+/// A plan of random games for the tests of the kernels' rules ([`play_random`]).
+#[cfg(test)]
+pub struct Random {
+    /// Steps of every game.
+    pub steps: usize,
+    /// One action in `wild` (about) is any action below `actions`, legal or not; the others
+    /// are sampled legal actions.
+    pub wild: u64,
+    pub actions: usize,
+    /// The seed of the stream that picks them.
+    pub seed: u64,
+}
+
+/// One step [`play_random`] made: the game after it and before it, the action, the game's
+/// index, the step's number and the fields.
+#[cfg(test)]
+pub struct Played<'a, G> {
+    pub game: &'a G,
+    pub before: &'a G,
+    pub action: usize,
+    pub i: usize,
+    pub step: usize,
+    pub out: Out<'a>,
+}
+
+/// Starts `games` and steps them through the driver as `plan` says, `sample` drawing the
+/// legal actions; `check` looks at the kernel and what each step made.
+#[cfg(test)]
+pub fn play_random<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    layout: &Layout,
+    plan: &Random,
+    sample: impl Fn(&S, &mut S::Game) -> i64,
+    mut check: impl FnMut(&S, Played<'_, S::Game>),
+) where
+    S::Game: Clone,
+{
+    let mut bytes = vec![0u8; layout.offsets().1];
+    for (i, game) in games.iter_mut().enumerate() {
+        start(s, game, i, &mut layout.split(&mut bytes));
+    }
+    let mut rng = plan.seed;
+    for step in 0..plan.steps {
+        for (i, game) in games.iter_mut().enumerate() {
+            let random = splitmix(&mut rng);
+            let action = if random.is_multiple_of(plan.wild) {
+                (random >> 32) as usize % plan.actions
+            } else {
+                sample(s, game) as usize
+            };
+            let before = game.clone();
+            self::step(s, game, action, i, &mut layout.split(&mut bytes));
+            let out = layout.split(&mut bytes);
+            let (game, before) = (&*game, &before);
+            check(
+                s,
+                Played {
+                    game,
+                    before,
+                    action,
+                    i,
+                    step,
+                    out,
+                },
+            );
+        }
+    }
+}
+
 /// Writes `viewer` as the `player` field of game `i`.
 #[inline(always)]
 pub fn write_player(out: &mut Out<'_>, i: usize, viewer: u8) {

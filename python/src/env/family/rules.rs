@@ -502,7 +502,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::shared::{self, start};
+    use super::super::super::shared::{Played, Random, play_random};
     use super::*;
 
     /// Plays random games (some moves illegal) in each convention and auto-reset mode and
@@ -525,7 +525,7 @@ mod tests {
             let (ob, a) = (setup.obs_bytes(), setup.actions);
             let layout = setup.layout(n);
             let total = layout.offsets().1;
-            let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+            let mut twin = vec![0u8; total];
             let core = Core {
                 setup: &setup,
                 stop: None,
@@ -539,22 +539,30 @@ mod tests {
                 agent: &mut agent,
             };
             let mut games: Vec<Game<W>> = (0..n as u64).map(|i| Game::new(empty, i)).collect();
-            let mut rng = 5u64;
-            for (i, game) in games.iter_mut().enumerate() {
-                start(&mut stepper, game, i, &mut layout.split(&mut bytes));
-            }
-            for step in 0..400 {
-                for (i, game) in games.iter_mut().enumerate() {
-                    let random = splitmix(&mut rng);
-                    let action = if random.is_multiple_of(16) {
-                        (random >> 32) as usize % a
-                    } else {
-                        core.sample(game) as usize
-                    };
-                    let before = game.clone();
-                    let illegal = !game.done && !game.position.is_legal(action);
+            let plan = Random {
+                steps: 400,
+                wild: 16,
+                actions: a,
+                seed: 5,
+            };
+            let sample = |s: &Stepper<'_, W>, game: &mut Game<W>| s.core.sample(game);
+            play_random(
+                &mut stepper,
+                &mut games,
+                &layout,
+                &plan,
+                sample,
+                |_, played| {
+                    let Played {
+                        game,
+                        before,
+                        action,
+                        i,
+                        step,
+                        out: fast,
+                    } = played;
+                    let illegal = !before.done && !before.position.is_legal(action);
                     let at = format!("{spec} {convention:?} {autoreset:?} step {step} game {i}");
-                    shared::step(&mut stepper, game, action, i, &mut layout.split(&mut bytes));
                     // Any end but an illegal move shows the viewer and mask of a draw.
                     let end = if illegal {
                         Outcome::Illegal(before.mover())
@@ -563,11 +571,11 @@ mod tests {
                     };
                     let now = if game.done { end } else { Outcome::Ongoing };
                     core.observe(game, now, i, &mut layout.split(&mut twin));
-                    let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
+                    let slow = layout.split(&mut twin);
                     assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
                     let ended = fast.terminated[i] == 1 && !before.done;
                     if autoreset == Autoreset::SameStep && ended && convention != Convention::Gym {
-                        let mut last = before;
+                        let mut last = before.clone();
                         if !illegal {
                             last.play(&setup, action);
                         }
@@ -581,8 +589,8 @@ mod tests {
                             "final, {at}"
                         );
                     }
-                }
-            }
+                },
+            );
         }
     }
 

@@ -570,7 +570,7 @@ fn write_tensor(game: &Game, obs: &mut [u8]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::shared::{self, start};
+    use super::super::super::shared::{self, Random, play_random, start};
     use super::*;
 
     /// The fields updated in place (`advance`) equal the ones written whole (`observe`, the
@@ -597,30 +597,24 @@ mod tests {
                     let n = 3;
                     let ob = setup.obs_bytes();
                     let layout = setup.layout(n);
-                    let total = layout.offsets().1;
-                    let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+                    let mut twin = vec![0u8; layout.offsets().1];
                     let mut core = Core::plain(setup);
                     let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
-                    for (i, game) in games.iter_mut().enumerate() {
-                        start(&mut core, game, i, &mut layout.split(&mut bytes));
-                    }
-                    let mut rng = 11u64;
                     let a = actions.count();
-                    for step in 0..800 {
-                        for (i, game) in games.iter_mut().enumerate() {
-                            let random = splitmix(&mut rng);
-                            let action = if random.is_multiple_of(25) {
-                                (random >> 32) as usize % a
-                            } else {
-                                core.sample(game) as usize
-                            };
-                            shared::step(&mut core, game, action, i, &mut layout.split(&mut bytes));
-                            core.observe(game, game.done, i, &mut layout.split(&mut twin));
-                            let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
-                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
-                            assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
-                        }
-                    }
+                    let plan = Random {
+                        steps: 800,
+                        wild: 25,
+                        actions: a,
+                        seed: 11,
+                    };
+                    let sample = |core: &Core<'_>, game: &mut Game| core.sample(game);
+                    play_random(&mut core, &mut games, &layout, &plan, sample, |core, p| {
+                        let (game, i, fast) = (p.game, p.i, p.out);
+                        Core::observe(*core, game, game.done, i, &mut layout.split(&mut twin));
+                        let slow = layout.split(&mut twin);
+                        let at = format!("{convention:?} {actions:?} {autoreset:?} {} {i}", p.step);
+                        assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
+                    });
                 }
             }
         }
@@ -645,63 +639,52 @@ mod tests {
                     };
                     let n = 3;
                     let layout = setup.layout(n);
-                    let mut bytes = vec![0u8; layout.offsets().1];
                     let mut core = Core::plain(setup);
                     let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
-                    for (i, game) in games.iter_mut().enumerate() {
-                        start(&mut core, game, i, &mut layout.split(&mut bytes));
-                    }
-                    let mut rng = 7u64;
                     let a = actions.count();
-                    for step in 0..600 {
-                        for (i, game) in games.iter_mut().enumerate() {
-                            let random = splitmix(&mut rng);
-                            let action = if random.is_multiple_of(20) {
-                                (random >> 32) as usize % a
-                            } else {
-                                core.sample(game) as usize
+                    let plan = Random {
+                        steps: 600,
+                        wild: 20,
+                        actions: a,
+                        seed: 7,
+                    };
+                    let sample = |core: &Core<'_>, game: &mut Game| core.sample(game);
+                    play_random(&mut core, &mut games, &layout, &plan, sample, |core, p| {
+                        let (game, i, out, step) = (p.game, p.i, p.out, p.step);
+                        let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
+                        let mask = &out.mask[a * i..a * (i + 1)];
+                        let obs = &out.obs[243 * i..243 * (i + 1)];
+                        if game.done {
+                            if convention != Convention::PettingZoo {
+                                assert!(mask.iter().all(|&m| m == 1), "{at}");
+                            }
+                            assert!(obs[162..].iter().all(|&v| v == 0), "{at}");
+                            return;
+                        }
+                        let legal = game.legal_moves();
+                        for (k, &v) in obs[162..].iter().enumerate() {
+                            assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
+                        }
+                        for (k, &m) in mask.iter().enumerate() {
+                            let allowed = match actions {
+                                Actions::Flat => legal >> k & 1 == 1,
+                                Actions::OpenSpiel => {
+                                    let mut probe = game.clone();
+                                    probe.act(actions, k) != Outcome::Illegal(probe.mover)
+                                }
                             };
-                            shared::step(&mut core, game, action, i, &mut layout.split(&mut bytes));
-                            let out = layout.split(&mut bytes);
-                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
-                            let mask = &out.mask[a * i..a * (i + 1)];
-                            let obs = &out.obs[243 * i..243 * (i + 1)];
-                            if game.done {
-                                if convention != Convention::PettingZoo {
-                                    assert!(mask.iter().all(|&m| m == 1), "{at}");
-                                }
-                                assert!(obs[162..].iter().all(|&v| v == 0), "{at}");
-                                continue;
-                            }
-                            let legal = game.legal_moves();
-                            for (k, &v) in obs[162..].iter().enumerate() {
-                                assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
-                            }
-                            for (k, &m) in mask.iter().enumerate() {
-                                let allowed = match actions {
-                                    Actions::Flat => legal >> k & 1 == 1,
-                                    Actions::OpenSpiel => {
-                                        let mut probe = game.clone();
-                                        probe.act(actions, k) != Outcome::Illegal(probe.mover)
-                                    }
-                                };
-                                assert_eq!(m == 1, allowed, "{at} action {k}");
-                            }
-                            let me = game.player_of(core.viewer(game));
-                            for b in Cell::ALL {
-                                for c in Cell::ALL {
-                                    let k = 9 * b.index() + c.index();
-                                    let mark = game.position.at(b, c);
-                                    assert_eq!(obs[k] == 1, mark == Some(me), "{at}");
-                                    assert_eq!(
-                                        obs[81 + k] == 1,
-                                        mark == Some(me.opponent()),
-                                        "{at}"
-                                    );
-                                }
+                            assert_eq!(m == 1, allowed, "{at} action {k}");
+                        }
+                        let me = game.player_of(core.viewer(game));
+                        for b in Cell::ALL {
+                            for c in Cell::ALL {
+                                let k = 9 * b.index() + c.index();
+                                let mark = game.position.at(b, c);
+                                assert_eq!(obs[k] == 1, mark == Some(me), "{at}");
+                                assert_eq!(obs[81 + k] == 1, mark == Some(me.opponent()), "{at}");
                             }
                         }
-                    }
+                    });
                 }
             }
         }
