@@ -253,19 +253,32 @@ def _play_pending(
     kernel.finish(actions)
 
 
-class _Ultimate:
-    """Makes ``_ULTIMATE`` instead of the class when ``game="ultimate"``: ultimate is its own
-    class (not a subclass, so that Python then skips the class's ``__init__``)."""
+class _Family:
+    """What :class:`MnkEnv` and :class:`MnkVectorEnv` share: ``game="ultimate"`` makes
+    ``_ULTIMATE`` instead (its own class, not a subclass, so that Python then skips this
+    class's ``__init__``), the ``game=`` hook of the preset classes, and a callable opponent
+    asked after each step."""
 
     _ULTIMATE: ClassVar[type]
+    opponent: Opponent
+    _kernel: EnvKernel | FamilyKernel
 
     def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
         if is_ultimate(game):
             return cls._ULTIMATE(*args, game=game, **kwargs)
         return super().__new__(cls)
 
+    @classmethod
+    def _game(cls, game: str | _native.Rules | None) -> str | _native.Rules | None:
+        """The game to play, given ``game=`` (a preset class overrides it)."""
+        return game
 
-class MnkEnv(_Ultimate, _gym_base.SingleEnv):
+    def _settle(self) -> None:
+        if callable(self.opponent):
+            _play_external(self._kernel, self.opponent)
+
+
+class MnkEnv(_Family, _gym_base.SingleEnv):
     """One game of ``game`` (any game of the family, default tic-tac-toe) against a built-in
     opponent (see the module docs for every argument); ``tictactoe_rs/Mnk-v0``."""
 
@@ -290,15 +303,6 @@ class MnkEnv(_Ultimate, _gym_base.SingleEnv):
         self.opponent = opponent
         self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled", rules)
         self._bind(readonly=rules is not None)
-
-    @classmethod
-    def _game(cls, game: str | _native.Rules | None) -> str | _native.Rules | None:
-        """The game to play, given ``game=`` (a preset class overrides it)."""
-        return game
-
-    def _settle(self) -> None:
-        if callable(self.opponent):
-            _play_external(self._kernel, self.opponent)
 
     def _action(self, action: Any) -> int:
         """A cell; with gravity a column."""
@@ -328,7 +332,7 @@ class MnkEnv(_Ultimate, _gym_base.SingleEnv):
         return text
 
 
-class MnkVectorEnv(_Ultimate, _gym_base.VectorEnv):
+class MnkVectorEnv(_Family, _gym_base.VectorEnv):
     """``num_envs`` games of ``game`` (default tic-tac-toe) against the opponent, stepped
     together by the native kernel; ``tictactoe_rs/Mnk-v0``.
 
@@ -365,15 +369,6 @@ class MnkVectorEnv(_Ultimate, _gym_base.VectorEnv):
         self._kernel = _kernel(num_envs, opponent, agent, illegal_reward, _AUTORESET[mode], rules)
         self._num_actions = self.game.actions
         self._bind(mode, readonly=rules is not None)
-
-    @classmethod
-    def _game(cls, game: str | _native.Rules | None) -> str | _native.Rules | None:
-        """The game to play, given ``game=`` (a preset class overrides it)."""
-        return game
-
-    def _settle(self) -> None:
-        if callable(self.opponent):
-            _play_external(self._kernel, self.opponent)
 
 
 def _only_tic_tac_toe(game: Any) -> None:
