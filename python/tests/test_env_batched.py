@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from pgx_lockstep import lockstep
 
 from tictactoe_rs.envs.batched import BatchedEnv
 
@@ -144,38 +145,6 @@ def test_differential_against_pettingzoo(autoreset):
 def test_differential_against_pgx():
     """pgx with ``auto_reset`` under ``jit(vmap)`` on CPU, the same actions, seats copied from
     pgx's draw at every new game; every field compared at every step."""
-    jax = pytest.importorskip("jax")
-    pgx = pytest.importorskip("pgx")
-    from pgx.experimental import auto_reset
-
-    jax.config.update("jax_platforms", "cpu")
-    n, steps = 64, 150
-    peer = pgx.make("tic_tac_toe")
-    init = jax.jit(jax.vmap(peer.init))
-    step = jax.jit(jax.vmap(auto_reset(peer.step, peer.init)))
-    key = jax.random.PRNGKey(0)
-    key, sub = jax.random.split(key)
-    state = init(jax.random.split(sub, n))
-
-    env = BatchedEnv(n, convention="pgx")
-    env.set_first_player(np.asarray(state.current_player), np.ones(n, bool))
-    rng = np.random.default_rng(11)
-    ended = illegal = 0
-    for t in range(steps):
-        np.testing.assert_array_equal(env.observation, np.asarray(state.observation), err_msg=f"{t}")
-        np.testing.assert_array_equal(env.legal_action_mask, np.asarray(state.legal_action_mask))
-        np.testing.assert_array_equal(env.current_player, np.asarray(state.current_player))
-        actions = _actions(env, rng, 0.08)
-        illegal += int((~env.legal_action_mask[np.arange(n), actions]).sum())
-        key, sub = jax.random.split(key)
-        state = step(state, jax.numpy.asarray(actions, dtype=jax.numpy.int32),
-                     jax.random.split(sub, n))
-        env.step(actions)
-        done = np.asarray(state.terminated)
-        np.testing.assert_array_equal(env.terminated, done, err_msg=f"step {t}")
-        np.testing.assert_array_equal(env.rewards, np.asarray(state.rewards), err_msg=f"step {t}")
-        np.testing.assert_array_equal(env.truncated, np.asarray(state.truncated))
-        # pgx drew the seats of the new games from its keys: follow them.
-        env.set_first_player(np.asarray(state.current_player), done)
-        ended += int(done.sum())
+    env = BatchedEnv(64, convention="pgx")
+    ended, illegal = lockstep("tic_tac_toe", env, 150, lambda env, rng: _actions(env, rng, 0.08))
     assert ended > 500 and illegal > 100

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from pgx_lockstep import lockstep
 
 from tictactoe_rs.envs.batched import BatchedEnv, selfplay
 from tictactoe_rs.mnk import Rules
@@ -63,39 +64,8 @@ def test_differential_against_pgx_connect_four():
     """pgx ``connect_four`` with ``auto_reset`` under ``jit(vmap)`` on CPU: the same actions
     (some illegal), seats copied from pgx's draw at every new game, observation, mask,
     rewards, termination and current player compared at every step; over 2,000 games."""
-    jax = pytest.importorskip("jax")
-    pgx = pytest.importorskip("pgx")
-    from pgx.experimental import auto_reset
-
-    jax.config.update("jax_platforms", "cpu")
-    n, steps = 512, 110
-    peer = pgx.make("connect_four")
-    init = jax.jit(jax.vmap(peer.init))
-    step = jax.jit(jax.vmap(auto_reset(peer.step, peer.init)))
-    key = jax.random.PRNGKey(0)
-    key, sub = jax.random.split(key)
-    state = init(jax.random.split(sub, n))
-
-    env = BatchedEnv(n, convention="pgx", game="connect-four")
-    env.set_first_player(np.asarray(state.current_player), np.ones(n, bool))
-    rng = np.random.default_rng(11)
-    ended = illegal = 0
-    for t in range(steps):
-        np.testing.assert_array_equal(env.observation, np.asarray(state.observation), err_msg=f"{t}")
-        np.testing.assert_array_equal(env.legal_action_mask, np.asarray(state.legal_action_mask))
-        np.testing.assert_array_equal(env.current_player, np.asarray(state.current_player))
-        actions = _actions(env, rng, 0.05)
-        illegal += int((~env.legal_action_mask[np.arange(n), actions]).sum())
-        key, sub = jax.random.split(key)
-        state = step(state, jax.numpy.asarray(actions, dtype=jax.numpy.int32),
-                     jax.random.split(sub, n))
-        env.step(actions)
-        done = np.asarray(state.terminated)
-        np.testing.assert_array_equal(env.terminated, done, err_msg=f"step {t}")
-        np.testing.assert_array_equal(env.rewards, np.asarray(state.rewards), err_msg=f"step {t}")
-        np.testing.assert_array_equal(env.truncated, np.asarray(state.truncated))
-        env.set_first_player(np.asarray(state.current_player), done)
-        ended += int(done.sum())
+    env = BatchedEnv(512, convention="pgx", game="connect-four")
+    ended, illegal = lockstep("connect_four", env, 110, lambda env, rng: _actions(env, rng, 0.05))
     assert ended >= 2000 and illegal > 50
 
 

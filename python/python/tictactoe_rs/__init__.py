@@ -93,6 +93,8 @@ def selfplay(n: int, seed: int = 0) -> SelfPlay:
     return SelfPlay(*_native.selfplay(n, seed))
 
 
+# Written out, not built from `_native.__all__`: type checkers and stubtest read a literal list,
+# and the package's face differs from the native module's (status constants, no kernels).
 __all__ = [
     "CONTINUED_AFTER_WIN",
     "DRAW",

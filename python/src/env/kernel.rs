@@ -11,9 +11,10 @@ use numpy::{
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::shared::{Autoreset, Convention, Layout, Pending, Seat};
+use super::shared::{Autoreset, Convention, Layout, Out, Pending, Seat};
 use crate::arrays::{Code, Int, Ints, with_int_slice, writeable, zeros};
 use crate::choice::{self, Choice};
+use crate::mnk::Interrupt;
 
 /// Batches from this size on release the GIL while they step (about 25 us of work at 40
 /// million steps per second); smaller ones keep it, so a step of one game is one plain call.
@@ -123,6 +124,34 @@ impl Common {
     }
 }
 
+/// `opponent`: `"external"` (`None`: moves from Python) or a built-in player's name, parsed
+/// as `T`; the error names the argument and lists the choices.
+pub fn read_opponent<T>(text: &str) -> PyResult<Option<T>>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    if text == "external" {
+        return Ok(None);
+    }
+    text.parse::<T>().map(Some).map_err(|e| {
+        PyValueError::new_err(format!(
+            "argument `opponent`: {e} or external, got {text:?}"
+        ))
+    })
+}
+
+/// `viewer`: player id 0 or 1.
+pub fn read_viewer(viewer: Int<i64>) -> PyResult<u8> {
+    match viewer.0 {
+        0 => Ok(0),
+        1 => Ok(1),
+        v => Err(PyValueError::new_err(format!(
+            "argument `viewer` must be player id 0 or 1, got {v}"
+        ))),
+    }
+}
+
 /// A seat: player id 0 or 1 (any integer type), or `"random"`.
 fn read_seat(value: &Bound<'_, PyAny>) -> PyResult<Seat> {
     if let Ok(text) = value.extract::<&str>() {
@@ -185,26 +214,33 @@ pub fn games<G>(n: usize, make: impl FnMut(u64) -> G) -> PyResult<Vec<G>> {
 pub struct Buffer<S> {
     pub layout: Layout,
     pub array: Py<PyArray1<u8>>,
+    /// The games wait for an external opponent (gym convention): [`Buffer::save`] keeps them.
+    external: bool,
     /// With an external opponent: the games and the buffer as they were before the current
     /// `reset` or `step`, which [`Buffer::rollback`] restores when the opponent fails.
     saved: Option<(S, Vec<u8>)>,
 }
 
 impl<S: Clone> Buffer<S> {
-    /// A zeroed buffer of `layout`.
-    pub fn new(py: Python<'_>, layout: Layout) -> PyResult<Buffer<S>> {
+    /// A zeroed buffer of `layout`, for games whose opponent is `external` (gym convention)
+    /// or not.
+    pub fn new(py: Python<'_>, layout: Layout, external: bool) -> PyResult<Buffer<S>> {
         let total = layout.offsets().1;
         let array = zeros::<u8>(py, "n", &[total])?.cast_into::<PyArray1<u8>>()?;
         Ok(Buffer {
             layout,
             array: array.unbind(),
+            external,
             saved: None,
         })
     }
 
-    /// Keeps `games` and the buffer for [`Buffer::rollback`]; a kernel calls it before each
-    /// `reset` and `step` when its opponent is external (gym convention).
+    /// Keeps `games` and the buffer for [`Buffer::rollback`] when the opponent is external; a
+    /// kernel calls it before each `reset` and `step`.
     pub fn save(&mut self, py: Python<'_>, games: &S) {
+        if !self.external {
+            return;
+        }
         let bytes = self
             .array
             .bind(py)
@@ -224,6 +260,27 @@ impl<S: Clone> Buffer<S> {
         let mut buffer = self.array.bind(py).try_readwrite()?;
         buffer.as_slice_mut()?.copy_from_slice(&bytes);
         Ok(true)
+    }
+
+    /// Borrows the fields and runs `work` on them and `games`, without the GIL from
+    /// [`DETACH_MIN`] games on; `work` gets the stop flag that a built-in opponent's search
+    /// asks as it goes. Ctrl-C during such a search: the games played on (a search cut short
+    /// still answers a move) and the call raises the `KeyboardInterrupt` once they are done.
+    pub fn run<T, F>(&self, py: Python<'_>, games: &mut S, work: F) -> PyResult<T>
+    where
+        S: Send,
+        T: Send,
+        F: FnOnce(&mut S, &mut Out<'_>, &(dyn Fn() -> bool + Sync)) -> T + Send,
+    {
+        let mut buffer = self.array.bind(py).readwrite();
+        let mut out = self.layout.split(buffer.as_slice_mut()?);
+        let interrupt = Interrupt::new();
+        let stop = || interrupt.stop();
+        let value = run(py, self.layout.n, || work(games, &mut out, &stop));
+        match interrupt.raised() {
+            Some(error) => Err(error),
+            None => Ok(value),
+        }
     }
 
     /// The numpy array (the object itself, not a copy).
@@ -330,6 +387,24 @@ pub fn sample_out<'py>(out: &Bound<'py, PyAny>, n: usize) -> PyResult<PyReadwrit
         )));
     }
     Ok(guard)
+}
+
+/// `sample_actions`: checks `out` ([`sample_out`]) and writes `pick(game)` for each game into
+/// it, without the GIL from [`DETACH_MIN`] games on.
+pub fn sample<G: Send>(
+    py: Python<'_>,
+    out: &Bound<'_, PyAny>,
+    games: &mut [G],
+    pick: impl Fn(&mut G) -> i64 + Sync,
+) -> PyResult<()> {
+    let mut out = sample_out(out, games.len())?;
+    let out = out.as_slice_mut()?;
+    run(py, games.len(), || {
+        for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
+            *slot = pick(game);
+        }
+    });
+    Ok(())
 }
 
 /// The `first` and `mask` of `set_first` for `n` games of `convention`, checked: not for the

@@ -14,8 +14,10 @@
 //! external opponent atomic ([`EnvKernel::rollback`]). The family kernel ([`family`]) and the
 //! ultimate kernel ([`ultimate`]) have the same rooms, a folder each (`rules.rs`, the PyO3
 //! class in `mod.rs`); what the three share lives once: [`shared`] in plain Rust (conventions,
-//! the buffer's layout, scoring, seats; where the kernels differ and why is said there) and
-//! [`kernel`] for PyO3 (the buffer and its snapshot, argument checks).
+//! the buffer's layout, scoring, seats, and the step driver of the family and ultimate kernels;
+//! where the kernels differ and why is said there) and [`kernel`] for PyO3 (the buffer, its
+//! snapshot and the batch run, argument checks). The 3 × 3 kernel keeps its own step
+//! (`rules.rs`): it rewrites observations whole and scores every step (see [`shared`]).
 //!
 //! Player ids are 0 and 1; `first` is the id that plays X. The conventions differ only where
 //! their peers do (see `docs/environments.md`):
@@ -64,13 +66,6 @@ pub struct EnvKernel {
 }
 
 impl EnvKernel {
-    /// Keeps the state for [`EnvKernel::rollback`] (external opponent only).
-    fn save(&mut self, py: Python<'_>) {
-        if self.config.opponent == Opponent::External && self.config.convention == Convention::Gym {
-            self.buffer.save(py, &self.games);
-        }
-    }
-
     /// Reads `obj`, a 1-d array of `n` cells (any integer dtype; a list as numpy reads it),
     /// into `values`, or raises `TypeError` / `ValueError` naming argument `name`.
     fn actions(&self, name: &str, obj: &Bound<'_, PyAny>, values: &mut Vec<usize>) -> PyResult<()> {
@@ -118,15 +113,8 @@ impl EnvKernel {
         seed: Int<u64>,
     ) -> PyResult<EnvKernel> {
         let common = Common::read(n, MAX_GAMES, convention, autoreset, seat, illegal_reward)?;
-        let opponent = if opponent == "external" {
-            Opponent::External
-        } else {
-            Opponent::Builtin(opponent.parse::<Strategy>().map_err(|e| {
-                PyValueError::new_err(format!(
-                    "argument `opponent`: {e} or external, got {opponent:?}"
-                ))
-            })?)
-        };
+        let opponent = kernel::read_opponent::<Strategy>(opponent)?
+            .map_or(Opponent::External, Opponent::Builtin);
         let config = Config {
             convention: common.convention,
             autoreset: common.autoreset,
@@ -135,11 +123,13 @@ impl EnvKernel {
             illegal_reward: common.illegal_reward,
         };
         let n = common.n;
+        let external =
+            config.opponent == Opponent::External && config.convention == Convention::Gym;
         let games = kernel::games(n, |i| Game::new(seed.0.wrapping_add(i), config.builtin()))?;
         Ok(EnvKernel {
             config,
             games,
-            buffer: Buffer::new(py, rules::layout(n))?,
+            buffer: Buffer::new(py, rules::layout(n), external)?,
             scratch: try_vec("n", n, 0)?,
         })
     }
@@ -159,7 +149,7 @@ impl EnvKernel {
         mask: Option<PyReadonlyArray1<'_, bool>>,
     ) -> PyResult<()> {
         let (seeds, mask) = kernel::reset_args(self.games.len(), seeds, mask)?;
-        self.save(py);
+        self.buffer.save(py, &self.games);
         with_out!(self, py, |out, config, games| {
             let strategy = config.builtin();
             for (i, game) in games.iter_mut().enumerate() {
@@ -186,7 +176,7 @@ impl EnvKernel {
         let mut scratch = std::mem::take(&mut self.scratch);
         let read = self.actions("actions", actions, &mut scratch);
         if read.is_ok() {
-            self.save(py);
+            self.buffer.save(py, &self.games);
         }
         let result = read.and_then(|()| {
             with_out!(self, py, |out, config, games| {
@@ -203,22 +193,16 @@ impl EnvKernel {
     /// Writes a uniformly random legal action of each game into `out` (int64), from each
     /// game's own stream; any cell for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut out = kernel::sample_out(out, self.games.len())?;
-        let out = out.as_slice_mut()?;
-        let games = &mut self.games;
-        kernel::run(py, games.len(), || {
-            for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                // A game that is not done is ongoing: its empty cells are its moves.
-                let set = if game.done {
-                    Bitboard::FULL
-                } else {
-                    game.position.board().empty_cells()
-                };
-                let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
-                *slot = i64::from(pick(set, random));
-            }
-        });
-        Ok(())
+        kernel::sample(py, out, &mut self.games, |game| {
+            // A game that is not done is ongoing: its empty cells are its moves.
+            let set = if game.done {
+                Bitboard::FULL
+            } else {
+                game.position.board().empty_cells()
+            };
+            let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
+            i64::from(pick(set, random))
+        })
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`

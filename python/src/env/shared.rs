@@ -2,7 +2,10 @@
 //! in [`super::ultimate`]) share, in plain Rust (no Python; the tests below run without an
 //! interpreter): the conventions and their settings, the seven output fields of the one buffer
 //! and where each lives ([`Layout`]), the rewards and flags of an outcome
-//! ([`Convention::score`]), the seat draw and the viewer.
+//! ([`Convention::score`]), the seat draw and the viewer; and the step driver of the family and
+//! ultimate kernels ([`Steps`]: [`start`], [`step`], [`finish`] and their loops over a batch),
+//! which scores, auto-resets, keeps the pending and quiet flags and decides what is written
+//! whole or in place, over each kernel's own rules, moves and observation writers.
 //!
 //! Where the kernels differ, and why: the observation (`(3, 3, 2)` planes, `(rows, cols, 2)`
 //! planes, ultimate's `(3, 9, 9)` planes or pyspiel's `float32` tensor) and the action count
@@ -140,6 +143,296 @@ pub fn score_unless_quiet(
     }
     *quiet = ongoing;
     convention.score(illegal_reward, outcome, i, out);
+}
+
+/// The bookkeeping of one game that the step driver ([`Steps`]) reads and writes; each
+/// kernel's game keeps these as fields of its own.
+pub trait Slot {
+    /// Ended and not yet reset; what the game waits for from an external opponent; whether
+    /// the game's rewards and flags in the buffer are zero (it goes on, no reward).
+    fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool);
+
+    /// Makes player id `first` X in a game on an empty board.
+    fn seat(&mut self, first: u8);
+
+    #[inline(always)]
+    fn done(&mut self) -> &mut bool {
+        self.flags().0
+    }
+
+    #[inline(always)]
+    fn pending(&mut self) -> &mut Pending {
+        self.flags().1
+    }
+
+    #[inline(always)]
+    fn quiet(&mut self) -> &mut bool {
+        self.flags().2
+    }
+}
+
+/// What the driver reads of a kernel's settings: the convention, the auto-reset mode, the
+/// gym convention's reward for an illegal move, and the bytes of one game's observation.
+pub type Settings = (Convention, Autoreset, f32, usize);
+
+/// One kernel's rules as the step driver uses them: the driver ([`start`], [`step`],
+/// [`finish`] and their loops over a batch) scores, auto-resets and decides what is written
+/// whole or in place, the same for every kernel; the kernel says how a game restarts, how a
+/// move is played and how its fields are written.
+pub trait Steps {
+    type Game: Slot;
+    /// What a step marked, for [`Steps::advance`] to update the fields in place.
+    type Marks;
+    /// No mark (the external opponent's move is written whole).
+    const NO_MARKS: Self::Marks;
+
+    fn settings(&self) -> Settings;
+    /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X (gym
+    /// convention; an external one leaves the game pending).
+    fn restart(&mut self, game: &mut Self::Game);
+    /// Plays `action` (below the number of actions) for the mover of a game in play, then
+    /// in the gym convention the opponent's answer while the game goes on: the outcome and
+    /// the marks, or `None` when the game now waits for an external opponent.
+    fn play(&mut self, game: &mut Self::Game, action: usize) -> Option<(Outcome, Self::Marks)>;
+    /// Plays the external opponent's `action`: the outcome (`Illegal` when it is illegal).
+    fn play_external(&mut self, game: &mut Self::Game, action: usize) -> Outcome;
+    /// Writes the observation, mask and player of game `i` whole (the slow twin of
+    /// [`Steps::advance`]).
+    fn observe(&self, game: &Self::Game, outcome: Outcome, i: usize, out: &mut Out<'_>);
+    /// Game `i` goes on after `marks`: its observation and mask updated in place.
+    fn advance(&self, game: &Self::Game, marks: &Self::Marks, i: usize, out: &mut Out<'_>);
+    /// The observation and mask of game `i`, which `marks` just ended with `outcome`.
+    fn observe_end(
+        &self,
+        game: &Self::Game,
+        outcome: Outcome,
+        marks: &Self::Marks,
+        i: usize,
+        out: &mut Out<'_>,
+    );
+}
+
+/// Writes the rewards and flags of `outcome` for game `i`, unless the game's fields already
+/// say "going on, no reward" ([`score_unless_quiet`]).
+#[inline(always)]
+fn score<S: Steps>(s: &S, game: &mut S::Game, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+    let (convention, _, reward, _) = s.settings();
+    score_unless_quiet(game.quiet(), convention, reward, outcome, i, out);
+}
+
+/// Starts game `i` and writes its fields whole (not the observation of a game that waits for
+/// an external opponent's first move).
+pub fn start<S: Steps>(s: &mut S, game: &mut S::Game, i: usize, out: &mut Out<'_>) {
+    s.restart(game);
+    score(s, game, Outcome::Ongoing, i, out);
+    if *game.pending() == Pending::None {
+        s.observe(game, Outcome::Ongoing, i, out);
+    }
+}
+
+/// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
+#[inline(always)]
+fn conclude<S: Steps>(
+    s: &mut S,
+    game: &mut S::Game,
+    outcome: Outcome,
+    marks: &S::Marks,
+    i: usize,
+    out: &mut Out<'_>,
+) {
+    score(s, game, outcome, i, out);
+    if outcome == Outcome::Ongoing {
+        s.advance(game, marks, i, out);
+        return;
+    }
+    let (_, autoreset, _, ob) = s.settings();
+    match autoreset {
+        Autoreset::SameStep => {
+            s.observe_end(game, outcome, marks, i, out);
+            out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
+            s.restart(game);
+            if *game.pending() == Pending::None {
+                s.observe(game, Outcome::Ongoing, i, out);
+            }
+        }
+        Autoreset::NextStep | Autoreset::Disabled => {
+            *game.done() = true;
+            s.observe_end(game, outcome, marks, i, out);
+        }
+    }
+}
+
+/// One step of game `i` with `action` (below the number of actions).
+#[inline(always)]
+pub fn step<S: Steps>(s: &mut S, game: &mut S::Game, action: usize, i: usize, out: &mut Out<'_>) {
+    if *game.done() {
+        match s.settings().1 {
+            Autoreset::NextStep => start(s, game, i, out),
+            // A finished game stays as it is, with no reward (pgx's rule).
+            _ => out.rewards[8 * i..8 * i + 8].fill(0),
+        }
+        return;
+    }
+    if let Some((outcome, marks)) = s.play(game, action) {
+        conclude(s, game, outcome, &marks, i, out);
+    }
+}
+
+/// The external opponent's move in game `i`; `false` when it is illegal.
+pub fn finish<S: Steps>(
+    s: &mut S,
+    game: &mut S::Game,
+    action: usize,
+    i: usize,
+    out: &mut Out<'_>,
+) -> bool {
+    let pending = std::mem::replace(game.pending(), Pending::None);
+    match s.play_external(game, action) {
+        Outcome::Illegal(_) => return false,
+        Outcome::Ongoing => {
+            if pending == Pending::InStep {
+                score(s, game, Outcome::Ongoing, i, out);
+            }
+            // Whole: the agent's move of this step was not written either.
+            s.observe(game, Outcome::Ongoing, i, out);
+        }
+        // The opponent's first move cannot end a game; one in a step ends it.
+        outcome => conclude(s, game, outcome, &S::NO_MARKS, i, out),
+    }
+    true
+}
+
+/// Starts the games where `mask` is true (all when `None`), game `i` made anew by
+/// `new(seeds[i])` first when `seeds` is given.
+pub fn reset_all<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    seeds: Option<&[u64]>,
+    mask: Option<&[bool]>,
+    new: impl Fn(u64) -> S::Game,
+    out: &mut Out<'_>,
+) {
+    for (i, game) in games.iter_mut().enumerate() {
+        if mask.is_some_and(|m| !m[i]) {
+            continue;
+        }
+        if let Some(seeds) = seeds {
+            *game = new(seeds[i]);
+        }
+        start(s, game, i, out);
+    }
+}
+
+/// One step of every game, game `i` with `actions[i]`.
+#[inline(always)]
+pub fn step_all<S: Steps>(s: &mut S, games: &mut [S::Game], actions: &[usize], out: &mut Out<'_>) {
+    for (i, (game, &action)) in games.iter_mut().zip(actions).enumerate() {
+        step(s, game, action, i, out);
+    }
+}
+
+/// The external opponent's `actions[i]` in each pending game `i`: the first game whose move
+/// is illegal, if any.
+pub fn finish_all<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    actions: &[usize],
+    out: &mut Out<'_>,
+) -> Option<usize> {
+    let mut illegal = None;
+    for (i, (game, &action)) in games.iter_mut().zip(actions).enumerate() {
+        if *game.pending() != Pending::None && !finish(s, game, action, i, out) {
+            illegal.get_or_insert(i);
+        }
+    }
+    illegal
+}
+
+/// Makes `first[i]` the id that plays X in each game `i` where `mask[i]` (on empty boards,
+/// checked by the caller) and rewrites its fields.
+pub fn seat_all<S: Steps>(
+    s: &S,
+    games: &mut [S::Game],
+    first: &[i32],
+    mask: &[bool],
+    out: &mut Out<'_>,
+) {
+    for (i, game) in games.iter_mut().enumerate() {
+        if mask[i] {
+            game.seat(first[i] as u8);
+            s.observe(game, Outcome::Ongoing, i, out);
+        }
+    }
+}
+
+/// A plan of random games for the tests of the kernels' rules ([`play_random`]).
+#[cfg(test)]
+pub struct Random {
+    /// Steps of every game.
+    pub steps: usize,
+    /// One action in `wild` (about) is any action below `actions`, legal or not; the others
+    /// are sampled legal actions.
+    pub wild: u64,
+    pub actions: usize,
+    /// The seed of the stream that picks them.
+    pub seed: u64,
+}
+
+/// One step [`play_random`] made: the game after it and before it, the action, the game's
+/// index, the step's number and the fields.
+#[cfg(test)]
+pub struct Played<'a, G> {
+    pub game: &'a G,
+    pub before: &'a G,
+    pub action: usize,
+    pub i: usize,
+    pub step: usize,
+    pub out: Out<'a>,
+}
+
+/// Starts `games` and steps them through the driver as `plan` says, `sample` drawing the
+/// legal actions; `check` looks at the kernel and what each step made.
+#[cfg(test)]
+pub fn play_random<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    layout: &Layout,
+    plan: &Random,
+    sample: impl Fn(&S, &mut S::Game) -> i64,
+    mut check: impl FnMut(&S, Played<'_, S::Game>),
+) where
+    S::Game: Clone,
+{
+    let mut bytes = vec![0u8; layout.offsets().1];
+    for (i, game) in games.iter_mut().enumerate() {
+        start(s, game, i, &mut layout.split(&mut bytes));
+    }
+    let mut rng = plan.seed;
+    for step in 0..plan.steps {
+        for (i, game) in games.iter_mut().enumerate() {
+            let random = splitmix(&mut rng);
+            let action = if random.is_multiple_of(plan.wild) {
+                (random >> 32) as usize % plan.actions
+            } else {
+                sample(s, game) as usize
+            };
+            let before = game.clone();
+            self::step(s, game, action, i, &mut layout.split(&mut bytes));
+            let out = layout.split(&mut bytes);
+            let (game, before) = (&*game, &before);
+            check(
+                s,
+                Played {
+                    game,
+                    before,
+                    action,
+                    i,
+                    step,
+                    out,
+                },
+            );
+        }
+    }
 }
 
 /// Writes `viewer` as the `player` field of game `i`.
@@ -327,36 +620,17 @@ mod tests {
         let layout = Layout::new(1, "uint8", &[3, 3, 2], 9);
         let mut buffer = vec![0u8; layout.offsets().1];
         let mut quiet = false;
-        let convention = Convention::Gym;
-        score_unless_quiet(
-            &mut quiet,
-            convention,
-            -3.0,
-            Outcome::Illegal(0),
-            0,
-            &mut layout.split(&mut buffer),
-        );
-        assert!(!quiet);
-        score_unless_quiet(
-            &mut quiet,
-            convention,
-            -3.0,
-            Outcome::Ongoing,
-            0,
-            &mut layout.split(&mut buffer),
-        );
-        assert!(quiet);
+        let mut score = |outcome, buffer: &mut [u8]| {
+            let out = &mut layout.split(buffer);
+            score_unless_quiet(&mut quiet, Convention::Gym, -3.0, outcome, 0, out);
+            quiet
+        };
+        assert!(!score(Outcome::Illegal(0), &mut buffer));
+        assert!(score(Outcome::Ongoing, &mut buffer));
         assert_eq!(layout.split(&mut buffer).terminated[0], 0);
         // Quiet: the fields are not written, whatever they hold.
         layout.split(&mut buffer).terminated[0] = 7;
-        score_unless_quiet(
-            &mut quiet,
-            convention,
-            -3.0,
-            Outcome::Ongoing,
-            0,
-            &mut layout.split(&mut buffer),
-        );
+        score(Outcome::Ongoing, &mut buffer);
         assert_eq!(layout.split(&mut buffer).terminated[0], 7);
     }
 

@@ -119,29 +119,13 @@ class BatchedEnv:
         #: The game's rules (``Rules.TIC_TAC_TOE`` by default), or ``"ultimate"``.
         self.game: _native.Rules | str = "ultimate" if ultimate else rules or _native.Rules.TIC_TAC_TOE
         k: _native.EnvKernel | _native.FamilyKernel | _native.UltimateKernel
+        seed = _checks.seed("seed", seed)
         if ultimate:
-            k = _ultimate.kernel(
-                num_envs,
-                convention,
-                actions,
-                observation,
-                autoreset=autoreset,
-                seat=seat,
-                seed=_checks.seed("seed", seed),
-            )
+            k = _ultimate.kernel(num_envs, convention, actions, observation, autoreset=autoreset, seat=seat, seed=seed)
         elif rules is None:
-            k = _native.EnvKernel(
-                num_envs, convention, autoreset=autoreset, seat=seat, seed=_checks.seed("seed", seed)
-            )
+            k = _native.EnvKernel(num_envs, convention, autoreset=autoreset, seat=seat, seed=seed)
         else:
-            k = _native.FamilyKernel(
-                num_envs,
-                rules,
-                convention,
-                autoreset=autoreset,
-                seat=seat,
-                seed=_checks.seed("seed", seed),
-            )
+            k = _native.FamilyKernel(num_envs, rules, convention, autoreset=autoreset, seat=seat, seed=seed)
         self._kernel = k
         self._autoreset = autoreset
         v = views(k, readonly=rules is not None or ultimate)

@@ -61,7 +61,7 @@ importing this module registers for ``gym.make`` and ``gym.make_vec``:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -253,15 +253,36 @@ def _play_pending(
     kernel.finish(actions)
 
 
-class MnkEnv(_gym_base.SingleEnv):
+class _Family:
+    """What :class:`MnkEnv` and :class:`MnkVectorEnv` share: ``game="ultimate"`` makes
+    ``_ULTIMATE`` instead (its own class, not a subclass, so that Python then skips this
+    class's ``__init__``), the ``game=`` hook of the preset classes, and a callable opponent
+    asked after each step."""
+
+    _ULTIMATE: ClassVar[type]
+    opponent: Opponent
+    _kernel: EnvKernel | FamilyKernel
+
+    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
+        if is_ultimate(game):
+            return cls._ULTIMATE(*args, game=game, **kwargs)
+        return super().__new__(cls)
+
+    @classmethod
+    def _game(cls, game: str | _native.Rules | None) -> str | _native.Rules | None:
+        """The game to play, given ``game=`` (a preset class overrides it)."""
+        return game
+
+    def _settle(self) -> None:
+        if callable(self.opponent):
+            _play_external(self._kernel, self.opponent)
+
+
+class MnkEnv(_Family, _gym_base.SingleEnv):
     """One game of ``game`` (any game of the family, default tic-tac-toe) against a built-in
     opponent (see the module docs for every argument); ``tictactoe_rs/Mnk-v0``."""
 
-    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
-        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
-        if is_ultimate(game):
-            return UltimateEnv(*args, game=game, **kwargs)
-        return super().__new__(cls)
+    _ULTIMATE = UltimateEnv
 
     def __init__(
         self,
@@ -273,7 +294,7 @@ class MnkEnv(_gym_base.SingleEnv):
         game: str | _native.Rules | None = None,
     ) -> None:
         self._check_render_mode(render_mode)
-        rules = game_rules(game)
+        rules = game_rules(self._game(game))
         self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         shape = (self.game.rows, self.game.cols, 2)
         self.observation_space = spaces.Box(0, 1, shape, np.int8)
@@ -282,10 +303,6 @@ class MnkEnv(_gym_base.SingleEnv):
         self.opponent = opponent
         self._kernel = _kernel(1, opponent, agent, illegal_reward, "disabled", rules)
         self._bind(readonly=rules is not None)
-
-    def _settle(self) -> None:
-        if callable(self.opponent):
-            _play_external(self._kernel, self.opponent)
 
     def _action(self, action: Any) -> int:
         """A cell; with gravity a column."""
@@ -315,7 +332,7 @@ class MnkEnv(_gym_base.SingleEnv):
         return text
 
 
-class MnkVectorEnv(_gym_base.VectorEnv):
+class MnkVectorEnv(_Family, _gym_base.VectorEnv):
     """``num_envs`` games of ``game`` (default tic-tac-toe) against the opponent, stepped
     together by the native kernel; ``tictactoe_rs/Mnk-v0``.
 
@@ -323,11 +340,7 @@ class MnkVectorEnv(_gym_base.VectorEnv):
     returns the kernel's own buffers, rewritten by the next step, instead of copies.
     """
 
-    def __new__(cls, *args: Any, game: Any = None, **kwargs: Any) -> Any:
-        # game="ultimate" is its own class (not a subclass: Python then skips this __init__).
-        if is_ultimate(game):
-            return UltimateVectorEnv(*args, game=game, **kwargs)
-        return super().__new__(cls)
+    _ULTIMATE = UltimateVectorEnv
 
     def __init__(
         self,
@@ -342,7 +355,7 @@ class MnkVectorEnv(_gym_base.VectorEnv):
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         num_envs = _checks.index("num_envs", num_envs)
-        rules = game_rules(game)
+        rules = game_rules(self._game(game))
         self.game: _native.Rules = rules or _native.Rules.TIC_TAC_TOE
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.num_envs = num_envs
@@ -357,10 +370,6 @@ class MnkVectorEnv(_gym_base.VectorEnv):
         self._num_actions = self.game.actions
         self._bind(mode, readonly=rules is not None)
 
-    def _settle(self) -> None:
-        if callable(self.opponent):
-            _play_external(self._kernel, self.opponent)
-
 
 def _only_tic_tac_toe(game: Any) -> None:
     """A ``ValueError`` naming the id to make unless ``game`` is ``None`` or tic-tac-toe."""
@@ -374,66 +383,61 @@ class TicTacToeEnv(MnkEnv):
     """Tic-tac-toe against a built-in opponent: ``tictactoe_rs/TicTacToe-v0``
     (:class:`MnkEnv` with ``game="tic-tac-toe"``)."""
 
+    @classmethod
+    def _game(cls, game: str | _native.Rules | None) -> str:
+        # `game=` stays for code written before each preset had its class: tic-tac-toe only.
+        _only_tic_tac_toe(game)
+        return "tic-tac-toe"
+
+
+class _PresetEnv(MnkEnv):
+    """:class:`MnkEnv` with ``game`` fixed to the preset ``_GAME`` (the classes below)."""
+
+    _GAME: ClassVar[str]
+
     def __init__(
         self,
         opponent: Opponent = "heuristic",
         agent: Agent = "x",
         illegal_reward: float = -1.0,
         render_mode: RenderMode | None = None,
-        *,
-        game: str | _native.Rules | None = None,
     ) -> None:
-        # `game=` stays for code written before each preset had its class: tic-tac-toe only.
-        _only_tic_tac_toe(game)
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="tic-tac-toe")
+        super().__init__(opponent, agent, illegal_reward, render_mode, game=self._GAME)
 
 
-class FourByFourEnv(MnkEnv):
+class FourByFourEnv(_PresetEnv):
     """4 × 4, four in a row, against a built-in opponent: ``tictactoe_rs/FourByFour-v0``
     (:class:`MnkEnv` with ``game="4x4"``)."""
 
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-    ) -> None:
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="4x4")
+    _GAME = "4x4"
 
 
-class ConnectFourEnv(MnkEnv):
+class ConnectFourEnv(_PresetEnv):
     """Connect Four (6 rows, 7 columns, four in a row, gravity) against a built-in opponent:
     ``tictactoe_rs/ConnectFour-v0`` (:class:`MnkEnv` with ``game="connect-four"``)."""
 
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-    ) -> None:
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="connect-four")
+    _GAME = "connect-four"
 
 
-class GomokuEnv(MnkEnv):
+class GomokuEnv(_PresetEnv):
     """Freestyle gomoku (15 × 15, five or more in a row) against a built-in opponent:
     ``tictactoe_rs/Gomoku-v0`` (:class:`MnkEnv` with ``game="gomoku"``)."""
 
-    def __init__(
-        self,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        render_mode: RenderMode | None = None,
-    ) -> None:
-        super().__init__(opponent, agent, illegal_reward, render_mode, game="gomoku")
+    _GAME = "gomoku"
 
 
 class TicTacToeVectorEnv(MnkVectorEnv):
     """``num_envs`` games of tic-tac-toe (:class:`MnkVectorEnv` with ``game="tic-tac-toe"``);
     ``gym.make_vec("tictactoe_rs/TicTacToe-v0", num_envs)``."""
 
+    _game = TicTacToeEnv._game
+
+
+class _PresetVectorEnv(MnkVectorEnv):
+    """:class:`MnkVectorEnv` with ``game`` fixed to the preset ``_GAME`` (the classes below)."""
+
+    _GAME: ClassVar[str]
+
     def __init__(
         self,
         num_envs: int,
@@ -442,60 +446,29 @@ class TicTacToeVectorEnv(MnkVectorEnv):
         illegal_reward: float = -1.0,
         autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
         copy: bool = True,
-        *,
-        game: str | _native.Rules | None = None,
     ) -> None:
-        # `game=` stays for code written before each preset had its class: tic-tac-toe only.
-        _only_tic_tac_toe(game)
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="tic-tac-toe")
+        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game=self._GAME)
 
 
-class FourByFourVectorEnv(MnkVectorEnv):
+class FourByFourVectorEnv(_PresetVectorEnv):
     """``num_envs`` games of 4 × 4 (:class:`MnkVectorEnv` with ``game="4x4"``);
     ``gym.make_vec("tictactoe_rs/FourByFour-v0", num_envs)``."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-    ) -> None:
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="4x4")
+    _GAME = "4x4"
 
 
-class ConnectFourVectorEnv(MnkVectorEnv):
+class ConnectFourVectorEnv(_PresetVectorEnv):
     """``num_envs`` games of Connect Four (:class:`MnkVectorEnv` with ``game="connect-four"``);
     ``gym.make_vec("tictactoe_rs/ConnectFour-v0", num_envs)``."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-    ) -> None:
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="connect-four")
+    _GAME = "connect-four"
 
 
-class GomokuVectorEnv(MnkVectorEnv):
+class GomokuVectorEnv(_PresetVectorEnv):
     """``num_envs`` games of freestyle gomoku (:class:`MnkVectorEnv` with ``game="gomoku"``);
     ``gym.make_vec("tictactoe_rs/Gomoku-v0", num_envs)``."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponent: Opponent = "heuristic",
-        agent: Agent = "x",
-        illegal_reward: float = -1.0,
-        autoreset_mode: AutoresetMode | AutoresetName = AutoresetMode.NEXT_STEP,
-        copy: bool = True,
-    ) -> None:
-        super().__init__(num_envs, opponent, agent, illegal_reward, autoreset_mode, copy, game="gomoku")
+    _GAME = "gomoku"
 
 
 # The classes of each id of ENV_IDS: single, vector.

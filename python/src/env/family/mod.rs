@@ -31,14 +31,13 @@ use tictactoe::mnk::agents::{Agent, Strategy};
 use tictactoe::mnk::{Position, Rules};
 
 use super::kernel::{self, Buffer, Common};
-use super::shared::{Convention, Outcome, Pending};
+use super::shared::{self, Convention, Pending};
 use super::tables::splitmix;
 use crate::arrays::{Int, try_vec, zeros};
-use crate::mnk::Interrupt;
 
 mod rules;
 
-use rules::{Core, Game, Setup, Wide};
+use rules::{Core, Game, Setup, Stepper, Wide};
 
 /// The most games a kernel holds, so that no size computation overflows: a 19 × 19 game
 /// takes under 2 KiB of buffer and state.
@@ -108,41 +107,33 @@ pub struct FamilyKernel {
     scratch: Vec<usize>,
 }
 
-/// Borrows the buffer and runs `$body` over the typed games, without the GIL for large batches.
+/// Borrows the buffer and runs `$body` with `$stepper` (the driver's view of the typed games'
+/// rules) and `$games`, without the GIL for large batches ([`Buffer::run`]).
 macro_rules! with_games {
-    ($self:ident, $py:ident, |$core:ident, $games:ident, $empty:ident, $agent:ident, $out:ident| $body:expr) => {{
-        let mut buffer = $self.buffer.array.bind($py).readwrite();
-        let n = $self.games.len();
-        let setup = &$self.setup;
-        let mut $out = $self.buffer.layout.split(buffer.as_slice_mut()?);
-        let interrupt = Interrupt::new();
-        let stop = || interrupt.stop();
-        let $core = Core {
-            setup,
-            stop: Some(&stop),
-        };
-        let $agent = &mut $self.agent;
-        let value = each!(&mut $self.games, |$games, $empty| {
-            let $empty = *$empty;
-            kernel::run($py, n, || $body)
-        });
-        // Ctrl-C during an opponent's search: the games played on (a search cut short still
-        // answers a move); the call raises the `KeyboardInterrupt` now.
-        if let Some(error) = interrupt.raised() {
-            return Err(error);
-        }
-        value
+    ($self:ident, $py:ident, |$stepper:ident, $games:ident, $out:ident| $body:expr) => {{
+        let (setup, agent) = (&$self.setup, &mut $self.agent);
+        $self
+            .buffer
+            .run($py, &mut $self.games, |games, $out, stop| {
+                each!(games, |$games, empty| {
+                    let core = Core {
+                        setup,
+                        stop: Some(stop),
+                    };
+                    // `set_first` only reads it.
+                    #[allow(unused_mut)]
+                    let mut $stepper = Stepper {
+                        core,
+                        empty: *empty,
+                        agent,
+                    };
+                    $body
+                })
+            })?
     }};
 }
 
 impl FamilyKernel {
-    /// Keeps the state for `rollback` (external opponent only).
-    fn save(&mut self, py: Python<'_>) {
-        if self.agent.is_none() && self.setup.convention == Convention::Gym {
-            self.buffer.save(py, &self.games);
-        }
-    }
-
     /// Reads `obj`, a 1-d integer array (or a list, as numpy reads it) of `n` actions, into
     /// `values`.
     fn actions(&self, name: &str, obj: &Bound<'_, PyAny>, values: &mut Vec<usize>) -> PyResult<()> {
@@ -187,15 +178,7 @@ impl FamilyKernel {
         let rules = crate::mnk::game_arg(game, "game")?;
         let common = Common::read(n, MAX_GAMES, convention, autoreset, seat, illegal_reward)?;
         let (n, convention) = (common.n, common.convention);
-        let opponent = if opponent == "external" {
-            None
-        } else {
-            Some(opponent.parse::<Strategy>().map_err(|e| {
-                PyValueError::new_err(format!(
-                    "argument `opponent`: {e} or external, got {opponent:?}"
-                ))
-            })?)
-        };
+        let opponent = kernel::read_opponent::<Strategy>(opponent)?;
         // `perfect` has no budget: refused where its solver has no time bound (as `ttt play`).
         if opponent == Some(Strategy::Perfect) && !tictactoe::mnk::agents::perfect_is_bounded(rules)
         {
@@ -223,7 +206,8 @@ use \"alphabeta\"",
             }
             _ => None,
         };
-        let buffer = Buffer::new(py, setup.layout(n))?;
+        let external = convention == Convention::Gym && agent.is_none();
+        let buffer = Buffer::new(py, setup.layout(n), external)?;
         Ok(FamilyKernel {
             setup,
             games,
@@ -259,17 +243,18 @@ use \"alphabeta\"",
             let mut state = seeds[0];
             self.agent = Some(Agent::new(strategy, splitmix(&mut state)));
         }
-        self.save(py);
-        with_games!(self, py, |core, games, empty, agent, out| {
-            for (i, game) in games.iter_mut().enumerate() {
-                if mask.as_ref().is_some_and(|m| !m[i]) {
-                    continue;
-                }
-                if let Some(seeds) = &seeds {
-                    *game = Game::new(empty, seeds[i]);
-                }
-                core.start(game, empty, agent, i, &mut out);
-            }
+        self.buffer.save(py, &self.games);
+        let (seeds, mask) = (seeds.as_deref(), mask.as_deref());
+        with_games!(self, py, |stepper, games, out| {
+            let empty = stepper.empty;
+            shared::reset_all(
+                &mut stepper,
+                games,
+                seeds,
+                mask,
+                |s| Game::new(empty, s),
+                out,
+            );
         });
         Ok(())
     }
@@ -279,18 +264,15 @@ use \"alphabeta\"",
     /// raises before any game moves.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut scratch = std::mem::take(&mut self.scratch);
-        let read = self.actions("actions", actions, &mut scratch);
-        if read.is_ok() {
-            self.save(py);
-        }
-        let result = read.and_then(|()| {
-            with_games!(self, py, |core, games, empty, agent, out| {
-                for (i, (game, &action)) in games.iter_mut().zip(&scratch).enumerate() {
-                    core.step(game, empty, agent, action, i, &mut out);
-                }
+        let result = self
+            .actions("actions", actions, &mut scratch)
+            .and_then(|()| {
+                self.buffer.save(py, &self.games);
+                with_games!(self, py, |stepper, games, out| {
+                    shared::step_all(&mut stepper, games, &scratch, out);
+                });
+                Ok(())
             });
-            Ok(())
-        });
         self.scratch = scratch;
         result
     }
@@ -298,21 +280,13 @@ use \"alphabeta\"",
     /// Writes a uniformly random legal action of each game into `out` (int64), from each
     /// game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.games.len();
-        let mut out = kernel::sample_out(out, n)?;
-        let out = out.as_slice_mut()?;
         let core = Core {
             setup: &self.setup,
             stop: None,
         };
         each!(&mut self.games, |games, _e| {
-            kernel::run(py, n, || {
-                for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                    *slot = core.sample(game);
-                }
-            });
-        });
-        Ok(())
+            kernel::sample(py, out, games, |game| core.sample(game))
+        })
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`
@@ -338,15 +312,7 @@ use \"alphabeta\"",
         py: Python<'py>,
         viewer: Int<i64>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let viewer = match viewer.0 {
-            0 => 0u8,
-            1 => 1u8,
-            v => {
-                return Err(PyValueError::new_err(format!(
-                    "argument `viewer` must be player id 0 or 1, got {v}"
-                )));
-            }
-        };
+        let viewer = kernel::read_viewer(viewer)?;
         let s = &self.setup;
         let n = self.games.len();
         let (r, c) = (s.rules.rows() as usize, s.rules.cols() as usize);
@@ -389,15 +355,8 @@ use \"alphabeta\"",
     fn finish(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut values = Vec::new();
         self.actions("actions", actions, &mut values)?;
-        let illegal: Option<usize> = with_games!(self, py, |core, games, empty, agent, out| {
-            let _ = agent;
-            let mut illegal = None;
-            for (i, (game, &action)) in games.iter_mut().zip(&values).enumerate() {
-                if game.pending != Pending::None && !core.finish(game, empty, action, i, &mut out) {
-                    illegal.get_or_insert(i);
-                }
-            }
-            illegal
+        let illegal = with_games!(self, py, |stepper, games, out| {
+            shared::finish_all(&mut stepper, games, &values, out)
         });
         match illegal {
             Some(i) => Err(kernel::illegal_finish(values[i], i)),
@@ -437,14 +396,8 @@ use \"alphabeta\"",
             .collect());
         let (first, mask) =
             kernel::first_args(n, self.setup.convention, first, mask, |i| plies[i] > 0)?;
-        with_games!(self, py, |core, games, empty, agent, out| {
-            let _ = (empty, agent);
-            for (i, game) in games.iter_mut().enumerate() {
-                if mask[i] {
-                    game.first = first[i] as u8;
-                    core.observe(game, Outcome::Ongoing, i, &mut out);
-                }
-            }
+        with_games!(self, py, |stepper, games, out| {
+            shared::seat_all(&stepper, games, &first, &mask, out);
         });
         Ok(())
     }

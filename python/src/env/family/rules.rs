@@ -13,7 +13,7 @@ use tictactoe::mnk::{AnyPosition, Position, Rules};
 use tictactoe::{Player, Status};
 
 use super::super::shared::{
-    Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, score_unless_quiet, write_player,
+    Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
 use super::super::tables::splitmix;
 
@@ -232,6 +232,7 @@ fn swap_planes(obs: &mut [u8]) {
 
 /// The games and the settings, generic over the width; every method works on the fields of
 /// one game `i` (the kernel loops).
+#[derive(Clone, Copy)]
 pub struct Core<'s> {
     pub setup: &'s Setup,
     /// Asked by the built-in opponent's search (`mcts`, `alphabeta`) as it goes (true: stop
@@ -336,29 +337,6 @@ impl Core<'_> {
         write_player(out, i, viewer);
     }
 
-    /// Writes rewards and flags of an outcome (the 3 × 3 kernel's rules); a game whose
-    /// fields already say "going on, no reward" (`quiet`) is not written again.
-    #[inline(always)]
-    fn score<const W: usize>(
-        &self,
-        game: &mut Game<W>,
-        outcome: Outcome,
-        i: usize,
-        out: &mut Out<'_>,
-    ) where
-        Position<W>: Wide,
-    {
-        let s = self.setup;
-        score_unless_quiet(
-            &mut game.quiet,
-            s.convention,
-            s.illegal_reward,
-            outcome,
-            i,
-            out,
-        );
-    }
-
     /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
     fn restart<const W: usize>(
         &self,
@@ -409,153 +387,6 @@ impl Core<'_> {
         }
     }
 
-    /// Starts game `i` and writes its fields whole.
-    pub fn start<const W: usize>(
-        &self,
-        game: &mut Game<W>,
-        empty: Position<W>,
-        agent: &mut Option<Agent>,
-        i: usize,
-        out: &mut Out<'_>,
-    ) where
-        Position<W>: Wide,
-    {
-        self.restart(game, empty, agent);
-        self.score(game, Outcome::Ongoing, i, out);
-        if game.pending == Pending::None {
-            self.observe(game, Outcome::Ongoing, i, out);
-        }
-    }
-
-    /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
-    #[inline(always)]
-    // The game, the kernel's empty position and opponent, the step's outcome and marks, and
-    // the output slot: a struct to carry them would be built once a call for nothing.
-    #[allow(clippy::too_many_arguments)]
-    fn conclude<const W: usize>(
-        &self,
-        game: &mut Game<W>,
-        empty: Position<W>,
-        agent: &mut Option<Agent>,
-        outcome: Outcome,
-        moves: &[Option<Mark>; 2],
-        i: usize,
-        out: &mut Out<'_>,
-    ) where
-        Position<W>: Wide,
-    {
-        self.score(game, outcome, i, out);
-        if outcome == Outcome::Ongoing {
-            self.advance(game, moves, i, out);
-            return;
-        }
-        match self.setup.autoreset {
-            Autoreset::SameStep => {
-                self.observe_end(game, outcome, moves, i, out);
-                let ob = self.setup.obs_bytes();
-                out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
-                self.restart(game, empty, agent);
-                if game.pending == Pending::None {
-                    self.observe(game, Outcome::Ongoing, i, out);
-                }
-            }
-            Autoreset::NextStep | Autoreset::Disabled => {
-                game.done = true;
-                self.observe_end(game, outcome, moves, i, out);
-            }
-        }
-    }
-
-    /// The observation and mask of game `i`, which `moves` just ended: updated in place as
-    /// after a move in play when it ended on a mark (the viewer is the one a game in play would
-    /// have: only an illegal move changes it), then the mask of an ended game; whole otherwise.
-    #[inline]
-    fn observe_end<const W: usize>(
-        &self,
-        game: &Game<W>,
-        outcome: Outcome,
-        moves: &[Option<Mark>; 2],
-        i: usize,
-        out: &mut Out<'_>,
-    ) where
-        Position<W>: Wide,
-    {
-        let marked = moves.iter().any(Option::is_some);
-        if !marked || matches!(outcome, Outcome::Illegal(_)) {
-            self.observe(game, outcome, i, out);
-            return;
-        }
-        self.advance(game, moves, i, out);
-        if self.setup.convention != Convention::PettingZoo {
-            let a = self.setup.actions;
-            out.mask[a * i..a * (i + 1)].fill(1);
-        }
-    }
-
-    /// One step of game `i` with `action` (below the number of actions).
-    #[inline(always)]
-    pub fn step<const W: usize>(
-        &self,
-        game: &mut Game<W>,
-        empty: Position<W>,
-        agent: &mut Option<Agent>,
-        action: usize,
-        i: usize,
-        out: &mut Out<'_>,
-    ) where
-        Position<W>: Wide,
-    {
-        if game.done {
-            match self.setup.autoreset {
-                Autoreset::NextStep => self.start(game, empty, agent, i, out),
-                // A finished game stays as it is, with no reward (pgx's rule).
-                _ => out.rewards[8 * i..8 * i + 8].fill(0),
-            }
-            return;
-        }
-        let (mut outcome, mark) = game.play(self.setup, action);
-        let mut moves = [mark, None];
-        if self.setup.convention == Convention::Gym && outcome == Outcome::Ongoing {
-            let (after, reply) = self.opponent_turn(game, agent, Pending::InStep);
-            if game.pending != Pending::None {
-                return;
-            }
-            outcome = after;
-            moves[1] = reply;
-        }
-        self.conclude(game, empty, agent, outcome, &moves, i, out);
-    }
-
-    /// The external opponent's move in game `i`; `false` when it is illegal.
-    pub fn finish<const W: usize>(
-        &self,
-        game: &mut Game<W>,
-        empty: Position<W>,
-        action: usize,
-        i: usize,
-        out: &mut Out<'_>,
-    ) -> bool
-    where
-        Position<W>: Wide,
-    {
-        let pending = game.pending;
-        game.pending = Pending::None;
-        let (outcome, _) = game.play(self.setup, action);
-        match outcome {
-            Outcome::Illegal(_) => return false,
-            Outcome::Ongoing => {
-                if pending == Pending::InStep {
-                    self.score(game, outcome, i, out);
-                }
-                // Whole: the agent's move of this step was not written either.
-                self.observe(game, outcome, i, out);
-            }
-            // The opponent's first move cannot end a game; one in a step ends it.
-            _ => self.conclude(game, empty, &mut None, outcome, &[None, None], i, out),
-        }
-        true
-    }
-
     /// A uniformly random action with room (any action when the game is over).
     #[inline]
     pub fn sample<const W: usize>(&self, game: &mut Game<W>) -> i64
@@ -577,8 +408,101 @@ impl Core<'_> {
     }
 }
 
+impl<const W: usize> Slot for Game<W> {
+    #[inline(always)]
+    fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool) {
+        (&mut self.done, &mut self.pending, &mut self.quiet)
+    }
+
+    #[inline(always)]
+    fn seat(&mut self, first: u8) {
+        self.first = first;
+    }
+}
+
+/// The rules of a kernel's games at width `W` as the step driver uses them ([`Steps`]): the
+/// core, the empty position the games restart from, and the built-in opponent.
+pub struct Stepper<'a, const W: usize> {
+    pub core: Core<'a>,
+    pub empty: Position<W>,
+    pub agent: &'a mut Option<Agent>,
+}
+
+impl<const W: usize> Steps for Stepper<'_, W>
+where
+    Position<W>: Wide,
+{
+    type Game = Game<W>;
+    type Marks = [Option<Mark>; 2];
+    const NO_MARKS: Self::Marks = [None, None];
+
+    #[inline(always)]
+    fn settings(&self) -> Settings {
+        let s = &self.core.setup;
+        (s.convention, s.autoreset, s.illegal_reward, s.obs_bytes())
+    }
+
+    fn restart(&mut self, game: &mut Game<W>) {
+        self.core.restart(game, self.empty, self.agent);
+    }
+
+    #[inline(always)]
+    fn play(&mut self, game: &mut Game<W>, action: usize) -> Option<(Outcome, Self::Marks)> {
+        let (mut outcome, mark) = game.play(self.core.setup, action);
+        let mut moves = [mark, None];
+        if self.core.setup.convention == Convention::Gym && outcome == Outcome::Ongoing {
+            let (after, reply) = self.core.opponent_turn(game, self.agent, Pending::InStep);
+            if game.pending != Pending::None {
+                return None;
+            }
+            outcome = after;
+            moves[1] = reply;
+        }
+        Some((outcome, moves))
+    }
+
+    fn play_external(&mut self, game: &mut Game<W>, action: usize) -> Outcome {
+        game.play(self.core.setup, action).0
+    }
+
+    #[inline(always)]
+    fn observe(&self, game: &Game<W>, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+        self.core.observe(game, outcome, i, out);
+    }
+
+    #[inline(always)]
+    fn advance(&self, game: &Game<W>, moves: &Self::Marks, i: usize, out: &mut Out<'_>) {
+        self.core.advance(game, moves, i, out);
+    }
+
+    /// Updated in place as after a move in play when the game ended on a mark (the viewer is
+    /// the one a game in play would have: only an illegal move changes it), then the mask of
+    /// an ended game; whole otherwise.
+    #[inline]
+    fn observe_end(
+        &self,
+        game: &Game<W>,
+        outcome: Outcome,
+        moves: &Self::Marks,
+        i: usize,
+        out: &mut Out<'_>,
+    ) {
+        let marked = moves.iter().any(Option::is_some);
+        if !marked || matches!(outcome, Outcome::Illegal(_)) {
+            self.core.observe(game, outcome, i, out);
+            return;
+        }
+        self.core.advance(game, moves, i, out);
+        if self.core.setup.convention != Convention::PettingZoo {
+            let a = self.core.setup.actions;
+            out.mask[a * i..a * (i + 1)].fill(1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::super::shared::{Played, Random, play_random};
     use super::*;
 
     /// Plays random games (some moves illegal) in each convention and auto-reset mode and
@@ -601,7 +525,7 @@ mod tests {
             let (ob, a) = (setup.obs_bytes(), setup.actions);
             let layout = setup.layout(n);
             let total = layout.offsets().1;
-            let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
+            let mut twin = vec![0u8; total];
             let core = Core {
                 setup: &setup,
                 stop: None,
@@ -609,30 +533,36 @@ mod tests {
             // Cannot fail: each test picks a width `W` wide enough for its rules.
             let empty = Position::<W>::new(rules).unwrap();
             let mut agent = opponent.map(|s| Agent::new(s, 9));
+            let mut stepper = Stepper {
+                core,
+                empty,
+                agent: &mut agent,
+            };
             let mut games: Vec<Game<W>> = (0..n as u64).map(|i| Game::new(empty, i)).collect();
-            let mut rng = 5u64;
-            for (i, game) in games.iter_mut().enumerate() {
-                core.start(game, empty, &mut agent, i, &mut layout.split(&mut bytes));
-            }
-            for step in 0..400 {
-                for (i, game) in games.iter_mut().enumerate() {
-                    let random = splitmix(&mut rng);
-                    let action = if random.is_multiple_of(16) {
-                        (random >> 32) as usize % a
-                    } else {
-                        core.sample(game) as usize
-                    };
-                    let before = game.clone();
-                    let illegal = !game.done && !game.position.is_legal(action);
-                    let at = format!("{spec} {convention:?} {autoreset:?} step {step} game {i}");
-                    core.step(
+            let plan = Random {
+                steps: 400,
+                wild: 16,
+                actions: a,
+                seed: 5,
+            };
+            let sample = |s: &Stepper<'_, W>, game: &mut Game<W>| s.core.sample(game);
+            play_random(
+                &mut stepper,
+                &mut games,
+                &layout,
+                &plan,
+                sample,
+                |_, played| {
+                    let Played {
                         game,
-                        empty,
-                        &mut agent,
+                        before,
                         action,
                         i,
-                        &mut layout.split(&mut bytes),
-                    );
+                        step,
+                        out: fast,
+                    } = played;
+                    let illegal = !before.done && !before.position.is_legal(action);
+                    let at = format!("{spec} {convention:?} {autoreset:?} step {step} game {i}");
                     // Any end but an illegal move shows the viewer and mask of a draw.
                     let end = if illegal {
                         Outcome::Illegal(before.mover())
@@ -641,11 +571,11 @@ mod tests {
                     };
                     let now = if game.done { end } else { Outcome::Ongoing };
                     core.observe(game, now, i, &mut layout.split(&mut twin));
-                    let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
+                    let slow = layout.split(&mut twin);
                     assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
                     let ended = fast.terminated[i] == 1 && !before.done;
                     if autoreset == Autoreset::SameStep && ended && convention != Convention::Gym {
-                        let mut last = before;
+                        let mut last = before.clone();
                         if !illegal {
                             last.play(&setup, action);
                         }
@@ -659,8 +589,8 @@ mod tests {
                             "final, {at}"
                         );
                     }
-                }
-            }
+                },
+            );
         }
     }
 

@@ -34,11 +34,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::kernel::{self, Buffer, Common};
-use super::shared::{Convention, Pending};
+use super::shared::{self, Convention};
 use super::tables::splitmix;
 use crate::arrays::{Int, try_vec, zeros};
 use crate::choice::{self, Choice};
-use crate::mnk::Interrupt;
 use std::sync::Mutex;
 use tictactoe::ultimate::agents::{Agent, Strategy};
 
@@ -75,18 +74,10 @@ impl Choice for Observation {
 /// `opponent`: `"random"` (the game's own stream), `"external"`, or one of the library's
 /// players (`"heuristic"`, `"mcts"`, `"mcts:N"`).
 fn read_opponent(text: &str) -> PyResult<Opponent> {
-    match text {
-        "random" => Ok(Opponent::Random),
-        "external" => Ok(Opponent::External),
-        _ => text
-            .parse::<Strategy>()
-            .map(Opponent::Builtin)
-            .map_err(|e| {
-                PyValueError::new_err(format!(
-                    "argument `opponent`: {e} or external, got {text:?}"
-                ))
-            }),
+    if text == "random" {
+        return Ok(Opponent::Random);
     }
+    Ok(kernel::read_opponent::<Strategy>(text)?.map_or(Opponent::External, Opponent::Builtin))
 }
 
 /// The built-in player of `setup` (gym convention, `Opponent::Builtin`), seeded from `seed`.
@@ -114,39 +105,27 @@ pub struct UltimateKernel {
     agent: Option<Mutex<Agent>>,
 }
 
-/// Borrows the buffer and runs `$body` over the games, without the GIL for large batches.
+/// Borrows the buffer and runs `$body` with `$core` (the games' rules, the driver's view) and
+/// `$games`, without the GIL for large batches ([`Buffer::run`]).
 macro_rules! with_games {
     ($self:ident, $py:ident, |$core:ident, $games:ident, $out:ident| $body:expr) => {{
-        let mut buffer = $self.buffer.array.bind($py).readwrite();
-        let n = $self.games.len();
-        let setup = $self.setup;
-        let mut $out = $self.buffer.layout.split(buffer.as_slice_mut()?);
-        let interrupt = Interrupt::new();
-        let stop = || interrupt.stop();
-        let $core = Core {
-            setup,
-            agent: $self.agent.as_ref(),
-            stop: Some(&stop),
-        };
-        let $games = &mut $self.games;
-        let value = kernel::run($py, n, || $body);
-        // Ctrl-C during an opponent's search: the games played on (a search cut short still
-        // answers a move); the call raises the `KeyboardInterrupt` now.
-        if let Some(error) = interrupt.raised() {
-            return Err(error);
-        }
-        value
+        let (setup, agent) = ($self.setup, $self.agent.as_ref());
+        $self
+            .buffer
+            .run($py, &mut $self.games, |$games, $out, stop| {
+                // `set_first` only reads it.
+                #[allow(unused_mut)]
+                let mut $core = Core {
+                    setup,
+                    agent,
+                    stop: Some(stop),
+                };
+                $body
+            })?
     }};
 }
 
 impl UltimateKernel {
-    /// Keeps the state for `rollback` (external opponent only).
-    fn save(&mut self, py: Python<'_>) {
-        if self.setup.opponent == Opponent::External && self.setup.convention == Convention::Gym {
-            self.buffer.save(py, &self.games);
-        }
-    }
-
     /// Reads `obj`, a 1-d integer array (or a list, as numpy reads it) of `n` actions below
     /// `limit`, into `values`; errors name `name`, the game and the value.
     fn read_actions(
@@ -207,10 +186,11 @@ impl UltimateKernel {
             observation: choice::parse::<Observation>("observation", observation)?,
         };
         let games = kernel::games(n, |i| Game::new(seed.0.wrapping_add(i)))?;
+        let external = setup.convention == Convention::Gym && setup.opponent == Opponent::External;
         Ok(UltimateKernel {
             setup,
             games,
-            buffer: Buffer::new(py, setup.layout(n))?,
+            buffer: Buffer::new(py, setup.layout(n), external)?,
             scratch: try_vec("n", n, 0)?,
             agent: agent(setup, seed.0),
         })
@@ -241,17 +221,10 @@ impl UltimateKernel {
         {
             self.agent = agent(self.setup, seeds[0]);
         }
-        self.save(py);
+        self.buffer.save(py, &self.games);
+        let (seeds, mask) = (seeds.as_deref(), mask.as_deref());
         with_games!(self, py, |core, games, out| {
-            for (i, game) in games.iter_mut().enumerate() {
-                if mask.as_ref().is_some_and(|m| !m[i]) {
-                    continue;
-                }
-                if let Some(seeds) = &seeds {
-                    *game = Game::new(seeds[i]);
-                }
-                core.start(game, i, &mut out);
-            }
+            shared::reset_all(&mut core, games, seeds, mask, Game::new, out);
         });
         Ok(())
     }
@@ -264,14 +237,10 @@ impl UltimateKernel {
         let mut scratch = std::mem::take(&mut self.scratch);
         let limit = self.setup.actions.count();
         let read = self.read_actions("actions", actions, limit, &mut scratch);
-        if read.is_ok() {
-            self.save(py);
-        }
         let result = read.and_then(|()| {
+            self.buffer.save(py, &self.games);
             with_games!(self, py, |core, games, out| {
-                for (i, (game, &action)) in games.iter_mut().zip(&scratch).enumerate() {
-                    core.step(game, action, i, &mut out);
-                }
+                shared::step_all(&mut core, games, &scratch, out);
             });
             Ok(())
         });
@@ -282,17 +251,8 @@ impl UltimateKernel {
     /// Writes a uniformly random legal action of each game into `out` (a writeable int64
     /// array of shape `(n,)`), from each game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.games.len();
-        let mut out = kernel::sample_out(out, n)?;
-        let out = out.as_slice_mut()?;
         let core = Core::plain(self.setup);
-        let games = &mut self.games;
-        kernel::run(py, n, || {
-            for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-                *slot = core.sample(game);
-            }
-        });
-        Ok(())
+        kernel::sample(py, out, &mut self.games, |game| core.sample(game))
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`
@@ -314,15 +274,7 @@ impl UltimateKernel {
         py: Python<'py>,
         viewer: Int<i64>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let viewer = match viewer.0 {
-            0 => 0u8,
-            1 => 1u8,
-            v => {
-                return Err(PyValueError::new_err(format!(
-                    "argument `viewer` must be player id 0 or 1, got {v}"
-                )));
-            }
-        };
+        let viewer = kernel::read_viewer(viewer)?;
         let n = self.games.len();
         let obs = zeros::<u8>(py, "n", &[n, 3, 9, 9])?;
         let mask = zeros::<u8>(py, "n", &[n, 81])?;
@@ -355,14 +307,8 @@ impl UltimateKernel {
     fn finish(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut values = Vec::new();
         self.read_actions("actions", actions, 81, &mut values)?;
-        let illegal: Option<usize> = with_games!(self, py, |core, games, out| {
-            let mut illegal = None;
-            for (i, (game, &action)) in games.iter_mut().zip(&values).enumerate() {
-                if game.pending != Pending::None && !core.finish(game, action, i, &mut out) {
-                    illegal.get_or_insert(i);
-                }
-            }
-            illegal
+        let illegal = with_games!(self, py, |core, games, out| {
+            shared::finish_all(&mut core, games, &values, out)
         });
         match illegal {
             Some(i) => Err(kernel::illegal_finish(values[i], i)),
@@ -412,13 +358,7 @@ impl UltimateKernel {
                 games[i].position.plies() > 0
             })?;
         with_games!(self, py, |core, games, out| {
-            for (i, game) in games.iter_mut().enumerate() {
-                if mask[i] {
-                    game.first = first[i] as u8;
-                    game.mover = game.first;
-                    core.observe(game, false, i, &mut out);
-                }
-            }
+            shared::seat_all(&core, games, &first, &mask, out);
         });
         Ok(())
     }

@@ -16,7 +16,7 @@ use tictactoe::ultimate::{Move, Position};
 use tictactoe::{Cell, Player, Status};
 
 use super::super::shared::{
-    Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, score_unless_quiet, write_player,
+    Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
 use super::super::tables::{splitmix, write_bits};
 
@@ -291,35 +291,6 @@ impl Core<'_> {
         write_player(out, i, viewer);
     }
 
-    /// Writes rewards and flags of an outcome; a game whose fields already say "going on, no
-    /// reward" (`quiet`) is not written again.
-    #[inline(always)]
-    fn score(self, game: &mut Game, outcome: Outcome, i: usize, out: &mut Out<'_>) {
-        let s = self.setup;
-        score_unless_quiet(
-            &mut game.quiet,
-            s.convention,
-            s.illegal_reward,
-            outcome,
-            i,
-            out,
-        );
-    }
-
-    /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
-    fn restart(self, game: &mut Game) {
-        game.position = Position::EMPTY;
-        game.chosen = NONE;
-        game.last = None;
-        game.done = false;
-        game.pending = Pending::None;
-        game.first = self.setup.seat.draw(&mut game.seat_rng);
-        game.mover = game.first;
-        if self.setup.convention == Convention::Gym && game.first == 1 {
-            self.opponent_turn(game, Pending::AfterReset);
-        }
-    }
-
     /// The opponent (id 1) moves now, or the game waits for Python.
     #[inline]
     fn opponent_turn(self, game: &mut Game, pending: Pending) -> Outcome {
@@ -349,81 +320,6 @@ impl Core<'_> {
                 Outcome::Ongoing
             }
         }
-    }
-
-    /// Starts game `i` and writes its fields whole.
-    pub fn start(self, game: &mut Game, i: usize, out: &mut Out<'_>) {
-        self.restart(game);
-        self.score(game, Outcome::Ongoing, i, out);
-        if game.pending == Pending::None {
-            self.observe(game, false, i, out);
-        }
-    }
-
-    /// Finishes step `i` once the game's moves are made: outcome, then auto-reset.
-    #[inline(always)]
-    fn conclude(
-        self,
-        game: &mut Game,
-        outcome: Outcome,
-        marks: &Marks,
-        i: usize,
-        out: &mut Out<'_>,
-    ) {
-        self.score(game, outcome, i, out);
-        if outcome == Outcome::Ongoing {
-            self.advance(game, marks, i, out);
-            return;
-        }
-        match self.setup.autoreset {
-            Autoreset::SameStep => {
-                self.observe(game, true, i, out);
-                let ob = self.setup.obs_bytes();
-                out.final_obs[ob * i..ob * (i + 1)].copy_from_slice(&out.obs[ob * i..ob * (i + 1)]);
-                self.restart(game);
-                if game.pending == Pending::None {
-                    self.observe(game, false, i, out);
-                }
-            }
-            Autoreset::NextStep | Autoreset::Disabled => {
-                game.done = true;
-                self.observe(game, true, i, out);
-            }
-        }
-    }
-
-    /// One step of game `i` with `action` (below the number of actions).
-    #[inline(always)]
-    pub fn step(self, game: &mut Game, action: usize, i: usize, out: &mut Out<'_>) {
-        if game.done {
-            match self.setup.autoreset {
-                Autoreset::NextStep => self.start(game, i, out),
-                // A finished game stays as it is, with no reward (pgx's rule).
-                _ => out.rewards[8 * i..8 * i + 8].fill(0),
-            }
-            return;
-        }
-        let actor = game.mover;
-        let plies = game.position.plies();
-        let mut outcome = game.act(self.setup.actions, action);
-        let mut marks: Marks = [None, None];
-        if game.position.plies() > plies {
-            marks[0] = game.last.map(|mv| (mv, actor));
-        }
-        if self.setup.convention == Convention::Gym
-            && outcome == Outcome::Ongoing
-            && game.mover == 1
-        {
-            let plies = game.position.plies();
-            outcome = self.opponent_turn(game, Pending::InStep);
-            if game.pending != Pending::None {
-                return;
-            }
-            if game.position.plies() > plies {
-                marks[1] = game.last.map(|mv| (mv, 1));
-            }
-        }
-        self.conclude(game, outcome, &marks, i, out);
     }
 
     /// Game `i` goes on after `marks`: its `planes` observation and mask updated in place. In
@@ -496,28 +392,6 @@ impl Core<'_> {
         write_player(out, i, viewer);
     }
 
-    /// The external opponent's flat move in game `i`; `false` when it is illegal.
-    pub fn finish(self, game: &mut Game, action: usize, i: usize, out: &mut Out<'_>) -> bool {
-        let pending = game.pending;
-        game.pending = Pending::None;
-        let Ok(mv) = Move::try_from(action) else {
-            return false;
-        };
-        let outcome = game.play(mv);
-        match outcome {
-            Outcome::Illegal(_) => return false,
-            Outcome::Ongoing => {
-                if pending == Pending::InStep {
-                    self.score(game, outcome, i, out);
-                }
-                self.observe(game, false, i, out);
-            }
-            // The opponent's first move cannot end a game; one in a step ends it.
-            _ => self.conclude(game, outcome, &[None, None], i, out),
-        }
-        true
-    }
-
     /// A uniformly random legal action (any action once the game is over): a flat move, or
     /// with `openspiel` actions an open board when the mover chooses, else a cell.
     #[inline]
@@ -539,6 +413,96 @@ impl Core<'_> {
                 cells.pick(random).map_or(0, |c| c.index() as i64)
             }
         }
+    }
+}
+
+impl Slot for Game {
+    #[inline(always)]
+    fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool) {
+        (&mut self.done, &mut self.pending, &mut self.quiet)
+    }
+
+    #[inline(always)]
+    fn seat(&mut self, first: u8) {
+        self.first = first;
+        self.mover = first;
+    }
+}
+
+impl Steps for Core<'_> {
+    type Game = Game;
+    type Marks = Marks;
+    const NO_MARKS: Marks = [None, None];
+
+    #[inline(always)]
+    fn settings(&self) -> Settings {
+        let s = &self.setup;
+        (s.convention, s.autoreset, s.illegal_reward, s.obs_bytes())
+    }
+
+    /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
+    fn restart(&mut self, game: &mut Game) {
+        game.position = Position::EMPTY;
+        game.chosen = NONE;
+        game.last = None;
+        game.done = false;
+        game.pending = Pending::None;
+        game.first = self.setup.seat.draw(&mut game.seat_rng);
+        game.mover = game.first;
+        if self.setup.convention == Convention::Gym && game.first == 1 {
+            self.opponent_turn(game, Pending::AfterReset);
+        }
+    }
+
+    /// The mover's action (a board choice marks nothing), then in the gym convention the
+    /// opponent's answer while the game goes on and it is the opponent's turn.
+    #[inline(always)]
+    fn play(&mut self, game: &mut Game, action: usize) -> Option<(Outcome, Marks)> {
+        let actor = game.mover;
+        let plies = game.position.plies();
+        let mut outcome = game.act(self.setup.actions, action);
+        let mut marks: Marks = [None, None];
+        if game.position.plies() > plies {
+            marks[0] = game.last.map(|mv| (mv, actor));
+        }
+        if self.setup.convention == Convention::Gym
+            && outcome == Outcome::Ongoing
+            && game.mover == 1
+        {
+            let plies = game.position.plies();
+            outcome = self.opponent_turn(game, Pending::InStep);
+            if game.pending != Pending::None {
+                return None;
+            }
+            if game.position.plies() > plies {
+                marks[1] = game.last.map(|mv| (mv, 1));
+            }
+        }
+        Some((outcome, marks))
+    }
+
+    /// A flat move, whatever the agent's action convention.
+    fn play_external(&mut self, game: &mut Game, action: usize) -> Outcome {
+        match Move::try_from(action) {
+            Ok(mv) => game.play(mv),
+            Err(_) => Outcome::Illegal(game.mover),
+        }
+    }
+
+    #[inline(always)]
+    fn observe(&self, game: &Game, outcome: Outcome, i: usize, out: &mut Out<'_>) {
+        Core::observe(*self, game, outcome != Outcome::Ongoing, i, out);
+    }
+
+    #[inline(always)]
+    fn advance(&self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
+        Core::advance(*self, game, marks, i, out);
+    }
+
+    /// Whole: an ended game shows no legal move.
+    #[inline(always)]
+    fn observe_end(&self, game: &Game, _: Outcome, _: &Marks, i: usize, out: &mut Out<'_>) {
+        Core::observe(*self, game, true, i, out);
     }
 }
 
@@ -617,6 +581,7 @@ fn write_tensor(game: &Game, obs: &mut [u8]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::shared::{self, Random, play_random, start};
     use super::*;
 
     /// The fields updated in place (`advance`) equal the ones written whole (`observe`, the
@@ -643,30 +608,24 @@ mod tests {
                     let n = 3;
                     let ob = setup.obs_bytes();
                     let layout = setup.layout(n);
-                    let total = layout.offsets().1;
-                    let (mut bytes, mut twin) = (vec![0u8; total], vec![0u8; total]);
-                    let core = Core::plain(setup);
+                    let mut twin = vec![0u8; layout.offsets().1];
+                    let mut core = Core::plain(setup);
                     let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
-                    for (i, game) in games.iter_mut().enumerate() {
-                        core.start(game, i, &mut layout.split(&mut bytes));
-                    }
-                    let mut rng = 11u64;
                     let a = actions.count();
-                    for step in 0..800 {
-                        for (i, game) in games.iter_mut().enumerate() {
-                            let random = splitmix(&mut rng);
-                            let action = if random.is_multiple_of(25) {
-                                (random >> 32) as usize % a
-                            } else {
-                                core.sample(game) as usize
-                            };
-                            core.step(game, action, i, &mut layout.split(&mut bytes));
-                            core.observe(game, game.done, i, &mut layout.split(&mut twin));
-                            let (fast, slow) = (layout.split(&mut bytes), layout.split(&mut twin));
-                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
-                            assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
-                        }
-                    }
+                    let plan = Random {
+                        steps: 800,
+                        wild: 25,
+                        actions: a,
+                        seed: 11,
+                    };
+                    let sample = |core: &Core<'_>, game: &mut Game| core.sample(game);
+                    play_random(&mut core, &mut games, &layout, &plan, sample, |core, p| {
+                        let (game, i, fast) = (p.game, p.i, p.out);
+                        Core::observe(*core, game, game.done, i, &mut layout.split(&mut twin));
+                        let slow = layout.split(&mut twin);
+                        let at = format!("{convention:?} {actions:?} {autoreset:?} {} {i}", p.step);
+                        assert_eq!(fast.view(i, ob, a), slow.view(i, ob, a), "{at}");
+                    });
                 }
             }
         }
@@ -691,63 +650,52 @@ mod tests {
                     };
                     let n = 3;
                     let layout = setup.layout(n);
-                    let mut bytes = vec![0u8; layout.offsets().1];
-                    let core = Core::plain(setup);
+                    let mut core = Core::plain(setup);
                     let mut games: Vec<Game> = (0..n as u64).map(Game::new).collect();
-                    for (i, game) in games.iter_mut().enumerate() {
-                        core.start(game, i, &mut layout.split(&mut bytes));
-                    }
-                    let mut rng = 7u64;
                     let a = actions.count();
-                    for step in 0..600 {
-                        for (i, game) in games.iter_mut().enumerate() {
-                            let random = splitmix(&mut rng);
-                            let action = if random.is_multiple_of(20) {
-                                (random >> 32) as usize % a
-                            } else {
-                                core.sample(game) as usize
+                    let plan = Random {
+                        steps: 600,
+                        wild: 20,
+                        actions: a,
+                        seed: 7,
+                    };
+                    let sample = |core: &Core<'_>, game: &mut Game| core.sample(game);
+                    play_random(&mut core, &mut games, &layout, &plan, sample, |core, p| {
+                        let (game, i, out, step) = (p.game, p.i, p.out, p.step);
+                        let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
+                        let mask = &out.mask[a * i..a * (i + 1)];
+                        let obs = &out.obs[243 * i..243 * (i + 1)];
+                        if game.done {
+                            if convention != Convention::PettingZoo {
+                                assert!(mask.iter().all(|&m| m == 1), "{at}");
+                            }
+                            assert!(obs[162..].iter().all(|&v| v == 0), "{at}");
+                            return;
+                        }
+                        let legal = game.legal_moves();
+                        for (k, &v) in obs[162..].iter().enumerate() {
+                            assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
+                        }
+                        for (k, &m) in mask.iter().enumerate() {
+                            let allowed = match actions {
+                                Actions::Flat => legal >> k & 1 == 1,
+                                Actions::OpenSpiel => {
+                                    let mut probe = game.clone();
+                                    probe.act(actions, k) != Outcome::Illegal(probe.mover)
+                                }
                             };
-                            core.step(game, action, i, &mut layout.split(&mut bytes));
-                            let out = layout.split(&mut bytes);
-                            let at = format!("{convention:?} {actions:?} {autoreset:?} {step} {i}");
-                            let mask = &out.mask[a * i..a * (i + 1)];
-                            let obs = &out.obs[243 * i..243 * (i + 1)];
-                            if game.done {
-                                if convention != Convention::PettingZoo {
-                                    assert!(mask.iter().all(|&m| m == 1), "{at}");
-                                }
-                                assert!(obs[162..].iter().all(|&v| v == 0), "{at}");
-                                continue;
-                            }
-                            let legal = game.legal_moves();
-                            for (k, &v) in obs[162..].iter().enumerate() {
-                                assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
-                            }
-                            for (k, &m) in mask.iter().enumerate() {
-                                let allowed = match actions {
-                                    Actions::Flat => legal >> k & 1 == 1,
-                                    Actions::OpenSpiel => {
-                                        let mut probe = game.clone();
-                                        probe.act(actions, k) != Outcome::Illegal(probe.mover)
-                                    }
-                                };
-                                assert_eq!(m == 1, allowed, "{at} action {k}");
-                            }
-                            let me = game.player_of(core.viewer(game));
-                            for b in Cell::ALL {
-                                for c in Cell::ALL {
-                                    let k = 9 * b.index() + c.index();
-                                    let mark = game.position.at(b, c);
-                                    assert_eq!(obs[k] == 1, mark == Some(me), "{at}");
-                                    assert_eq!(
-                                        obs[81 + k] == 1,
-                                        mark == Some(me.opponent()),
-                                        "{at}"
-                                    );
-                                }
+                            assert_eq!(m == 1, allowed, "{at} action {k}");
+                        }
+                        let me = game.player_of(core.viewer(game));
+                        for b in Cell::ALL {
+                            for c in Cell::ALL {
+                                let k = 9 * b.index() + c.index();
+                                let mark = game.position.at(b, c);
+                                assert_eq!(obs[k] == 1, mark == Some(me), "{at}");
+                                assert_eq!(obs[81 + k] == 1, mark == Some(me.opponent()), "{at}");
                             }
                         }
-                    }
+                    });
                 }
             }
         }
@@ -767,7 +715,7 @@ mod tests {
             observation: Observation::Planes,
         };
         let agent = Mutex::new(Agent::new(Strategy::Heuristic, 5));
-        let core = Core {
+        let mut core = Core {
             setup,
             agent: Some(&agent),
             stop: None,
@@ -775,12 +723,12 @@ mod tests {
         let layout = setup.layout(1);
         let mut bytes = vec![0u8; layout.offsets().1];
         let mut game = Game::new(1);
-        core.start(&mut game, 0, &mut layout.split(&mut bytes));
+        start(&mut core, &mut game, 0, &mut layout.split(&mut bytes));
         let (mut games, mut wins, mut losses) = (0, 0, 0);
         while games < 200 {
             let action = core.sample(&mut game) as usize;
             let out = &mut layout.split(&mut bytes);
-            core.step(&mut game, action, 0, out);
+            shared::step(&mut core, &mut game, action, 0, out);
             if out.terminated[0] == 1 {
                 // Cannot fail: four bytes (test code, out of a user's reach).
                 let reward = f32::from_ne_bytes(out.rewards[..4].try_into().unwrap());
@@ -796,16 +744,22 @@ mod tests {
         };
         let agent = Mutex::new(Agent::new(Strategy::Mcts { playouts: 1 << 40 }, 5));
         let stop = || true;
-        let core = Core {
+        let mut core = Core {
             setup: searching,
             agent: Some(&agent),
             stop: Some(&stop),
         };
         let mut game = Game::new(2);
-        core.start(&mut game, 0, &mut layout.split(&mut bytes));
+        start(&mut core, &mut game, 0, &mut layout.split(&mut bytes));
         let plies = game.position.plies();
         let action = core.sample(&mut game) as usize;
-        core.step(&mut game, action, 0, &mut layout.split(&mut bytes));
+        shared::step(
+            &mut core,
+            &mut game,
+            action,
+            0,
+            &mut layout.split(&mut bytes),
+        );
         assert_eq!(
             game.position.plies(),
             plies + 2,
