@@ -584,6 +584,8 @@ mod tests {
     use super::super::super::shared::{self, Random, play_random, start};
     use super::*;
 
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
+
     /// The fields updated in place (`advance`) equal the ones written whole (`observe`, the
     /// slow twin) after every step of random games with illegal moves, in every convention,
     /// action numbering and auto-reset mode, for both observation layouts.
