@@ -220,6 +220,22 @@ fn connect_four() {
     // with a pick that needs no count, and what the generator alone costs.
     let mut draws = Xorshift::new(11);
     let buffer: Vec<u32> = (0..1 << 16).map(|_| draws.next_u32()).collect();
+    // Each game's length, from the bit API's loop above run once untimed: the same games
+    // replayed by a counted loop.
+    let lengths: Vec<u32> = {
+        let mut rng = Xorshift::new(11);
+        (0..GAMES)
+            .map(|_| {
+                let mut p = MnkConnectFour::new();
+                while p.status() == Status::Ongoing {
+                    let moves = p.legal_moves();
+                    let k = rng.pick(moves.len());
+                    p.play_bit(moves.nth(k).expect("in range").bit());
+                }
+                p.plies()
+            })
+            .collect()
+    };
     cases.extend([
         case(
             "floor: ours mnk::ConnectFour legal_moves().pick + play_move + status, the draws read from an array (no generator)",
@@ -253,6 +269,27 @@ fn connect_four() {
                             }
                         };
                         p.play_move(mv);
+                    }
+                    status_code(p.status())
+                })
+            },
+        ),
+        case(
+            "floor: ours mnk::ConnectFour legal_moves() len + nth(pick) + play_bit, the same games, each played for its length known in advance (the status tested every move, the game's end taken from the count: its exit waits on no line check)",
+            GAMES,
+            move || {
+                let mut lengths = lengths.iter();
+                games(GAMES, |rng| {
+                    let mut p = MnkConnectFour::new();
+                    for _ in 0..*lengths.next().expect("a length a game") {
+                        // Never true (each game ends at its length), as the status loop's
+                        // test: the moves then need no select of an empty move set.
+                        if p.status() != Status::Ongoing {
+                            break;
+                        }
+                        let moves = p.legal_moves();
+                        let k = rng.pick(moves.len());
+                        p.play_bit(moves.nth(k).expect("in range").bit());
                     }
                     status_code(p.status())
                 })

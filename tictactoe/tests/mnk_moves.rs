@@ -137,6 +137,18 @@ fn connect_four_is_the_family_position() {
             after.undo_move(mv);
             assert_eq!(after, *game, "{p:?} {mv:?}");
         }
+        // The bit level on the move set: `len`, `nth(k)`, `play_bit(mv.bit())`, on both.
+        let moves = game.legal_moves();
+        for k in 0..moves.len() {
+            let mv = moves.nth(k).unwrap();
+            assert_eq!(p.legal_moves().nth(k), Some(mv), "{p:?} {k}");
+            let (mut a, mut b) = (*game, *p);
+            a.play_bit(mv.bit());
+            b.play_bit(mv.bit());
+            assert_eq!(a.status(), b.status(), "{p:?} {mv:?}");
+            assert_eq!(Position::from(a), b, "{p:?} {mv:?}");
+        }
+        assert_eq!(moves.nth(moves.len()), None);
     };
     // Random games, and games that play the lowest column with room (draws on a full board).
     for n in 0..400 {

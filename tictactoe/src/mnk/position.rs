@@ -156,31 +156,24 @@ pub struct Moves<const W: usize> {
     rules: Rules,
 }
 
-/// `OPEN_COUNT[open]`: the number of open columns in a 7-column board's 7-bit mask of them.
-const OPEN_COUNT: [u8; 128] = {
-    let mut table = [0u8; 128];
-    let mut open = 0;
-    while open < 128 {
-        table[open] = (open as u32).count_ones() as u8;
-        open += 1;
-    }
-    table
-};
-
-/// `OPEN_SHIFT[open][k]`: `7 × c` for the `k`-th open column `c` of a 7-column board's 7-bit
-/// mask of open columns (the shift of its cells in a Connect Four word); 1 KiB.
-const OPEN_SHIFT: [[u8; 8]; 128] = {
-    let mut table = [[0u8; 8]; 128];
+/// `OPEN_MOVES[open]`, for a 7-column board's 7-bit mask `open` of its open columns: at `k`
+/// (below the count) the cells of the `k`-th open column in a Connect Four word (six bits at
+/// `7 × c`), and at 7 the count (no open column takes that slot: there are at most 7). One row
+/// serves [`Moves::len`] and [`Moves::nth`]: a pick is a load of the count, a multiply and a
+/// load of the column's cells, from one address (8 KiB; a game reads a few rows).
+static OPEN_MOVES: [[u64; 8]; 128] = {
+    let mut table = [[0u64; 8]; 128];
     let mut open = 0;
     while open < 128 {
         let (mut c, mut k) = (0, 0);
         while c < 7 {
             if open >> c & 1 == 1 {
-                table[open][k] = 7 * c as u8;
+                table[open][k] = 0x3f << (7 * c);
                 k += 1;
             }
             c += 1;
         }
+        table[open][7] = k as u64;
         open += 1;
     }
     table
@@ -206,7 +199,7 @@ impl<const W: usize> Moves<W> {
     pub fn len(&self) -> usize {
         if W == 1 && self.rules.is(Rules::CONNECT_FOUR) {
             // A table load: no population count at the baseline x86-64 level.
-            usize::from(OPEN_COUNT[self.open as usize & 127])
+            self.connect_four_row()[7] as usize
         } else if self.rules.gravity() {
             self.open.count_ones() as usize
         } else {
@@ -289,12 +282,17 @@ impl<const W: usize> Moves<W> {
         Some(Move(self.bits.nth_in_range(k) as u16))
     }
 
+    /// Connect Four's row of [`OPEN_MOVES`] for the open columns: their cells and their count.
+    #[inline(always)]
+    fn connect_four_row(&self) -> &'static [u64; 8] {
+        &OPEN_MOVES[self.open as usize & 127]
+    }
+
     /// Connect Four's `k`-th move (`k` below [`len`](Moves::len)): the `k`-th open column's
     /// one playable cell, the carry's bit in its cells.
     #[inline(always)]
     fn connect_four_nth(&self, k: usize) -> Move {
-        let shift = OPEN_SHIFT[self.open as usize & 127][k & 7];
-        let cell = self.bits.0[0] & (0x3f << shift);
+        let cell = self.bits.0[0] & self.connect_four_row()[k & 7];
         Move(cell.trailing_zeros() as u16)
     }
 
@@ -1030,6 +1028,39 @@ impl<const W: usize> core::hash::Hash for Position<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Connect Four's move set on every mask of open columns (the others full), the open
+    /// columns at random heights: `len` is the count of open columns, `nth` and `pick` are the
+    /// moves listed from the carry's bits (lowest first), and past `len` there is none.
+    #[test]
+    fn connect_four_moves_on_every_mask_of_open_columns() {
+        let mut next = crate::testing::xorshift(35);
+        for open in 0..128u32 {
+            for _ in 0..20 {
+                let mut occupied = 0u64;
+                for col in 0..7 {
+                    let height = if open >> col & 1 == 0 { 6 } else { next() % 6 };
+                    occupied |= ((1u64 << height) - 1) << (7 * col);
+                }
+                let moves = Moves::connect_four(occupied + CONNECT_FOUR_BOTTOM, open);
+                let listed: Vec<Move> = moves.iter().collect();
+                assert_eq!(moves.len(), open.count_ones() as usize, "{open:#b}");
+                assert_eq!(listed.len(), moves.len(), "{open:#b}");
+                for (k, &mv) in listed.iter().enumerate() {
+                    assert_eq!(moves.nth(k), Some(mv), "{open:#b} {k}");
+                    assert_eq!(
+                        mv.bit() / 7,
+                        (0..7).filter(|c| open >> c & 1 == 1).nth(k).unwrap()
+                    );
+                }
+                assert_eq!(moves.nth(listed.len()), None);
+                for random in [0, u32::MAX, next() as u32] {
+                    let k = (u64::from(random) * listed.len() as u64 >> 32) as usize;
+                    assert_eq!(moves.pick(random), listed.get(k).copied(), "{open:#b}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn new_is_the_checked_empty_board() {

@@ -328,6 +328,43 @@ mod tests {
         }
     }
 
+    /// The Connect Four check `play_bit` runs (in a baseline x86-64 build SSE2's, in others
+    /// the scalar shifts) answers as the cell-by-cell twin, on every line of four alone, on
+    /// each of them less its first mark, and on random boards of every density.
+    #[test]
+    fn connect_four_check_matches_the_twin() {
+        let rules = Rules::CONNECT_FOUR;
+        let cells = crate::mnk::bits::cell_mask::<1>(rules).0[0];
+        let (mut lines, mut words) = (0, 0);
+        let mut test = |word: u64| {
+            let expected = Bits([word])
+                .iter()
+                .any(|bit| twin_through(Bits([word]), bit, rules));
+            assert_eq!(super::c4_has_line(word), expected, "{word:#x}");
+            lines += usize::from(expected);
+            words += 1;
+        };
+        for start in 0..49 {
+            for d in [1, 6, 7, 8] {
+                let line = (0..4).fold(0, |w, i| w | 1u64.checked_shl(start + i * d).unwrap_or(0));
+                test(line & cells);
+                test(line & cells & !(1 << start));
+            }
+        }
+        let mut next = crate::testing::xorshift(35);
+        for density in 0..4 {
+            for _ in 0..5_000 {
+                let mut word = next() & cells;
+                for _ in 0..density {
+                    word &= next();
+                }
+                test(word);
+            }
+        }
+        // Both answers, many times each.
+        assert!(lines > 1000 && words - lines > 1000, "{lines} of {words}");
+    }
+
     #[test]
     fn fast_checks_match_a_cell_by_cell_twin() {
         for (rows, cols) in [

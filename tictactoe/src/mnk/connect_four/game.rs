@@ -180,7 +180,7 @@ impl ConnectFour {
     #[inline(always)]
     pub fn play_bit(&mut self, bit: u32) {
         debug_assert!(self.playable().contains(bit), "bit {bit} is not playable");
-        self.0.play_cell(1u64 << (bit & 63));
+        self.0.play_cell(1u64.wrapping_shl(bit));
     }
 
     /// Plays uniformly random legal moves to the end of the game and returns its status: the
