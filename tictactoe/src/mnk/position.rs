@@ -156,12 +156,22 @@ pub struct Moves<const W: usize> {
     rules: Rules,
 }
 
-/// `OPEN_MOVES[open]`, for a 7-column board's 7-bit mask `open` of its open columns: at `k`
-/// (below the count) the cells of the `k`-th open column in a Connect Four word (six bits at
-/// `7 × c`), and at 7 the count (no open column takes that slot: there are at most 7). One row
-/// serves [`Moves::len`] and [`Moves::nth`]: a pick is a load of the count, a multiply and a
-/// load of the column's cells, from one address (8 KiB; a game reads a few rows).
-static OPEN_MOVES: [[u64; 8]; 128] = {
+/// `OPEN_COUNT[open]`: the number of open columns in a 7-column board's 7-bit mask of them.
+const OPEN_COUNT: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut open = 0;
+    while open < 128 {
+        table[open] = (open as u32).count_ones() as u8;
+        open += 1;
+    }
+    table
+};
+
+/// `OPEN_CELLS[open][k]`: the six cells of the `k`-th open column `c` of a 7-column board's
+/// 7-bit mask of open columns, in a Connect Four word (`0x3f << 7c`; 0 from the count on):
+/// with the carry `occupied + bottom`, one AND gives the column's playable cell (8 KiB, of
+/// which a game reads a few rows).
+static OPEN_CELLS: [[u64; 8]; 128] = {
     let mut table = [[0u64; 8]; 128];
     let mut open = 0;
     while open < 128 {
@@ -173,7 +183,6 @@ static OPEN_MOVES: [[u64; 8]; 128] = {
             }
             c += 1;
         }
-        table[open][7] = k as u64;
         open += 1;
     }
     table
@@ -199,7 +208,7 @@ impl<const W: usize> Moves<W> {
     pub fn len(&self) -> usize {
         if W == 1 && self.rules.is(Rules::CONNECT_FOUR) {
             // A table load: no population count at the baseline x86-64 level.
-            self.connect_four_row()[7] as usize
+            usize::from(OPEN_COUNT[self.open as usize & 127])
         } else if self.rules.gravity() {
             self.open.count_ones() as usize
         } else {
@@ -282,17 +291,11 @@ impl<const W: usize> Moves<W> {
         Some(Move(self.bits.nth_in_range(k) as u16))
     }
 
-    /// Connect Four's row of [`OPEN_MOVES`] for the open columns: their cells and their count.
-    #[inline(always)]
-    fn connect_four_row(&self) -> &'static [u64; 8] {
-        &OPEN_MOVES[self.open as usize & 127]
-    }
-
     /// Connect Four's `k`-th move (`k` below [`len`](Moves::len)): the `k`-th open column's
     /// one playable cell, the carry's bit in its cells.
     #[inline(always)]
     fn connect_four_nth(&self, k: usize) -> Move {
-        let cell = self.bits.0[0] & self.connect_four_row()[k & 7];
+        let cell = self.bits.0[0] & OPEN_CELLS[self.open as usize & 127][k & 7];
         Move(cell.trailing_zeros() as u16)
     }
 
