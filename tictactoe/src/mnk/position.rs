@@ -1058,7 +1058,7 @@ mod tests {
                 }
                 assert_eq!(moves.nth(listed.len()), None);
                 for random in [0, u32::MAX, next() as u32] {
-                    let k = (u64::from(random) * listed.len() as u64 >> 32) as usize;
+                    let k = ((u64::from(random) * listed.len() as u64) >> 32) as usize;
                     assert_eq!(moves.pick(random), listed.get(k).copied(), "{open:#b}");
                 }
             }
