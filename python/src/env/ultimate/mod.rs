@@ -115,7 +115,7 @@ macro_rules! with_games {
             .run($py, &mut $self.games, |$games, $out, stop| {
                 // `set_first` only reads it.
                 #[allow(unused_mut)]
-                let mut $core = Core {
+                let mut $core: Core<'_> = Core {
                     setup,
                     agent,
                     stop: Some(stop),
@@ -240,7 +240,11 @@ impl UltimateKernel {
         let result = read.and_then(|()| {
             self.buffer.save(py, &self.games);
             with_games!(self, py, |core, games, out| {
-                shared::step_all(&mut core, games, &scratch, out);
+                // The default options' loop compiled for them (`Core::flat_planes`).
+                match core.flat_planes() {
+                    Some(mut fixed) => shared::step_all(&mut fixed, games, &scratch, out),
+                    None => shared::step_all(&mut core, games, &scratch, out),
+                }
             });
             Ok(())
         });
@@ -252,7 +256,10 @@ impl UltimateKernel {
     /// array of shape `(n,)`), from each game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let core = Core::plain(self.setup);
-        kernel::sample(py, out, &mut self.games, |game| core.sample(game))
+        match core.flat_planes() {
+            Some(fixed) => kernel::sample(py, out, &mut self.games, |game| fixed.sample(game)),
+            None => kernel::sample(py, out, &mut self.games, |game| core.sample(game)),
+        }
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`

@@ -18,7 +18,7 @@ use tictactoe::{Cell, Player, Status};
 use super::super::shared::{
     Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
-use super::super::tables::{splitmix, write_bits};
+use super::super::tables::{BYTES, splitmix, write_bits};
 
 /// "No board chosen" in [`Game::chosen`].
 pub const NONE: u8 = 9;
@@ -233,8 +233,13 @@ impl Game {
 type Marks = [Option<(Move, u8)>; 2];
 
 /// The rules applied to one game `i` of a kernel (the kernel loops over the games).
+///
+/// `FLAT_PLANES` says at compile time that the setup has flat actions and `planes`
+/// observations (the default options): a kernel steps its batch through the one shared
+/// driver with [`Core::flat_planes`], so that the driver's loop is compiled for those
+/// settings, without a test of them in each game's step.
 #[derive(Clone, Copy)]
-pub struct Core<'a> {
+pub struct Core<'a, const FLAT_PLANES: bool = false> {
     pub setup: Setup,
     /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
     /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
@@ -255,6 +260,52 @@ impl Core<'_> {
             stop: None,
         }
     }
+}
+
+impl<'a> Core<'a> {
+    /// The same rules with flat actions and `planes` observations known at compile time, when
+    /// the setup has them.
+    pub fn flat_planes(self) -> Option<Core<'a, true>> {
+        let s = self.setup;
+        (s.actions == Actions::Flat && s.observation == Observation::Planes).then_some(Core {
+            setup: s,
+            agent: self.agent,
+            stop: self.stop,
+        })
+    }
+}
+
+impl<const FLAT_PLANES: bool> Core<'_, FLAT_PLANES> {
+    /// How actions are numbered.
+    #[inline(always)]
+    fn actions(self) -> Actions {
+        if FLAT_PLANES {
+            Actions::Flat
+        } else {
+            self.setup.actions
+        }
+    }
+
+    /// The observation layout.
+    #[inline(always)]
+    fn observation(self) -> Observation {
+        if FLAT_PLANES {
+            Observation::Planes
+        } else {
+            self.setup.observation
+        }
+    }
+
+    /// Bytes of one observation.
+    #[inline(always)]
+    fn obs_bytes(self) -> usize {
+        Setup {
+            actions: self.actions(),
+            observation: self.observation(),
+            ..self.setup
+        }
+        .obs_bytes()
+    }
 
     /// The id whose view game `i` shows: the agent (id 0) in the gym convention, else the
     /// mover.
@@ -274,19 +325,19 @@ impl Core<'_> {
         let s = self.setup;
         let viewer = self.viewer(game);
         let legal = if ended { 0 } else { game.legal_moves() };
-        let ob = s.obs_bytes();
+        let ob = self.obs_bytes();
         let obs = &mut out.obs[ob * i..ob * (i + 1)];
-        match s.observation {
+        match self.observation() {
             Observation::Planes => write_planes(&game.position, game.player_of(viewer), legal, obs),
             Observation::OpenSpiel => write_tensor(game, obs),
         }
-        let a = s.actions.count();
+        let a = self.actions().count();
         let mask = &mut out.mask[a * i..a * (i + 1)];
         if ended && s.convention != Convention::PettingZoo {
             mask.fill(1);
         } else {
             let legal = if ended { game.legal_moves() } else { legal };
-            write_mask(game, s.actions, legal, mask);
+            write_mask(game, self.actions(), legal, mask);
         }
         write_player(out, i, viewer);
     }
@@ -326,11 +377,12 @@ impl Core<'_> {
     /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
     /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
     /// convention the viewer stays the agent. The legal plane, the flat mask and the player
-    /// are rewritten, the plane and the mask each from the legal set by nine table lookups,
-    /// never one copied from the other: a wide load of bytes just stored in narrower pieces
-    /// cannot be forwarded from the store buffer, and that copy stalled the step (a third of
-    /// its samples in `perf`). (Rewriting only the boards whose legal cells changed, usually
-    /// two, measured slower: 29.6 M env-steps/s against 32.0 for the code before it.)
+    /// are rewritten, the plane and the mask each from the 81-bit legal set in eight-byte
+    /// stores ([`bytes81`]), never one copied from the other: a wide load of bytes just stored
+    /// in narrower pieces cannot be forwarded from the store buffer, and that copy stalled the
+    /// step (a third of its samples in `perf`). (Rewriting only the boards whose legal cells
+    /// changed, usually two, measured slower: 29.6 M env-steps/s against 32.0 for the code
+    /// before it.)
     ///
     /// pyspiel's tensor (`observation="openspiel"`) is updated in place too: a mark clears
     /// its cell's empty value and sets its player's; the current player and the forced board
@@ -339,32 +391,37 @@ impl Core<'_> {
     fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
         let viewer = self.viewer(game);
         let legal = game.legal_moves();
-        let a = self.setup.actions.count();
-        let mask = &mut out.mask[a * i..a * (i + 1)];
-        let ob = self.setup.obs_bytes();
-        let obs = &mut out.obs[ob * i..ob * (i + 1)];
-        match self.setup.observation {
+        match self.observation() {
             Observation::Planes => {
+                let obs = &mut out.obs[243 * i..243 * (i + 1)];
+                let (mine, rest) = obs.split_at_mut(81);
+                let (theirs, plane) = rest.split_at_mut(81);
+                let planes = (<&mut [u8; 81]>::try_from(mine), <&mut [u8; 81]>::try_from(theirs));
+                let (Ok(mine), Ok(theirs)) = planes else {
+                    return;
+                };
                 for &(mv, id) in marks.iter().flatten() {
                     if self.setup.convention != Convention::Gym {
-                        let (mine, rest) = obs.split_at_mut(81);
-                        mine.swap_with_slice(&mut rest[..81]);
+                        std::mem::swap(mine, theirs);
                     }
-                    obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
+                    let marked = if id == viewer { &mut *mine } else { &mut *theirs };
+                    marked[mv.index()] = 1;
                 }
-                let flat = self.setup.actions == Actions::Flat;
-                for b in 0..9 {
-                    let set = (legal >> (9 * b)) as u16 & 0x1FF;
-                    spread(set, &mut obs[162 + 9 * b..171 + 9 * b]);
-                    if flat {
-                        spread(set, &mut mask[9 * b..9 * b + 9]);
+                match self.actions() {
+                    Actions::Flat => {
+                        let mask = &mut out.mask[81 * i..81 * (i + 1)];
+                        store81(legal, plane, mask);
                     }
-                }
-                if !flat {
-                    write_mask(game, Actions::OpenSpiel, legal, mask);
+                    Actions::OpenSpiel => {
+                        store81(legal, plane, &mut []);
+                        let mask = &mut out.mask[9 * i..9 * i + 9];
+                        write_mask(game, Actions::OpenSpiel, legal, mask);
+                    }
                 }
             }
             Observation::OpenSpiel => {
+                let ob = self.obs_bytes();
+                let obs = &mut out.obs[ob * i..ob * (i + 1)];
                 let mut set = |index: usize, value: f32| {
                     obs[4 * index..4 * index + 4].copy_from_slice(&value.to_ne_bytes());
                 };
@@ -386,7 +443,9 @@ impl Core<'_> {
                 for k in 0..10 {
                     set(244 + k, f32::from(u8::from(k == forced)));
                 }
-                write_mask(game, self.setup.actions, legal, mask);
+                let a = self.actions().count();
+                let mask = &mut out.mask[a * i..a * (i + 1)];
+                write_mask(game, self.actions(), legal, mask);
             }
         }
         write_player(out, i, viewer);
@@ -397,11 +456,11 @@ impl Core<'_> {
     #[inline]
     pub fn sample(self, game: &mut Game) -> i64 {
         let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
-        let a = self.setup.actions.count() as u64;
+        let a = self.actions().count() as u64;
         if game.done {
             return ((u64::from(random) * a) >> 32) as i64;
         }
-        match self.setup.actions {
+        match self.actions() {
             Actions::Flat => game.position.pick(random).map_or(0, |m| m.index() as i64),
             Actions::OpenSpiel if game.choosing() => {
                 let open = game.position.open_boards();
@@ -429,7 +488,7 @@ impl Slot for Game {
     }
 }
 
-impl Steps for Core<'_> {
+impl<const FLAT_PLANES: bool> Steps for Core<'_, FLAT_PLANES> {
     type Game = Game;
     type Marks = Marks;
     const NO_MARKS: Marks = [None, None];
@@ -437,7 +496,7 @@ impl Steps for Core<'_> {
     #[inline(always)]
     fn settings(&self) -> Settings {
         let s = &self.setup;
-        (s.convention, s.autoreset, s.illegal_reward, s.obs_bytes())
+        (s.convention, s.autoreset, s.illegal_reward, self.obs_bytes())
     }
 
     /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
@@ -460,7 +519,7 @@ impl Steps for Core<'_> {
     fn play(&mut self, game: &mut Game, action: usize) -> Option<(Outcome, Marks)> {
         let actor = game.mover;
         let plies = game.position.plies();
-        let mut outcome = game.act(self.setup.actions, action);
+        let mut outcome = game.act(self.actions(), action);
         let mut marks: Marks = [None, None];
         if game.position.plies() > plies {
             marks[0] = game.last.map(|mv| (mv, actor));
@@ -503,6 +562,31 @@ impl Steps for Core<'_> {
     #[inline(always)]
     fn observe_end(&self, game: &Game, _: Outcome, _: &Marks, i: usize, out: &mut Out<'_>) {
         Core::observe(*self, game, true, i, out);
+    }
+}
+
+/// Writes the 81-bit set `bits` (bit `k` for byte `k`) as 81 0/1 bytes into `a`, and into
+/// `b` unless it is empty: ten words of eight bytes, each one lookup of eight bits, then the
+/// last byte.
+#[inline(always)]
+fn store81(bits: u128, a: &mut [u8], b: &mut [u8]) {
+    let (Ok(a), b) = (<&mut [u8; 81]>::try_from(a), <&mut [u8; 81]>::try_from(b)) else {
+        return;
+    };
+    let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+    let mut b = b.ok();
+    for k in 0..10 {
+        let byte = if k < 8 { lo >> (8 * k) } else { hi >> (8 * k - 64) };
+        let word = BYTES[usize::from(byte as u8)].to_le_bytes();
+        a[8 * k..8 * k + 8].copy_from_slice(&word);
+        if let Some(b) = &mut b {
+            b[8 * k..8 * k + 8].copy_from_slice(&word);
+        }
+    }
+    let last = (hi >> 16) as u8 & 1;
+    a[80] = last;
+    if let Some(b) = b {
+        b[80] = last;
     }
 }
 
