@@ -42,6 +42,7 @@ use std::sync::Mutex;
 use tictactoe::ultimate::agents::{Agent, Strategy};
 
 mod rules;
+mod wide;
 
 use rules::{Actions, Core, Game, NONE, Observation, Opponent, Setup, write_mask, write_planes};
 
@@ -242,7 +243,10 @@ impl UltimateKernel {
             with_games!(self, py, |core, games, out| {
                 // The default options' loop compiled for them (`Core::flat_planes`).
                 match core.flat_planes() {
-                    Some(mut fixed) => shared::step_all(&mut fixed, games, &scratch, out),
+                    Some(mut fixed) => match fixed.wide() {
+                        Some(wide) => wide::step_all(wide, games, &scratch, out),
+                        None => shared::step_all(&mut fixed, games, &scratch, out),
+                    },
                     None => shared::step_all(&mut core, games, &scratch, out),
                 }
             });

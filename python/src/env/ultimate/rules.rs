@@ -237,9 +237,10 @@ type Marks = [Option<(Move, u8)>; 2];
 /// `FLAT_PLANES` says at compile time that the setup has flat actions and `planes`
 /// observations (the default options): a kernel steps its batch through the one shared
 /// driver with [`Core::flat_planes`], so that the driver's loop is compiled for those
-/// settings, without a test of them in each game's step.
+/// settings, without a test of them in each game's step. `WIDE` (made by [`Core::wide`] only
+/// where the CPU has AVX2) writes the legal plane and mask with AVX2 ([`super::wide`]).
 #[derive(Clone, Copy)]
-pub struct Core<'a, const FLAT_PLANES: bool = false> {
+pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
     pub setup: Setup,
     /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
     /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
@@ -275,7 +276,18 @@ impl<'a> Core<'a> {
     }
 }
 
-impl<const FLAT_PLANES: bool> Core<'_, FLAT_PLANES> {
+impl<'a> Core<'a, true> {
+    /// The same rules with AVX2's stores, where the CPU has AVX2 (see [`super::wide`]).
+    pub fn wide(self) -> Option<Core<'a, true, true>> {
+        super::wide::detected().then_some(Core {
+            setup: self.setup,
+            agent: self.agent,
+            stop: self.stop,
+        })
+    }
+}
+
+impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
     /// How actions are numbered.
     #[inline(always)]
     fn actions(self) -> Actions {
@@ -410,6 +422,19 @@ impl<const FLAT_PLANES: bool> Core<'_, FLAT_PLANES> {
                 match self.actions() {
                     Actions::Flat => {
                         let mask = &mut out.mask[81 * i..81 * (i + 1)];
+                        #[cfg(target_arch = "x86_64")]
+                        if WIDE
+                            && let (Ok(plane), Ok(mask)) =
+                                (<&mut [u8; 81]>::try_from(&mut *plane), <&mut [u8; 81]>::try_from(&mut *mask))
+                        {
+                            // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
+                            // (`Core::wide`).
+                            #[allow(unsafe_code)]
+                            unsafe {
+                                super::wide::store81(legal, plane, mask);
+                            }
+                            return write_player(out, i, viewer);
+                        }
                         store81(legal, plane, mask);
                     }
                     Actions::OpenSpiel => {
@@ -488,7 +513,7 @@ impl Slot for Game {
     }
 }
 
-impl<const FLAT_PLANES: bool> Steps for Core<'_, FLAT_PLANES> {
+impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, WIDE> {
     type Game = Game;
     type Marks = Marks;
     const NO_MARKS: Marks = [None, None];

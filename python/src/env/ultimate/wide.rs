@@ -1,0 +1,95 @@
+//! The ultimate kernel's step loop compiled for AVX2, chosen at run time: the only `unsafe` of
+//! the environments, in two kinds of place, each with its reason.
+//!
+//! The extension is built for baseline x86-64 (the abi3 wheel runs everywhere), so the loop
+//! of the default options (`Core<'_, true, _>`) is compiled twice: as it is, and inside
+//! [`step_all`], a `#[target_feature(enable = "avx2")]` function, where the two swapped mark
+//! planes move in 32-byte words and [`store81`] writes the legal plane and the mask from the
+//! 81-bit legal set in three 32-byte stores each (a broadcast, a byte shuffle, an AND and a
+//! minimum per 32 bytes) instead of eleven table lookups and twenty-two stores. Which one runs
+//! is decided once per call ([`detected`]); the test in `rules.rs` plays the same random games
+//! through both and compares every field after every step.
+
+#![allow(unsafe_code)]
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_min_epu8, _mm256_set1_epi8, _mm256_set1_epi32,
+    _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256,
+};
+
+use super::super::shared::{self, Out};
+use super::rules::{Core, Game};
+
+/// Whether this CPU runs [`step_all`] (AVX2).
+pub fn detected() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// One step of every game, game `i` with `actions[i]`: [`shared::step_all`] compiled with
+/// AVX2, over a kernel whose wide stores are on (made only where the CPU has AVX2:
+/// [`Core::wide`]).
+pub fn step_all(core: Core<'_, true, true>, games: &mut [Game], actions: &[usize], out: &mut Out<'_>) {
+    let mut core = core;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a `Core<'_, _, true>` exists only where the CPU has AVX2 (`Core::wide`), the
+    // only requirement of a `#[target_feature(enable = "avx2")]` function.
+    unsafe {
+        step_all_avx2(&mut core, games, actions, out);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    shared::step_all(&mut core, games, actions, out);
+}
+
+/// [`shared::step_all`] compiled with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn step_all_avx2(
+    core: &mut Core<'_, true, true>,
+    games: &mut [Game],
+    actions: &[usize],
+    out: &mut Out<'_>,
+) {
+    shared::step_all(core, games, actions, out);
+}
+
+/// Writes the 81-bit set `bits` (bit `k` for byte `k`) as 81 0/1 bytes into `a` and `b`:
+/// 32 bytes from bits 0 to 31, 32 from bits 32 to 63, and 32 from bits 49 to 80 (overlapping
+/// the second: every store stays inside the 81 bytes).
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub unsafe fn store81(bits: u128, a: &mut [u8; 81], b: &mut [u8; 81]) {
+    // Byte `j` of the 32 takes byte `j / 8` of the broadcast word (the shuffle works within
+    // each 16-byte lane, and both lanes hold the word), then its bit `j % 8`.
+    let spread = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
+        3, 3,
+    );
+    let bit = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        1, 2, 4, 8, 16, 32, 64, -128,
+    );
+    let one = _mm256_set1_epi8(1);
+    for (at, word) in [(0, bits as u32), (32, (bits >> 32) as u32), (49, (bits >> 49) as u32)] {
+        let shuffled = _mm256_shuffle_epi8(_mm256_set1_epi32(word as i32), spread);
+        let value: __m256i = _mm256_min_epu8(_mm256_and_si256(shuffled, bit), one);
+        for out in [&mut *a, &mut *b] {
+            if let Ok(chunk) = <&mut [u8; 32]>::try_from(&mut out[at..at + 32]) {
+                // SAFETY: `chunk` is 32 writable bytes, what an unaligned 32-byte store writes.
+                unsafe { _mm256_storeu_si256(chunk.as_mut_ptr().cast(), value) };
+            }
+        }
+    }
+}
