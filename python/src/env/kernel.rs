@@ -397,13 +397,23 @@ pub fn sample<G: Send>(
     games: &mut [G],
     pick: impl Fn(&mut G) -> i64 + Sync,
 ) -> PyResult<()> {
-    let mut out = sample_out(out, games.len())?;
-    let out = out.as_slice_mut()?;
-    run(py, games.len(), || {
+    sample_all(py, out, games, |games, out| {
         for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
             *slot = pick(game);
         }
-    });
+    })
+}
+
+/// [`sample`] with the loop given: `fill(games, out)` writes one action a game.
+pub fn sample_all<G: Send>(
+    py: Python<'_>,
+    out: &Bound<'_, PyAny>,
+    games: &mut [G],
+    fill: impl FnOnce(&mut [G], &mut [i64]) + Send,
+) -> PyResult<()> {
+    let mut out = sample_out(out, games.len())?;
+    let out = out.as_slice_mut()?;
+    run(py, games.len(), || fill(games, out));
     Ok(())
 }
 

@@ -261,7 +261,12 @@ impl UltimateKernel {
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let core = Core::plain(self.setup);
         match core.flat_planes() {
-            Some(fixed) => kernel::sample(py, out, &mut self.games, |game| fixed.sample(game)),
+            Some(fixed) => match fixed.wide() {
+                Some(wide) => kernel::sample_all(py, out, &mut self.games, |games, out| {
+                    wide::sample_all(wide, games, out);
+                }),
+                None => kernel::sample(py, out, &mut self.games, |game| fixed.sample(game)),
+            },
             None => kernel::sample(py, out, &mut self.games, |game| core.sample(game)),
         }
     }

@@ -478,7 +478,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
 
     /// A uniformly random legal action (any action once the game is over): a flat move, or
     /// with `openspiel` actions an open board when the mover chooses, else a cell.
-    #[inline]
+    #[inline(always)]
     pub fn sample(self, game: &mut Game) -> i64 {
         let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
         let a = self.actions().count() as u64;
@@ -486,6 +486,14 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
             return ((u64::from(random) * a) >> 32) as i64;
         }
         match self.actions() {
+            #[cfg(target_arch = "x86_64")]
+            Actions::Flat if WIDE => {
+                // SAFETY: a `Core` with `WIDE` exists only where the CPU has the features of
+                // `wide::pick` (`Core::wide`).
+                #[allow(unsafe_code)]
+                let picked = unsafe { super::wide::pick(game.legal_moves(), random) };
+                picked.map_or(0, |k| k as i64)
+            }
             Actions::Flat => game.position.pick(random).map_or(0, |m| m.index() as i64),
             Actions::OpenSpiel if game.choosing() => {
                 let open = game.position.open_boards();
@@ -615,21 +623,21 @@ fn store81(bits: u128, a: &mut [u8], b: &mut [u8]) {
     }
 }
 
-/// The `planes` observation: `me`'s marks, the other's, the legal moves, nine bytes a board.
+/// The `planes` observation: `me`'s marks, the other's, the legal moves, each plane written
+/// from its 81-bit set ([`store81`]).
 #[inline]
 pub fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
+    let (mut mine, mut theirs) = (0u128, 0u128);
     for b in Cell::ALL {
         let board = position.board(b);
-        let (x, o) = (board.x().bits(), board.o().bits());
-        let (mine, theirs) = if me == Player::X { (x, o) } else { (o, x) };
-        let at = 9 * b.index();
-        spread(mine, &mut obs[at..at + 9]);
-        spread(theirs, &mut obs[81 + at..81 + at + 9]);
-        spread(
-            (legal >> at) as u16 & 0x1FF,
-            &mut obs[162 + at..162 + at + 9],
-        );
+        mine |= u128::from(board.pieces(me).bits()) << (9 * b.index());
+        theirs |= u128::from(board.pieces(me.opponent()).bits()) << (9 * b.index());
     }
+    let (mine_plane, rest) = obs.split_at_mut(81);
+    let (theirs_plane, legal_plane) = rest.split_at_mut(81);
+    store81(mine, mine_plane, &mut []);
+    store81(theirs, theirs_plane, &mut []);
+    store81(legal, legal_plane, &mut []);
 }
 
 /// The mask of the legal actions: the flat moves, or with `openspiel` actions the open boards
