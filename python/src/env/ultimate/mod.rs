@@ -244,7 +244,7 @@ impl UltimateKernel {
                 // The default options' loop compiled for them (`Core::flat_planes`).
                 match core.flat_planes() {
                     Some(mut fixed) => match fixed.wide() {
-                        Some(wide) => wide::step_all(wide, games, &scratch, out),
+                        Some(mut wide) => wide::step_all(&mut wide, games, &scratch, out),
                         None => shared::step_all(&mut fixed, games, &scratch, out),
                     },
                     None => shared::step_all(&mut core, games, &scratch, out),
@@ -263,7 +263,7 @@ impl UltimateKernel {
         match core.flat_planes() {
             Some(fixed) => match fixed.wide() {
                 Some(wide) => kernel::sample_all(py, out, &mut self.games, |games, out| {
-                    wide::sample_all(wide, games, out);
+                    wide::sample_all(&wide, games, out);
                 }),
                 None => kernel::sample(py, out, &mut self.games, |game| fixed.sample(game)),
             },

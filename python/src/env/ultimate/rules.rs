@@ -19,6 +19,7 @@ use super::super::shared::{
     Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
 use super::super::tables::{BYTES, splitmix, write_bits};
+use super::wide::Sampler;
 
 /// "No board chosen" in [`Game::chosen`].
 pub const NONE: u8 = 9;
@@ -408,7 +409,10 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                 let obs = &mut out.obs[243 * i..243 * (i + 1)];
                 let (mine, rest) = obs.split_at_mut(81);
                 let (theirs, plane) = rest.split_at_mut(81);
-                let planes = (<&mut [u8; 81]>::try_from(mine), <&mut [u8; 81]>::try_from(theirs));
+                let planes = (
+                    <&mut [u8; 81]>::try_from(mine),
+                    <&mut [u8; 81]>::try_from(theirs),
+                );
                 let (Ok(mine), Ok(theirs)) = planes else {
                     return;
                 };
@@ -416,7 +420,11 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                     if self.setup.convention != Convention::Gym {
                         std::mem::swap(mine, theirs);
                     }
-                    let marked = if id == viewer { &mut *mine } else { &mut *theirs };
+                    let marked = if id == viewer {
+                        &mut *mine
+                    } else {
+                        &mut *theirs
+                    };
                     marked[mv.index()] = 1;
                 }
                 match self.actions() {
@@ -424,8 +432,10 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                         let mask = &mut out.mask[81 * i..81 * (i + 1)];
                         #[cfg(target_arch = "x86_64")]
                         if WIDE
-                            && let (Ok(plane), Ok(mask)) =
-                                (<&mut [u8; 81]>::try_from(&mut *plane), <&mut [u8; 81]>::try_from(&mut *mask))
+                            && let (Ok(plane), Ok(mask)) = (
+                                <&mut [u8; 81]>::try_from(&mut *plane),
+                                <&mut [u8; 81]>::try_from(&mut *mask),
+                            )
                         {
                             // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
                             // (`Core::wide`).
@@ -508,6 +518,15 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
     }
 }
 
+impl<const FLAT_PLANES: bool, const WIDE: bool> Sampler for Core<'_, FLAT_PLANES, WIDE> {
+    type Game = Game;
+
+    #[inline(always)]
+    fn sample(&self, game: &mut Game) -> i64 {
+        Core::sample(*self, game)
+    }
+}
+
 impl Slot for Game {
     #[inline(always)]
     fn flags(&mut self) -> (&mut bool, &mut Pending, &mut bool) {
@@ -529,7 +548,12 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, 
     #[inline(always)]
     fn settings(&self) -> Settings {
         let s = &self.setup;
-        (s.convention, s.autoreset, s.illegal_reward, self.obs_bytes())
+        (
+            s.convention,
+            s.autoreset,
+            s.illegal_reward,
+            self.obs_bytes(),
+        )
     }
 
     /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
@@ -609,7 +633,11 @@ fn store81(bits: u128, a: &mut [u8], b: &mut [u8]) {
     let (lo, hi) = (bits as u64, (bits >> 64) as u64);
     let mut b = b.ok();
     for k in 0..10 {
-        let byte = if k < 8 { lo >> (8 * k) } else { hi >> (8 * k - 64) };
+        let byte = if k < 8 {
+            lo >> (8 * k)
+        } else {
+            hi >> (8 * k - 64)
+        };
         let word = BYTES[usize::from(byte as u8)].to_le_bytes();
         a[8 * k..8 * k + 8].copy_from_slice(&word);
         if let Some(b) = &mut b {
@@ -699,6 +727,7 @@ fn write_tensor(game: &Game, obs: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::super::super::shared::{self, Random, play_random, start};
+    use super::super::wide;
     use super::*;
 
     // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
@@ -834,7 +863,7 @@ mod tests {
             observation: Observation::Planes,
         };
         let agent = Mutex::new(Agent::new(Strategy::Heuristic, 5));
-        let mut core = Core {
+        let mut core: Core<'_> = Core {
             setup,
             agent: Some(&agent),
             stop: None,
@@ -863,7 +892,7 @@ mod tests {
         };
         let agent = Mutex::new(Agent::new(Strategy::Mcts { playouts: 1 << 40 }, 5));
         let stop = || true;
-        let mut core = Core {
+        let mut core: Core<'_> = Core {
             setup: searching,
             agent: Some(&agent),
             stop: Some(&stop),
@@ -884,5 +913,114 @@ mod tests {
             plies + 2,
             "the agent's move and the answer"
         );
+    }
+
+    /// The three compilations of the default options' loop (the plain `Core`, the one fixed
+    /// for flat actions and planes, and the AVX2 one) sample the same actions and write the
+    /// same bytes (every field of the buffer) and games, after every step of random games
+    /// with illegal moves, in every convention and auto-reset mode. Where the CPU lacks AVX2
+    /// the wide kernel cannot be made and only the two portable ones are compared.
+    #[test]
+    fn the_wide_loop_samples_and_writes_what_the_plain_one_does() {
+        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+            for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
+                let setup = Setup {
+                    convention,
+                    autoreset,
+                    seat: Seat::Random,
+                    opponent: Opponent::Random,
+                    illegal_reward: -1.0,
+                    actions: Actions::Flat,
+                    observation: Observation::Planes,
+                };
+                let n = 48;
+                let layout = setup.layout(n);
+                let plain = Core::plain(setup);
+                let fixed = plain.flat_planes().unwrap();
+                let wide = fixed.wide();
+                let kernels = if wide.is_some() { 3 } else { 2 };
+                let mut buffers = vec![vec![0u8; layout.offsets().1]; kernels];
+                let new = |seed: u64| Game::new(seed * 7 + 1);
+                let mut games = vec![(0..n as u64).map(new).collect::<Vec<_>>(); kernels];
+                shared::reset_all(
+                    &mut { plain },
+                    &mut games[0],
+                    None,
+                    None,
+                    new,
+                    &mut layout.split(&mut buffers[0]),
+                );
+                shared::reset_all(
+                    &mut { fixed },
+                    &mut games[1],
+                    None,
+                    None,
+                    new,
+                    &mut layout.split(&mut buffers[1]),
+                );
+                if let Some(wide) = wide {
+                    shared::reset_all(
+                        &mut { wide },
+                        &mut games[2],
+                        None,
+                        None,
+                        new,
+                        &mut layout.split(&mut buffers[2]),
+                    );
+                }
+                let mut rng = 5;
+                for step in 0..700 {
+                    let at = format!("{convention:?} {autoreset:?} step {step}");
+                    let mut actions = vec![vec![0i64; n]; kernels];
+                    for (slot, game) in actions[0].iter_mut().zip(games[0].iter_mut()) {
+                        *slot = plain.sample(game);
+                    }
+                    for (slot, game) in actions[1].iter_mut().zip(games[1].iter_mut()) {
+                        *slot = fixed.sample(game);
+                    }
+                    if let Some(wide) = wide {
+                        wide::sample_all(&wide, &mut games[2], &mut actions[2]);
+                    }
+                    assert!(actions.iter().all(|a| *a == actions[0]), "{at}");
+                    let chosen: Vec<usize> = actions[0]
+                        .iter()
+                        .map(|&a| {
+                            let random = splitmix(&mut rng);
+                            if random.is_multiple_of(20) {
+                                (random >> 32) as usize % 81
+                            } else {
+                                a as usize
+                            }
+                        })
+                        .collect();
+                    shared::step_all(
+                        &mut { plain },
+                        &mut games[0],
+                        &chosen,
+                        &mut layout.split(&mut buffers[0]),
+                    );
+                    shared::step_all(
+                        &mut { fixed },
+                        &mut games[1],
+                        &chosen,
+                        &mut layout.split(&mut buffers[1]),
+                    );
+                    if let Some(mut wide) = wide {
+                        let out = &mut layout.split(&mut buffers[2]);
+                        wide::step_all(&mut wide, &mut games[2], &chosen, out);
+                    }
+                    for k in 1..kernels {
+                        assert!(buffers[k] == buffers[0], "{at}: kernel {k}");
+                        for (a, b) in games[k].iter().zip(&games[0]) {
+                            assert_eq!(
+                                (a.position, a.done, a.sample_rng),
+                                (b.position, b.done, b.sample_rng),
+                                "{at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

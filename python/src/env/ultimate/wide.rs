@@ -12,14 +12,13 @@
 
 #![allow(unsafe_code)]
 
+use super::super::shared::{self, Out, Steps};
+
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _pdep_u64, _mm256_min_epu8, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256,
+    __m256i, _mm256_and_si256, _mm256_min_epu8, _mm256_set1_epi8, _mm256_set1_epi32,
+    _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256, _pdep_u64,
 };
-
-use super::super::shared::{self, Out};
-use super::rules::{Core, Game};
 
 /// Whether this CPU runs [`step_all`] (AVX2).
 pub fn detected() -> bool {
@@ -37,53 +36,51 @@ pub fn detected() -> bool {
     }
 }
 
-/// One step of every game, game `i` with `actions[i]`: [`shared::step_all`] compiled with
-/// AVX2, over a kernel whose wide stores are on (made only where the CPU has AVX2:
-/// [`Core::wide`]).
-pub fn step_all(core: Core<'_, true, true>, games: &mut [Game], actions: &[usize], out: &mut Out<'_>) {
-    let mut core = core;
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a `Core<'_, _, true>` exists only where the CPU has AVX2 (`Core::wide`), the
-    // only requirement of a `#[target_feature(enable = "avx2")]` function.
-    unsafe {
-        step_all_avx2(&mut core, games, actions, out);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    shared::step_all(&mut core, games, actions, out);
+/// A kernel's sampling of one game, for [`sample_all`].
+pub trait Sampler {
+    type Game;
+    /// A uniformly random legal action of `game`, from its own stream.
+    fn sample(&self, game: &mut Self::Game) -> i64;
 }
 
-/// [`shared::step_all`] compiled with AVX2.
+/// [`shared::step_all`], compiled with AVX2, BMI1, BMI2, POPCNT and LZCNT where the CPU has
+/// them (the kernel with [`store81`] inlined), as it is elsewhere.
+pub fn step_all<S: Steps>(s: &mut S, games: &mut [S::Game], actions: &[usize], out: &mut Out<'_>) {
+    #[cfg(target_arch = "x86_64")]
+    if detected() {
+        // SAFETY: the CPU has the features (checked just above), the only requirement of a
+        // `#[target_feature]` function.
+        return unsafe { step_all_wide(s, games, actions, out) };
+    }
+    shared::step_all(s, games, actions, out);
+}
+
+/// [`step_all`] with the features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-fn step_all_avx2(
-    core: &mut Core<'_, true, true>,
-    games: &mut [Game],
-    actions: &[usize],
-    out: &mut Out<'_>,
-) {
-    shared::step_all(core, games, actions, out);
+fn step_all_wide<S: Steps>(s: &mut S, games: &mut [S::Game], actions: &[usize], out: &mut Out<'_>) {
+    shared::step_all(s, games, actions, out);
 }
 
-/// A uniformly random legal action of each game into `out` ([`Core::sample`]), compiled with
-/// the same features as [`step_all`].
-pub fn sample_all(core: Core<'_, true, true>, games: &mut [Game], out: &mut [i64]) {
+/// `s.sample(game)` of each game into `out`, compiled as [`step_all`] is (with [`pick`]
+/// inlined).
+pub fn sample_all<S: Sampler>(s: &S, games: &mut [S::Game], out: &mut [i64]) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: as in `step_all`.
-    unsafe {
-        sample_all_wide(core, games, out);
+    if detected() {
+        // SAFETY: as in `step_all`.
+        return unsafe { sample_all_wide(s, games, out) };
     }
-    #[cfg(not(target_arch = "x86_64"))]
     for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-        *slot = core.sample(game);
+        *slot = s.sample(game);
     }
 }
 
-/// [`sample_all`] compiled with AVX2.
+/// [`sample_all`] with the features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-fn sample_all_wide(core: Core<'_, true, true>, games: &mut [Game], out: &mut [i64]) {
+fn sample_all_wide<S: Sampler>(s: &S, games: &mut [S::Game], out: &mut [i64]) {
     for (game, slot) in games.iter_mut().zip(out.iter_mut()) {
-        *slot = core.sample(game);
+        *slot = s.sample(game);
     }
 }
 
@@ -109,7 +106,11 @@ pub unsafe fn store81(bits: u128, a: &mut [u8; 81], b: &mut [u8; 81]) {
         1, 2, 4, 8, 16, 32, 64, -128,
     );
     let one = _mm256_set1_epi8(1);
-    for (at, word) in [(0, bits as u32), (32, (bits >> 32) as u32), (49, (bits >> 49) as u32)] {
+    for (at, word) in [
+        (0, bits as u32),
+        (32, (bits >> 32) as u32),
+        (49, (bits >> 49) as u32),
+    ] {
         let shuffled = _mm256_shuffle_epi8(_mm256_set1_epi32(word as i32), spread);
         let value: __m256i = _mm256_min_epu8(_mm256_and_si256(shuffled, bit), one);
         for out in [&mut *a, &mut *b] {
@@ -146,4 +147,38 @@ pub unsafe fn pick(legal: u128, random: u32) -> Option<usize> {
         (high, k - in_low, 64)
     };
     Some(base + _pdep_u64(1 << k, word).trailing_zeros() as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::tables::splitmix;
+    use super::*;
+
+    // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
+
+    /// `pick` chooses what `Position::pick` chooses, on the positions of random games.
+    #[test]
+    fn the_wide_pick_is_the_positions_pick() {
+        if !detected() {
+            return;
+        }
+        let mut rng = 3;
+        for _ in 0..300 {
+            let mut position = tictactoe::ultimate::Position::EMPTY;
+            while let Some(played) = position.pick(splitmix(&mut rng) as u32) {
+                for _ in 0..8 {
+                    let random = (splitmix(&mut rng) >> 32) as u32;
+                    // SAFETY: the CPU has BMI2 and POPCNT (`detected`, checked above).
+                    let wide = unsafe { pick(position.legal_moves().bits(), random) };
+                    assert_eq!(
+                        wide,
+                        position.pick(random).map(tictactoe::ultimate::Move::index)
+                    );
+                }
+                position.play(played).unwrap();
+            }
+            // SAFETY: as above.
+            assert_eq!(unsafe { pick(position.legal_moves().bits(), 7) }, None);
+        }
+    }
 }
