@@ -745,13 +745,8 @@ mod tests {
                     (Autoreset::SameStep, Observation::OpenSpiel),
                 ] {
                     let setup = Setup {
-                        convention,
-                        autoreset,
-                        seat: Seat::Random,
-                        opponent: Opponent::Random,
-                        illegal_reward: -1.0,
-                        actions,
                         observation,
+                        ..random_setup(convention, autoreset, actions)
                     };
                     let n = 3;
                     let ob = setup.obs_bytes();
@@ -779,6 +774,19 @@ mod tests {
         }
     }
 
+    /// The setup of `planes` observations and the random opponent.
+    fn random_setup(convention: Convention, autoreset: Autoreset, actions: Actions) -> Setup {
+        Setup {
+            convention,
+            autoreset,
+            seat: Seat::Random,
+            opponent: Opponent::Random,
+            illegal_reward: -1.0,
+            actions,
+            observation: Observation::Planes,
+        }
+    }
+
     /// Random games with illegal actions in every convention, action numbering and auto-reset
     /// mode: the mask is the legal actions (or all ones once over), the legal plane equals
     /// the flat legal moves, and the board is the one the moves made.
@@ -787,15 +795,7 @@ mod tests {
         for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
             for actions in [Actions::Flat, Actions::OpenSpiel] {
                 for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
-                    let setup = Setup {
-                        convention,
-                        autoreset,
-                        seat: Seat::Random,
-                        opponent: Opponent::Random,
-                        illegal_reward: -1.0,
-                        actions,
-                        observation: Observation::Planes,
-                    };
+                    let setup = random_setup(convention, autoreset, actions);
                     let n = 3;
                     let layout = setup.layout(n);
                     let mut core = Core::plain(setup);
@@ -924,15 +924,7 @@ mod tests {
     fn the_wide_loop_samples_and_writes_what_the_plain_one_does() {
         for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
             for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
-                let setup = Setup {
-                    convention,
-                    autoreset,
-                    seat: Seat::Random,
-                    opponent: Opponent::Random,
-                    illegal_reward: -1.0,
-                    actions: Actions::Flat,
-                    observation: Observation::Planes,
-                };
+                let setup = random_setup(convention, autoreset, Actions::Flat);
                 let n = 48;
                 let layout = setup.layout(n);
                 let plain = Core::plain(setup);
