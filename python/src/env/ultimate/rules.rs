@@ -341,6 +341,21 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
         let ob = self.obs_bytes();
         let obs = &mut out.obs[ob * i..ob * (i + 1)];
         match self.observation() {
+            #[cfg(target_arch = "x86_64")]
+            Observation::Planes if WIDE => {
+                let (mine, theirs) = mark_sets(&game.position, game.player_of(viewer));
+                let (planes, _) = obs.as_chunks_mut::<81>();
+                if let [a, b, c] = planes {
+                    // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
+                    // (`Core::wide`).
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        super::wide::store81(mine, [a]);
+                        super::wide::store81(theirs, [b]);
+                        super::wide::store81(legal, [c]);
+                    }
+                }
+            }
             Observation::Planes => write_planes(&game.position, game.player_of(viewer), legal, obs),
             Observation::OpenSpiel => write_tensor(game, obs),
         }
@@ -441,7 +456,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                             // (`Core::wide`).
                             #[allow(unsafe_code)]
                             unsafe {
-                                super::wide::store81(legal, plane, mask);
+                                super::wide::store81(legal, [plane, mask]);
                             }
                             return write_player(out, i, viewer);
                         }
@@ -651,16 +666,23 @@ fn store81(bits: u128, a: &mut [u8], b: &mut [u8]) {
     }
 }
 
-/// The `planes` observation: `me`'s marks, the other's, the legal moves, each plane written
-/// from its 81-bit set ([`store81`]).
+/// `me`'s marks and the other's as 81-bit sets (bit `9 * board + cell`).
 #[inline]
-pub fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
+fn mark_sets(position: &Position, me: Player) -> (u128, u128) {
     let (mut mine, mut theirs) = (0u128, 0u128);
     for b in Cell::ALL {
         let board = position.board(b);
         mine |= u128::from(board.pieces(me).bits()) << (9 * b.index());
         theirs |= u128::from(board.pieces(me.opponent()).bits()) << (9 * b.index());
     }
+    (mine, theirs)
+}
+
+/// The `planes` observation: `me`'s marks, the other's, the legal moves, each plane written
+/// from its 81-bit set ([`store81`]).
+#[inline]
+pub fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
+    let (mine, theirs) = mark_sets(position, me);
     let (mine_plane, rest) = obs.split_at_mut(81);
     let (theirs_plane, legal_plane) = rest.split_at_mut(81);
     store81(mine, mine_plane, &mut []);

@@ -84,7 +84,7 @@ fn sample_all_wide<S: Sampler>(s: &S, games: &mut [S::Game], out: &mut [i64]) {
     }
 }
 
-/// Writes the 81-bit set `bits` (bit `k` for byte `k`) as 81 0/1 bytes into `a` and `b`:
+/// Writes the 81-bit set `bits` (bit `k` for byte `k`) as 81 0/1 bytes into each of `outs`:
 /// 32 bytes from bits 0 to 31, 32 from bits 32 to 63, and 32 from bits 49 to 80 (overlapping
 /// the second: every store stays inside the 81 bytes).
 ///
@@ -94,7 +94,7 @@ fn sample_all_wide<S: Sampler>(s: &S, games: &mut [S::Game], out: &mut [i64]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-pub unsafe fn store81(bits: u128, a: &mut [u8; 81], b: &mut [u8; 81]) {
+pub unsafe fn store81<const N: usize>(bits: u128, mut outs: [&mut [u8; 81]; N]) {
     // Byte `j` of the 32 takes byte `j / 8` of the broadcast word (the shuffle works within
     // each 16-byte lane, and both lanes hold the word), then its bit `j % 8`.
     let spread = _mm256_setr_epi8(
@@ -113,7 +113,7 @@ pub unsafe fn store81(bits: u128, a: &mut [u8; 81], b: &mut [u8; 81]) {
     ] {
         let shuffled = _mm256_shuffle_epi8(_mm256_set1_epi32(word as i32), spread);
         let value: __m256i = _mm256_min_epu8(_mm256_and_si256(shuffled, bit), one);
-        for out in [&mut *a, &mut *b] {
+        for out in outs.iter_mut() {
             if let Ok(chunk) = <&mut [u8; 32]>::try_from(&mut out[at..at + 32]) {
                 // SAFETY: `chunk` is 32 writable bytes, what an unaligned 32-byte store writes.
                 unsafe { _mm256_storeu_si256(chunk.as_mut_ptr().cast(), value) };
