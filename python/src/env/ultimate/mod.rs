@@ -21,13 +21,13 @@
 //! by player id), `terminated`, `truncated`, `player` (`i32`, the viewer) and `final_obs`.
 //! A step of a game that goes on updates the `planes` in place (the two mark planes swap
 //! when the viewer changes, the mark is one byte) and rewrites the legal plane, the mask and
-//! the player from 9-bit tables (nine bytes a small board); pyspiel's tensor is updated in
-//! place too (two values a mark, then the player and the forced board); a game that starts or
-//! ends is written whole.
+//! the player from the 81-bit legal set; pyspiel's tensor is updated in place too (two values
+//! a mark, then the player and the forced board); a game that starts or ends is written whole.
 //!
-//! Two rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without an
-//! interpreter); this module is the PyO3 class: arguments checked and converted, the buffer,
-//! the GIL released for large batches.
+//! Three rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without
+//! an interpreter); [`wide`] the AVX2 and BMI2 stores and loops, which the default options
+//! (flat actions, `planes`) run where the CPU has them; this module is the PyO3 class:
+//! arguments checked and converted, the buffer, the GIL released for large batches.
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;

@@ -1,14 +1,18 @@
-//! The ultimate kernel's step loop compiled for AVX2, chosen at run time: the only `unsafe` of
-//! the environments, in two kinds of place, each with its reason.
+//! The ultimate kernel's loops compiled for AVX2, BMI1, BMI2, POPCNT and LZCNT, chosen at run
+//! time: the only `unsafe` of the environments, in three kinds of place, each with its reason
+//! (calls of `#[target_feature]` functions after the CPU was checked, and the 32-byte stores).
 //!
-//! The extension is built for baseline x86-64 (the abi3 wheel runs everywhere), so the loop
-//! of the default options (`Core<'_, true, _>`) is compiled twice: as it is, and inside
-//! [`step_all`], a `#[target_feature(enable = "avx2")]` function, where the two swapped mark
-//! planes move in 32-byte words and [`store81`] writes the legal plane and the mask from the
-//! 81-bit legal set in three 32-byte stores each (a broadcast, a byte shuffle, an AND and a
-//! minimum per 32 bytes) instead of eleven table lookups and twenty-two stores. Which one runs
-//! is decided once per call ([`detected`]); the test in `rules.rs` plays the same random games
-//! through both and compares every field after every step.
+//! The extension is built for baseline x86-64 (the abi3 wheel runs everywhere), so the loops
+//! of the default options (flat actions, `planes`: `Core<'_, true, _>`) are compiled twice: as
+//! they are, and inside [`step_all`] and [`sample_all`], where the CPU has the features
+//! ([`detected`]; `Core::wide` makes the kernel that uses them only then). There the two
+//! swapped mark planes move in 32-byte words, [`store81`] writes the legal plane and the mask
+//! from the 81-bit legal set in three 32-byte stores each (a broadcast, a byte shuffle, an AND
+//! and a minimum per 32 bytes) instead of eleven table lookups and twenty-two stores, and
+//! [`pick`] draws a random move with two population counts and a `pdep`. The test
+//! `the_wide_loop_samples_and_writes_what_the_plain_one_does` in `rules.rs` plays the same
+//! random games through the plain, the fixed and the wide kernel and compares the actions
+//! drawn, every field and the games after every step.
 
 #![allow(unsafe_code)]
 
@@ -20,7 +24,7 @@ use std::arch::x86_64::{
     _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_storeu_si256, _pdep_u64,
 };
 
-/// Whether this CPU runs [`step_all`] (AVX2).
+/// Whether this CPU has the features of [`step_all`], [`store81`] and [`pick`].
 pub fn detected() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
