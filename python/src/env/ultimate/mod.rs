@@ -116,11 +116,7 @@ macro_rules! with_games {
             .run($py, &mut $self.games, |$games, $out, stop| {
                 // `set_first` only reads it.
                 #[allow(unused_mut)]
-                let mut $core: Core<'_> = Core {
-                    setup,
-                    agent,
-                    stop: Some(stop),
-                };
+                let mut $core = Core::new(setup, agent, Some(stop));
                 $body
             })?
     }};

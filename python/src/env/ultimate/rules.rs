@@ -250,17 +250,32 @@ pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
     /// Asked by the built-in player's search (`mcts`) as it goes (true: stop now), so that
     /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
     pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// Private, so that a `Core` is made only by the functions below: one with `WIDE` only by
+    /// [`Core::wide`], where the CPU has the features (the `unsafe` calls rely on it).
+    _made: (),
+}
+
+impl<'a> Core<'a> {
+    /// The rules of `setup` with the built-in player `agent` and the `stop` flag of its search.
+    pub fn new(
+        setup: Setup,
+        agent: Option<&'a Mutex<Agent>>,
+        stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    ) -> Core<'a> {
+        Core {
+            setup,
+            agent,
+            stop,
+            _made: (),
+        }
+    }
 }
 
 impl Core<'_> {
     /// The rules of `setup` without a built-in player (the random opponent, an external one,
     /// or none).
     pub fn plain(setup: Setup) -> Core<'static> {
-        Core {
-            setup,
-            agent: None,
-            stop: None,
-        }
+        Core::new(setup, None, None)
     }
 }
 
@@ -273,17 +288,20 @@ impl<'a> Core<'a> {
             setup: s,
             agent: self.agent,
             stop: self.stop,
+            _made: (),
         })
     }
 }
 
 impl<'a> Core<'a, true> {
-    /// The same rules with AVX2's stores, where the CPU has AVX2 (see [`super::wide`]).
+    /// The same rules with the stores and picks of [`super::wide`], where the CPU has its
+    /// features.
     pub fn wide(self) -> Option<Core<'a, true, true>> {
         super::wide::detected().then_some(Core {
             setup: self.setup,
             agent: self.agent,
             stop: self.stop,
+            _made: (),
         })
     }
 }
@@ -885,11 +903,7 @@ mod tests {
             observation: Observation::Planes,
         };
         let agent = Mutex::new(Agent::new(Strategy::Heuristic, 5));
-        let mut core: Core<'_> = Core {
-            setup,
-            agent: Some(&agent),
-            stop: None,
-        };
+        let mut core = Core::new(setup, Some(&agent), None);
         let layout = setup.layout(1);
         let mut bytes = vec![0u8; layout.offsets().1];
         let mut game = Game::new(1);
@@ -914,11 +928,7 @@ mod tests {
         };
         let agent = Mutex::new(Agent::new(Strategy::Mcts { playouts: 1 << 40 }, 5));
         let stop = || true;
-        let mut core: Core<'_> = Core {
-            setup: searching,
-            agent: Some(&agent),
-            stop: Some(&stop),
-        };
+        let mut core = Core::new(searching, Some(&agent), Some(&stop));
         let mut game = Game::new(2);
         start(&mut core, &mut game, 0, &mut layout.split(&mut bytes));
         let plies = game.position.plies();
