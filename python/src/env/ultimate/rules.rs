@@ -423,12 +423,13 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
     /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
     /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
     /// convention the viewer stays the agent. The legal plane, the flat mask and the player
-    /// are rewritten, the plane and the mask each from the 81-bit legal set in eight-byte
-    /// stores ([`bytes81`]), never one copied from the other: a wide load of bytes just stored
-    /// in narrower pieces cannot be forwarded from the store buffer, and that copy stalled the
-    /// step (a third of its samples in `perf`). (Rewriting only the boards whose legal cells
-    /// changed, usually two, measured slower: 29.6 M env-steps/s against 32.0 for the code
-    /// before it.)
+    /// are rewritten, the plane and the mask each from the 81-bit legal set, in eight-byte
+    /// stores ([`store81`]) or with `WIDE` in 32-byte ones (`wide::store81`), never one copied
+    /// from the other: a wide load of bytes just stored in narrower pieces cannot be forwarded
+    /// from the store buffer, and that copy stalled the step (a third of its samples in
+    /// `perf`). (Rewriting only the boards whose legal cells changed, usually two, measured
+    /// slower twice: 29.6 M env-steps/s against 32.0 for the code before it, then 33.8 M
+    /// against 36.3 M; docs/environments.md.)
     ///
     /// pyspiel's tensor (`observation="openspiel"`) is updated in place too: a mark clears
     /// its cell's empty value and sets its player's; the current player and the forced board
