@@ -21,13 +21,13 @@
 //! by player id), `terminated`, `truncated`, `player` (`i32`, the viewer) and `final_obs`.
 //! A step of a game that goes on updates the `planes` in place (the two mark planes swap
 //! when the viewer changes, the mark is one byte) and rewrites the legal plane, the mask and
-//! the player from 9-bit tables (nine bytes a small board); pyspiel's tensor is updated in
-//! place too (two values a mark, then the player and the forced board); a game that starts or
-//! ends is written whole.
+//! the player from the 81-bit legal set; pyspiel's tensor is updated in place too (two values
+//! a mark, then the player and the forced board); a game that starts or ends is written whole.
 //!
-//! Two rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without an
-//! interpreter); this module is the PyO3 class: arguments checked and converted, the buffer,
-//! the GIL released for large batches.
+//! Three rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without
+//! an interpreter); [`wide`] the AVX2 and BMI2 stores and loops, which the default options
+//! (flat actions, `planes`) run where the CPU has them; this module is the PyO3 class:
+//! arguments checked and converted, the buffer, the GIL released for large batches.
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -42,6 +42,7 @@ use std::sync::Mutex;
 use tictactoe::ultimate::agents::{Agent, Strategy};
 
 mod rules;
+mod wide;
 
 use rules::{Actions, Core, Game, NONE, Observation, Opponent, Setup, write_mask, write_planes};
 
@@ -115,11 +116,7 @@ macro_rules! with_games {
             .run($py, &mut $self.games, |$games, $out, stop| {
                 // `set_first` only reads it.
                 #[allow(unused_mut)]
-                let mut $core = Core {
-                    setup,
-                    agent,
-                    stop: Some(stop),
-                };
+                let mut $core = Core::new(setup, agent, Some(stop));
                 $body
             })?
     }};
@@ -240,7 +237,14 @@ impl UltimateKernel {
         let result = read.and_then(|()| {
             self.buffer.save(py, &self.games);
             with_games!(self, py, |core, games, out| {
-                shared::step_all(&mut core, games, &scratch, out);
+                // The default options' loop compiled for them (`Core::flat_planes`).
+                match core.flat_planes() {
+                    Some(mut fixed) => match fixed.wide() {
+                        Some(mut wide) => wide::step_all(&mut wide, games, &scratch, out),
+                        None => shared::step_all(&mut fixed, games, &scratch, out),
+                    },
+                    None => shared::step_all(&mut core, games, &scratch, out),
+                }
             });
             Ok(())
         });
@@ -252,7 +256,15 @@ impl UltimateKernel {
     /// array of shape `(n,)`), from each game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let core = Core::plain(self.setup);
-        kernel::sample(py, out, &mut self.games, |game| core.sample(game))
+        match core.flat_planes() {
+            Some(fixed) => match fixed.wide() {
+                Some(wide) => kernel::sample_all(py, out, &mut self.games, |games, out| {
+                    wide::sample_all(&wide, games, out);
+                }),
+                None => kernel::sample(py, out, &mut self.games, |game| fixed.sample(game)),
+            },
+            None => kernel::sample(py, out, &mut self.games, |game| core.sample(game)),
+        }
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`

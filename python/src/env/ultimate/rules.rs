@@ -18,7 +18,8 @@ use tictactoe::{Cell, Player, Status};
 use super::super::shared::{
     Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
-use super::super::tables::{splitmix, write_bits};
+use super::super::tables::{BYTES, splitmix, write_bits};
+use super::wide::Sampler;
 
 /// "No board chosen" in [`Game::chosen`].
 pub const NONE: u8 = 9;
@@ -233,8 +234,14 @@ impl Game {
 type Marks = [Option<(Move, u8)>; 2];
 
 /// The rules applied to one game `i` of a kernel (the kernel loops over the games).
+///
+/// `FLAT_PLANES` says at compile time that the setup has flat actions and `planes`
+/// observations (the default options): a kernel steps its batch through the one shared
+/// driver with [`Core::flat_planes`], so that the driver's loop is compiled for those
+/// settings, without a test of them in each game's step. `WIDE` (made by [`Core::wide`] only
+/// where the CPU has AVX2) writes the legal plane and mask with AVX2 ([`super::wide`]).
 #[derive(Clone, Copy)]
-pub struct Core<'a> {
+pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
     pub setup: Setup,
     /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
     /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
@@ -243,17 +250,92 @@ pub struct Core<'a> {
     /// Asked by the built-in player's search (`mcts`) as it goes (true: stop now), so that
     /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
     pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// Private, so that a `Core` is made only by the functions below: one with `WIDE` only by
+    /// [`Core::wide`], where the CPU has the features (the `unsafe` calls rely on it).
+    _made: (),
+}
+
+impl<'a> Core<'a> {
+    /// The rules of `setup` with the built-in player `agent` and the `stop` flag of its search.
+    pub fn new(
+        setup: Setup,
+        agent: Option<&'a Mutex<Agent>>,
+        stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    ) -> Core<'a> {
+        Core {
+            setup,
+            agent,
+            stop,
+            _made: (),
+        }
+    }
 }
 
 impl Core<'_> {
     /// The rules of `setup` without a built-in player (the random opponent, an external one,
     /// or none).
     pub fn plain(setup: Setup) -> Core<'static> {
-        Core {
-            setup,
-            agent: None,
-            stop: None,
+        Core::new(setup, None, None)
+    }
+}
+
+impl<'a> Core<'a> {
+    /// The same rules with flat actions and `planes` observations known at compile time, when
+    /// the setup has them.
+    pub fn flat_planes(self) -> Option<Core<'a, true>> {
+        let s = self.setup;
+        (s.actions == Actions::Flat && s.observation == Observation::Planes).then_some(Core {
+            setup: s,
+            agent: self.agent,
+            stop: self.stop,
+            _made: (),
+        })
+    }
+}
+
+impl<'a> Core<'a, true> {
+    /// The same rules with the stores and picks of [`super::wide`], where the CPU has its
+    /// features.
+    pub fn wide(self) -> Option<Core<'a, true, true>> {
+        super::wide::detected().then_some(Core {
+            setup: self.setup,
+            agent: self.agent,
+            stop: self.stop,
+            _made: (),
+        })
+    }
+}
+
+impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
+    /// How actions are numbered.
+    #[inline(always)]
+    fn actions(self) -> Actions {
+        if FLAT_PLANES {
+            Actions::Flat
+        } else {
+            self.setup.actions
         }
+    }
+
+    /// The observation layout.
+    #[inline(always)]
+    fn observation(self) -> Observation {
+        if FLAT_PLANES {
+            Observation::Planes
+        } else {
+            self.setup.observation
+        }
+    }
+
+    /// Bytes of one observation.
+    #[inline(always)]
+    fn obs_bytes(self) -> usize {
+        Setup {
+            actions: self.actions(),
+            observation: self.observation(),
+            ..self.setup
+        }
+        .obs_bytes()
     }
 
     /// The id whose view game `i` shows: the agent (id 0) in the gym convention, else the
@@ -274,19 +356,34 @@ impl Core<'_> {
         let s = self.setup;
         let viewer = self.viewer(game);
         let legal = if ended { 0 } else { game.legal_moves() };
-        let ob = s.obs_bytes();
+        let ob = self.obs_bytes();
         let obs = &mut out.obs[ob * i..ob * (i + 1)];
-        match s.observation {
+        match self.observation() {
+            #[cfg(target_arch = "x86_64")]
+            Observation::Planes if WIDE => {
+                let (mine, theirs) = mark_sets(&game.position, game.player_of(viewer));
+                let (planes, _) = obs.as_chunks_mut::<81>();
+                if let [a, b, c] = planes {
+                    // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
+                    // (`Core::wide`).
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        super::wide::store81(mine, [a]);
+                        super::wide::store81(theirs, [b]);
+                        super::wide::store81(legal, [c]);
+                    }
+                }
+            }
             Observation::Planes => write_planes(&game.position, game.player_of(viewer), legal, obs),
             Observation::OpenSpiel => write_tensor(game, obs),
         }
-        let a = s.actions.count();
+        let a = self.actions().count();
         let mask = &mut out.mask[a * i..a * (i + 1)];
         if ended && s.convention != Convention::PettingZoo {
             mask.fill(1);
         } else {
             let legal = if ended { game.legal_moves() } else { legal };
-            write_mask(game, s.actions, legal, mask);
+            write_mask(game, self.actions(), legal, mask);
         }
         write_player(out, i, viewer);
     }
@@ -326,11 +423,13 @@ impl Core<'_> {
     /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
     /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
     /// convention the viewer stays the agent. The legal plane, the flat mask and the player
-    /// are rewritten, the plane and the mask each from the legal set by nine table lookups,
-    /// never one copied from the other: a wide load of bytes just stored in narrower pieces
-    /// cannot be forwarded from the store buffer, and that copy stalled the step (a third of
-    /// its samples in `perf`). (Rewriting only the boards whose legal cells changed, usually
-    /// two, measured slower: 29.6 M env-steps/s against 32.0 for the code before it.)
+    /// are rewritten, the plane and the mask each from the 81-bit legal set, in eight-byte
+    /// stores ([`store81`]) or with `WIDE` in 32-byte ones (`wide::store81`), never one copied
+    /// from the other: a wide load of bytes just stored in narrower pieces cannot be forwarded
+    /// from the store buffer, and that copy stalled the step (a third of its samples in
+    /// `perf`). (Rewriting only the boards whose legal cells changed, usually two, measured
+    /// slower twice: 29.6 M env-steps/s against 32.0 for the code before it, then 33.8 M
+    /// against 36.3 M; docs/environments.md.)
     ///
     /// pyspiel's tensor (`observation="openspiel"`) is updated in place too: a mark clears
     /// its cell's empty value and sets its player's; the current player and the forced board
@@ -339,32 +438,59 @@ impl Core<'_> {
     fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
         let viewer = self.viewer(game);
         let legal = game.legal_moves();
-        let a = self.setup.actions.count();
-        let mask = &mut out.mask[a * i..a * (i + 1)];
-        let ob = self.setup.obs_bytes();
-        let obs = &mut out.obs[ob * i..ob * (i + 1)];
-        match self.setup.observation {
+        match self.observation() {
             Observation::Planes => {
+                let obs = &mut out.obs[243 * i..243 * (i + 1)];
+                let (mine, rest) = obs.split_at_mut(81);
+                let (theirs, plane) = rest.split_at_mut(81);
+                let planes = (
+                    <&mut [u8; 81]>::try_from(mine),
+                    <&mut [u8; 81]>::try_from(theirs),
+                );
+                let (Ok(mine), Ok(theirs)) = planes else {
+                    return;
+                };
                 for &(mv, id) in marks.iter().flatten() {
                     if self.setup.convention != Convention::Gym {
-                        let (mine, rest) = obs.split_at_mut(81);
-                        mine.swap_with_slice(&mut rest[..81]);
+                        std::mem::swap(mine, theirs);
                     }
-                    obs[usize::from(id != viewer) * 81 + mv.index()] = 1;
+                    let marked = if id == viewer {
+                        &mut *mine
+                    } else {
+                        &mut *theirs
+                    };
+                    marked[mv.index()] = 1;
                 }
-                let flat = self.setup.actions == Actions::Flat;
-                for b in 0..9 {
-                    let set = (legal >> (9 * b)) as u16 & 0x1FF;
-                    spread(set, &mut obs[162 + 9 * b..171 + 9 * b]);
-                    if flat {
-                        spread(set, &mut mask[9 * b..9 * b + 9]);
+                match self.actions() {
+                    Actions::Flat => {
+                        let mask = &mut out.mask[81 * i..81 * (i + 1)];
+                        #[cfg(target_arch = "x86_64")]
+                        if WIDE
+                            && let (Ok(plane), Ok(mask)) = (
+                                <&mut [u8; 81]>::try_from(&mut *plane),
+                                <&mut [u8; 81]>::try_from(&mut *mask),
+                            )
+                        {
+                            // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
+                            // (`Core::wide`).
+                            #[allow(unsafe_code)]
+                            unsafe {
+                                super::wide::store81(legal, [plane, mask]);
+                            }
+                            return write_player(out, i, viewer);
+                        }
+                        store81(legal, plane, mask);
                     }
-                }
-                if !flat {
-                    write_mask(game, Actions::OpenSpiel, legal, mask);
+                    Actions::OpenSpiel => {
+                        store81(legal, plane, &mut []);
+                        let mask = &mut out.mask[9 * i..9 * i + 9];
+                        write_mask(game, Actions::OpenSpiel, legal, mask);
+                    }
                 }
             }
             Observation::OpenSpiel => {
+                let ob = self.obs_bytes();
+                let obs = &mut out.obs[ob * i..ob * (i + 1)];
                 let mut set = |index: usize, value: f32| {
                     obs[4 * index..4 * index + 4].copy_from_slice(&value.to_ne_bytes());
                 };
@@ -386,7 +512,9 @@ impl Core<'_> {
                 for k in 0..10 {
                     set(244 + k, f32::from(u8::from(k == forced)));
                 }
-                write_mask(game, self.setup.actions, legal, mask);
+                let a = self.actions().count();
+                let mask = &mut out.mask[a * i..a * (i + 1)];
+                write_mask(game, self.actions(), legal, mask);
             }
         }
         write_player(out, i, viewer);
@@ -394,14 +522,22 @@ impl Core<'_> {
 
     /// A uniformly random legal action (any action once the game is over): a flat move, or
     /// with `openspiel` actions an open board when the mover chooses, else a cell.
-    #[inline]
+    #[inline(always)]
     pub fn sample(self, game: &mut Game) -> i64 {
         let random = (splitmix(&mut game.sample_rng) >> 32) as u32;
-        let a = self.setup.actions.count() as u64;
+        let a = self.actions().count() as u64;
         if game.done {
             return ((u64::from(random) * a) >> 32) as i64;
         }
-        match self.setup.actions {
+        match self.actions() {
+            #[cfg(target_arch = "x86_64")]
+            Actions::Flat if WIDE => {
+                // SAFETY: a `Core` with `WIDE` exists only where the CPU has the features of
+                // `wide::pick` (`Core::wide`).
+                #[allow(unsafe_code)]
+                let picked = unsafe { super::wide::pick(game.legal_moves(), random) };
+                picked.map_or(0, |k| k as i64)
+            }
             Actions::Flat => game.position.pick(random).map_or(0, |m| m.index() as i64),
             Actions::OpenSpiel if game.choosing() => {
                 let open = game.position.open_boards();
@@ -413,6 +549,15 @@ impl Core<'_> {
                 cells.pick(random).map_or(0, |c| c.index() as i64)
             }
         }
+    }
+}
+
+impl<const FLAT_PLANES: bool, const WIDE: bool> Sampler for Core<'_, FLAT_PLANES, WIDE> {
+    type Game = Game;
+
+    #[inline(always)]
+    fn sample(&self, game: &mut Game) -> i64 {
+        Core::sample(*self, game)
     }
 }
 
@@ -429,7 +574,7 @@ impl Slot for Game {
     }
 }
 
-impl Steps for Core<'_> {
+impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, WIDE> {
     type Game = Game;
     type Marks = Marks;
     const NO_MARKS: Marks = [None, None];
@@ -437,7 +582,12 @@ impl Steps for Core<'_> {
     #[inline(always)]
     fn settings(&self) -> Settings {
         let s = &self.setup;
-        (s.convention, s.autoreset, s.illegal_reward, s.obs_bytes())
+        (
+            s.convention,
+            s.autoreset,
+            s.illegal_reward,
+            self.obs_bytes(),
+        )
     }
 
     /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
@@ -460,7 +610,7 @@ impl Steps for Core<'_> {
     fn play(&mut self, game: &mut Game, action: usize) -> Option<(Outcome, Marks)> {
         let actor = game.mover;
         let plies = game.position.plies();
-        let mut outcome = game.act(self.setup.actions, action);
+        let mut outcome = game.act(self.actions(), action);
         let mut marks: Marks = [None, None];
         if game.position.plies() > plies {
             marks[0] = game.last.map(|mv| (mv, actor));
@@ -506,21 +656,57 @@ impl Steps for Core<'_> {
     }
 }
 
-/// The `planes` observation: `me`'s marks, the other's, the legal moves, nine bytes a board.
+/// Writes the 81-bit set `bits` (bit `k` for byte `k`) as 81 0/1 bytes into `a`, and into
+/// `b` unless it is empty: ten words of eight bytes, each one lookup of eight bits, then the
+/// last byte.
+#[inline(always)]
+fn store81(bits: u128, a: &mut [u8], b: &mut [u8]) {
+    let (Ok(a), b) = (<&mut [u8; 81]>::try_from(a), <&mut [u8; 81]>::try_from(b)) else {
+        return;
+    };
+    let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+    let mut b = b.ok();
+    for k in 0..10 {
+        let byte = if k < 8 {
+            lo >> (8 * k)
+        } else {
+            hi >> (8 * k - 64)
+        };
+        let word = BYTES[usize::from(byte as u8)].to_le_bytes();
+        a[8 * k..8 * k + 8].copy_from_slice(&word);
+        if let Some(b) = &mut b {
+            b[8 * k..8 * k + 8].copy_from_slice(&word);
+        }
+    }
+    let last = (hi >> 16) as u8 & 1;
+    a[80] = last;
+    if let Some(b) = b {
+        b[80] = last;
+    }
+}
+
+/// `me`'s marks and the other's as 81-bit sets (bit `9 * board + cell`).
 #[inline]
-pub fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
+fn mark_sets(position: &Position, me: Player) -> (u128, u128) {
+    let (mut mine, mut theirs) = (0u128, 0u128);
     for b in Cell::ALL {
         let board = position.board(b);
-        let (x, o) = (board.x().bits(), board.o().bits());
-        let (mine, theirs) = if me == Player::X { (x, o) } else { (o, x) };
-        let at = 9 * b.index();
-        spread(mine, &mut obs[at..at + 9]);
-        spread(theirs, &mut obs[81 + at..81 + at + 9]);
-        spread(
-            (legal >> at) as u16 & 0x1FF,
-            &mut obs[162 + at..162 + at + 9],
-        );
+        mine |= u128::from(board.pieces(me).bits()) << (9 * b.index());
+        theirs |= u128::from(board.pieces(me.opponent()).bits()) << (9 * b.index());
     }
+    (mine, theirs)
+}
+
+/// The `planes` observation: `me`'s marks, the other's, the legal moves, each plane written
+/// from its 81-bit set ([`store81`]).
+#[inline]
+pub fn write_planes(position: &Position, me: Player, legal: u128, obs: &mut [u8]) {
+    let (mine, theirs) = mark_sets(position, me);
+    let (mine_plane, rest) = obs.split_at_mut(81);
+    let (theirs_plane, legal_plane) = rest.split_at_mut(81);
+    store81(mine, mine_plane, &mut []);
+    store81(theirs, theirs_plane, &mut []);
+    store81(legal, legal_plane, &mut []);
 }
 
 /// The mask of the legal actions: the flat moves, or with `openspiel` actions the open boards
@@ -582,6 +768,7 @@ fn write_tensor(game: &Game, obs: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::super::super::shared::{self, Random, play_random, start};
+    use super::super::wide;
     use super::*;
 
     // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
@@ -599,13 +786,8 @@ mod tests {
                     (Autoreset::SameStep, Observation::OpenSpiel),
                 ] {
                     let setup = Setup {
-                        convention,
-                        autoreset,
-                        seat: Seat::Random,
-                        opponent: Opponent::Random,
-                        illegal_reward: -1.0,
-                        actions,
                         observation,
+                        ..random_setup(convention, autoreset, actions)
                     };
                     let n = 3;
                     let ob = setup.obs_bytes();
@@ -633,6 +815,19 @@ mod tests {
         }
     }
 
+    /// The setup of `planes` observations and the random opponent.
+    fn random_setup(convention: Convention, autoreset: Autoreset, actions: Actions) -> Setup {
+        Setup {
+            convention,
+            autoreset,
+            seat: Seat::Random,
+            opponent: Opponent::Random,
+            illegal_reward: -1.0,
+            actions,
+            observation: Observation::Planes,
+        }
+    }
+
     /// Random games with illegal actions in every convention, action numbering and auto-reset
     /// mode: the mask is the legal actions (or all ones once over), the legal plane equals
     /// the flat legal moves, and the board is the one the moves made.
@@ -641,15 +836,7 @@ mod tests {
         for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
             for actions in [Actions::Flat, Actions::OpenSpiel] {
                 for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
-                    let setup = Setup {
-                        convention,
-                        autoreset,
-                        seat: Seat::Random,
-                        opponent: Opponent::Random,
-                        illegal_reward: -1.0,
-                        actions,
-                        observation: Observation::Planes,
-                    };
+                    let setup = random_setup(convention, autoreset, actions);
                     let n = 3;
                     let layout = setup.layout(n);
                     let mut core = Core::plain(setup);
@@ -717,11 +904,7 @@ mod tests {
             observation: Observation::Planes,
         };
         let agent = Mutex::new(Agent::new(Strategy::Heuristic, 5));
-        let mut core = Core {
-            setup,
-            agent: Some(&agent),
-            stop: None,
-        };
+        let mut core = Core::new(setup, Some(&agent), None);
         let layout = setup.layout(1);
         let mut bytes = vec![0u8; layout.offsets().1];
         let mut game = Game::new(1);
@@ -746,11 +929,7 @@ mod tests {
         };
         let agent = Mutex::new(Agent::new(Strategy::Mcts { playouts: 1 << 40 }, 5));
         let stop = || true;
-        let mut core = Core {
-            setup: searching,
-            agent: Some(&agent),
-            stop: Some(&stop),
-        };
+        let mut core = Core::new(searching, Some(&agent), Some(&stop));
         let mut game = Game::new(2);
         start(&mut core, &mut game, 0, &mut layout.split(&mut bytes));
         let plies = game.position.plies();
@@ -767,5 +946,106 @@ mod tests {
             plies + 2,
             "the agent's move and the answer"
         );
+    }
+
+    /// The three compilations of the default options' loop (the plain `Core`, the one fixed
+    /// for flat actions and planes, and the AVX2 one) sample the same actions and write the
+    /// same bytes (every field of the buffer) and games, after every step of random games
+    /// with illegal moves, in every convention and auto-reset mode. Where the CPU lacks AVX2
+    /// the wide kernel cannot be made and only the two portable ones are compared.
+    #[test]
+    fn the_wide_loop_samples_and_writes_what_the_plain_one_does() {
+        for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
+            for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
+                let setup = random_setup(convention, autoreset, Actions::Flat);
+                let n = 48;
+                let layout = setup.layout(n);
+                let plain = Core::plain(setup);
+                let fixed = plain.flat_planes().unwrap();
+                let wide = fixed.wide();
+                let kernels = if wide.is_some() { 3 } else { 2 };
+                let mut buffers = vec![vec![0u8; layout.offsets().1]; kernels];
+                let new = |seed: u64| Game::new(seed * 7 + 1);
+                let mut games = vec![(0..n as u64).map(new).collect::<Vec<_>>(); kernels];
+                shared::reset_all(
+                    &mut { plain },
+                    &mut games[0],
+                    None,
+                    None,
+                    new,
+                    &mut layout.split(&mut buffers[0]),
+                );
+                shared::reset_all(
+                    &mut { fixed },
+                    &mut games[1],
+                    None,
+                    None,
+                    new,
+                    &mut layout.split(&mut buffers[1]),
+                );
+                if let Some(wide) = wide {
+                    shared::reset_all(
+                        &mut { wide },
+                        &mut games[2],
+                        None,
+                        None,
+                        new,
+                        &mut layout.split(&mut buffers[2]),
+                    );
+                }
+                let mut rng = 5;
+                for step in 0..700 {
+                    let at = format!("{convention:?} {autoreset:?} step {step}");
+                    let mut actions = vec![vec![0i64; n]; kernels];
+                    for (slot, game) in actions[0].iter_mut().zip(games[0].iter_mut()) {
+                        *slot = plain.sample(game);
+                    }
+                    for (slot, game) in actions[1].iter_mut().zip(games[1].iter_mut()) {
+                        *slot = fixed.sample(game);
+                    }
+                    if let Some(wide) = wide {
+                        wide::sample_all(&wide, &mut games[2], &mut actions[2]);
+                    }
+                    assert!(actions.iter().all(|a| *a == actions[0]), "{at}");
+                    let chosen: Vec<usize> = actions[0]
+                        .iter()
+                        .map(|&a| {
+                            let random = splitmix(&mut rng);
+                            if random.is_multiple_of(20) {
+                                (random >> 32) as usize % 81
+                            } else {
+                                a as usize
+                            }
+                        })
+                        .collect();
+                    shared::step_all(
+                        &mut { plain },
+                        &mut games[0],
+                        &chosen,
+                        &mut layout.split(&mut buffers[0]),
+                    );
+                    shared::step_all(
+                        &mut { fixed },
+                        &mut games[1],
+                        &chosen,
+                        &mut layout.split(&mut buffers[1]),
+                    );
+                    if let Some(mut wide) = wide {
+                        let out = &mut layout.split(&mut buffers[2]);
+                        wide::step_all(&mut wide, &mut games[2], &chosen, out);
+                    }
+                    for k in 1..kernels {
+                        assert!(buffers[k] == buffers[0], "{at}: kernel {k}");
+                        for (a, b) in games[k].iter().zip(&games[0]) {
+                            assert_eq!(
+                                (a.position, a.done, a.sample_rng),
+                                (b.position, b.done, b.sample_rng),
+                                "{at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
