@@ -253,9 +253,19 @@ fn playouts() {
             u64::from(p.plies())
         })
         .sum();
+    let mut rng = SmallRng::seed_from_u64(5);
+    let by_board: u64 = (0..GAMES)
+        .map(|_| {
+            let mut p = Position::EMPTY;
+            p.play_random_by_board(&mut rng);
+            u64::from(p.plies())
+        })
+        .sum();
     println!(
-        "\nUltimate tic-tac-toe random games: {:.2} moves per game on average",
-        moves as f64 / GAMES as f64
+        "\nUltimate tic-tac-toe random games: {:.2} moves per game on average ({:.2} by board \
+         first)",
+        moves as f64 / GAMES as f64,
+        by_board as f64 / GAMES as f64
     );
     let mut cases = vec![
         case("ours Position::play_random", GAMES, || {
@@ -296,6 +306,19 @@ fn playouts() {
             },
         ),
     ];
+    cases.push(case(
+        "ours Position::play_random_by_board (his policy: a random open board, then a random cell)",
+        GAMES,
+        || {
+            let mut rng = SmallRng::seed_from_u64(5);
+            (0..GAMES)
+                .map(|_| {
+                    let mut p = Position::EMPTY;
+                    code(p.play_random_by_board(&mut rng))
+                })
+                .sum()
+        },
+    ));
     for peer in compiled() {
         cases.push(case(peer.playout, GAMES, move || {
             // SAFETY: a pure function of its arguments.

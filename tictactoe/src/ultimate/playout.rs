@@ -139,9 +139,11 @@ fn play_out<R: RngCore + ?Sized, const BY_BOARD: bool>(
     if position.status.is_finished() {
         return position.status;
     }
-    let mut entries = [0u64; 9];
+    // Sixteen entries (boards 9 to 15 never used): a board index masked to 4 bits needs no
+    // bound check.
+    let mut entries = [0u64; 16];
     let mut counts = 0u64;
-    for (b, entry) in entries.iter_mut().enumerate() {
+    for (b, entry) in entries.iter_mut().enumerate().take(9) {
         if position.open >> b & 1 != 0 {
             *entry = PICK[position.empty_in(b) as usize];
             counts += (*entry >> COUNT_SHIFT) * LANE[b];
@@ -149,17 +151,21 @@ fn play_out<R: RngCore + ?Sized, const BY_BOARD: bool>(
     }
     let mut marks = position.marks;
     let (mut won, mut open, mut free) = (position.won, position.open, u64::from(position.free));
+    // The board to play is `next` unless the mover chooses (`chooses`): kept apart so that
+    // the next move's entry is loaded from the cell just played while the branch on
+    // `chooses` is predicted, not after a conditional move.
     let (mut next, mut p, mut plies) = (
-        position.next as usize,
+        position.next as usize & 15,
         index_of(position.side),
         position.plies,
     );
+    let mut chooses = position.next == ANY;
     let status = loop {
         let (b, k) = if BY_BOARD {
             // The board from the low 32 bits (the j-th open board when the mover chooses),
             // the cell from the high 32.
             let random = rng.next_u64();
-            let b = if next == ANY as usize {
+            let b = if chooses {
                 let boards = PICK[open as usize];
                 cell_of(boards, scale(random as u32, boards >> COUNT_SHIFT))
             } else {
@@ -168,7 +174,7 @@ fn play_out<R: RngCore + ?Sized, const BY_BOARD: bool>(
             (b, scale((random >> 32) as u32, entries[b] >> COUNT_SHIFT))
         } else {
             let random = rng.next_u32();
-            if next == ANY as usize {
+            if chooses {
                 // The k-th empty cell of the open boards, boards in order.
                 locate(counts, scale(random, free))
             } else {
@@ -203,7 +209,8 @@ fn play_out<R: RngCore + ?Sized, const BY_BOARD: bool>(
                 break Status::Draw;
             }
         }
-        next = if open >> c & 1 != 0 { c } else { ANY as usize };
+        next = c;
+        chooses = open >> c & 1 == 0;
         p ^= 1;
     };
     position.marks = marks;
