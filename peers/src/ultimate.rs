@@ -348,7 +348,10 @@ fn dimasta_own_playouts(cases: &mut Vec<Case<'_>>, games: usize) {
 #[cfg(not(uttt_dimasta))]
 fn dimasta_own_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
 
-/// Play + status of `m` on a copy of `p` (the play + status groups' first row).
+/// Play + status of `m` on a copy of `p` (the play + status groups' first row). These four
+/// are inlined into each loop, as the closures they replace were (called, they cost a call a
+/// move: `status_after` took 3.0 ns a move instead of 1.5 in the group held in L2).
+#[inline(always)]
 fn copy_play(p: &Position, m: &Move) -> u64 {
     let mut child = *p;
     child.play_unchecked(*black_box(m));
@@ -356,17 +359,20 @@ fn copy_play(p: &Position, m: &Move) -> u64 {
 }
 
 /// The status `m` would give at `p`, nothing played.
+#[inline(always)]
 fn after(p: &Position, m: &Move) -> u64 {
     code(p.status_after(*black_box(m)))
 }
 
 /// The floor: one 3 × 3 line lookup of the board of `m` (X's set with the cell added).
+#[inline(always)]
 fn floor(p: &Position, m: &Move) -> u64 {
     let board = p.board(black_box(m).board());
     u64::from(board.x().with(m.cell()).has_line())
 }
 
 /// board-game's play + status on a copy.
+#[inline(always)]
 fn bg_play(b: &STTTBoard, c: &Coord) -> u64 {
     let mut child = b.clone();
     child.play(*black_box(c)).expect("legal");

@@ -563,9 +563,9 @@ impl Position {
     /// The status the game would have after the legal move `played`, without playing it: the
     /// question a search asks of every move (does it win?). The move's board and cell come as
     /// one-bit sets from a 648-byte table (no division by 9, no variable shift); the two
-    /// lookups in [`WINS_WITH`] (1 KiB), the cells that win the mover's set of the move's board
-    /// and the boards that win the mover's meta-board, depend only on the position, not on
-    /// each other, so they issue together. The move wins the game when both name it; it draws
+    /// lookups in a 1 KiB table of winning cells per 9-bit set (`WINS_WITH`), the cells that
+    /// win the mover's set of the move's board and the boards that win the mover's
+    /// meta-board, depend only on the position, not on each other, so they issue together. The move wins the game when both name it; it draws
     /// when it closes (wins or fills) the last open board without that.
     ///
     /// The move must be in [`legal_moves`](Position::legal_moves); debug builds check, release
@@ -757,7 +757,7 @@ impl Position {
     /// So when the mover chooses, cell `c` of open board `b` comes with probability
     /// `1 / (m * e_b)`, where [`pick`](Position::pick) gives every legal move `1 / n`. This is
     /// the policy of DiMasta's `simulateRandomGame` (the peer in `docs/benchmarks.md`);
-    /// [`play_random_by_board`](Position::play_random_by_board) plays a whole game of it.
+    /// `play_random_by_board` (feature `rand`) plays a whole game of it.
     ///
     /// ```
     /// use tictactoe::ultimate::{Move, Position};
