@@ -245,11 +245,7 @@ fn assert_playout_replays(
 #[test]
 fn play_random_plays_the_moves_of_pick_from_every_state() {
     use rand::RngCore;
-    assert_playout_replays(
-        99,
-        |p, rng| p.play_random(rng),
-        |p, rng| p.pick(rng.next_u32()),
-    );
+    assert_playout_replays(99, Position::play_random, |p, rng| p.pick(rng.next_u32()));
 }
 
 /// `play_random_by_board` keeps the same state: it plays `pick_by_board`'s moves.
@@ -257,11 +253,9 @@ fn play_random_plays_the_moves_of_pick_from_every_state() {
 #[test]
 fn play_random_by_board_plays_the_moves_of_pick_by_board_from_every_state() {
     use rand::RngCore;
-    assert_playout_replays(
-        98,
-        |p, rng| p.play_random_by_board(rng),
-        |p, rng| p.pick_by_board(rng.next_u64()),
-    );
+    assert_playout_replays(98, Position::play_random_by_board, |p, rng| {
+        p.pick_by_board(rng.next_u64())
+    });
 }
 
 #[test]
