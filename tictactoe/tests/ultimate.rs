@@ -45,6 +45,7 @@ const PYSPIEL_PERFT: [u64; 9] = [
 fn sizes_are_as_documented() {
     // docs/ultimate.md#the-model and the module's table.
     assert_eq!(Position::BYTES, 64);
+    assert_eq!(Position::PLAY_TABLE_BYTES, 1_024 + 648);
     assert_eq!(std::mem::size_of::<Setup>(), 38);
     assert_eq!(std::mem::size_of::<Move>(), 1);
     assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 2);

@@ -131,6 +131,10 @@ static PARTS: [Parts; 81] = {
     table
 };
 
+/// Bytes of [`WINS_WITH`] and [`PARTS`].
+pub(super) const PLAY_TABLE_BYTES: usize =
+    core::mem::size_of::<[u16; 512]>() + core::mem::size_of::<[Parts; 81]>();
+
 /// A move that cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
@@ -565,8 +569,9 @@ impl Position {
     /// one-bit sets from a 648-byte table (no division by 9, no variable shift); the two
     /// lookups in a 1 KiB table of winning cells per 9-bit set (`WINS_WITH`), the cells that
     /// win the mover's set of the move's board and the boards that win the mover's
-    /// meta-board, depend only on the position, not on each other, so they issue together. The move wins the game when both name it; it draws
-    /// when it closes (wins or fills) the last open board without that.
+    /// meta-board, depend only on the position, not on each other, so they issue together.
+    /// The move wins the game when both name it; it draws when it closes (wins or fills) the
+    /// last open board without that.
     ///
     /// The move must be in [`legal_moves`](Position::legal_moves); debug builds check, release
     /// builds give an unspecified status for an illegal one (never memory-unsafe).
