@@ -45,6 +45,7 @@ const PYSPIEL_PERFT: [u64; 9] = [
 fn sizes_are_as_documented() {
     // docs/ultimate.md#the-model and the module's table.
     assert_eq!(Position::BYTES, 64);
+    assert_eq!(Position::PLAY_TABLE_BYTES, 1_024 + 648);
     assert_eq!(std::mem::size_of::<Setup>(), 38);
     assert_eq!(std::mem::size_of::<Move>(), 1);
     assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 2);
@@ -67,8 +68,21 @@ fn perft_depth_8_matches_pyspiel() {
     assert_eq!(Position::EMPTY.perft(8), PYSPIEL_PERFT[8]);
 }
 
-/// The slow twin's view of a position, field by field.
-fn assert_same(position: &Position, game: &Game, context: &str) {
+/// How often each kind of move `status_after` judges was met by [`assert_same`]: a move that
+/// wins the game, one that draws it by filling the last open board, one that draws it by
+/// winning the last open board without a line of boards, and one that closes a board and
+/// leaves the game going.
+#[derive(Default, Debug)]
+struct Kinds {
+    wins: usize,
+    draws_full: usize,
+    draws_won: usize,
+    closes: usize,
+}
+
+/// The slow twin's view of a position, field by field; every legal move's `status_after`
+/// against the status after playing it in both engines.
+fn assert_same(position: &Position, game: &Game, context: &str, kinds: &mut Kinds) {
     assert_eq!(position.status(), game.status(), "{context}");
     let legal = game.legal();
     for (index, &is_legal) in legal.iter().enumerate() {
@@ -87,11 +101,26 @@ fn assert_same(position: &Position, game: &Game, context: &str) {
     for played in position.legal_moves() {
         let mut child = *position;
         child.play(played).unwrap();
+        let mut twin = game.clone();
+        assert!(twin.play(played.index()));
+        let status = position.status_after(played);
+        assert_eq!(status, child.status(), "{context} {played}");
+        assert_eq!(status, twin.status(), "{context} {played}: the slow twin");
         assert_eq!(
-            position.status_after(played),
-            child.status(),
+            child.next_board().map(Cell::index),
+            twin.next,
             "{context} {played}"
         );
+        assert_eq!(child.to_move().is_none(), twin.status().is_finished());
+        let closed = child.board_status(played.board());
+        assert_eq!(closed, twin.board_status(played.board().index()));
+        match (status, closed) {
+            (Status::Won(_), _) => kinds.wins += 1,
+            (Status::Draw, Status::Draw) => kinds.draws_full += 1,
+            (Status::Draw, _) => kinds.draws_won += 1,
+            (Status::Ongoing, Status::Won(_) | Status::Draw) => kinds.closes += 1,
+            (Status::Ongoing, Status::Ongoing) => {}
+        }
     }
     for b in Cell::ALL {
         assert_eq!(
@@ -124,16 +153,22 @@ fn assert_same(position: &Position, game: &Game, context: &str) {
 fn the_fast_engine_matches_the_slow_twin_on_every_state_of_3000_games() {
     let mut next = xorshift(0x5eed);
     let mut ends = [0usize; 3];
+    let mut kinds = Kinds::default();
     for g in 0..3_000 {
         let (states, moves) = random_game(&mut next);
         let mut game = Game::new();
-        assert_same(&states[0], &game, "start");
+        assert_same(&states[0], &game, "start", &mut kinds);
         for (i, played) in moves.iter().enumerate() {
             assert!(
                 game.play(played.index()),
                 "game {g} move {i}: {played} illegal for the twin"
             );
-            assert_same(&states[i + 1], &game, &format!("game {g} after move {i}"));
+            assert_same(
+                &states[i + 1],
+                &game,
+                &format!("game {g} after move {i}"),
+                &mut kinds,
+            );
         }
         ends[match states.last().unwrap().status() {
             Status::Won(Player::X) => 0,
@@ -141,8 +176,12 @@ fn the_fast_engine_matches_the_slow_twin_on_every_state_of_3000_games() {
             _ => 2,
         }] += 1;
     }
-    // Every ending occurs (X wins, O wins, draws).
+    // Every ending occurs (X wins, O wins, draws), and every kind of move status_after and
+    // play judge: a win of the game, a draw by a full last board and by a won last board, a
+    // board closed with the game going on.
     assert!(ends.iter().all(|&n| n > 100), "{ends:?}");
+    assert!(kinds.wins > 1_000 && kinds.closes > 1_000, "{kinds:?}");
+    assert!(kinds.draws_full > 50 && kinds.draws_won > 50, "{kinds:?}");
 }
 
 #[test]
@@ -172,24 +211,27 @@ fn every_state_of_random_games_is_valid_parses_back_and_undoes() {
     }
 }
 
-/// `play_random` keeps its own per-board state (`playout.rs`): from every state of random
-/// games it must play the moves `pick` chooses from the same random numbers and end in the
-/// position those moves reach.
+/// From every state of 300 random games (seed `seed`), `playout` (with a `SmallRng`) must
+/// play the moves `pick` chooses from the same generator's numbers and end in the position
+/// those moves reach.
 #[cfg(feature = "rand")]
-#[test]
-fn play_random_plays_the_moves_of_pick_from_every_state() {
+fn assert_playout_replays(
+    seed: u64,
+    playout: impl Fn(&mut Position, &mut rand::rngs::SmallRng) -> Status,
+    pick: impl Fn(&Position, &mut rand::rngs::SmallRng) -> Option<Move>,
+) {
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{RngCore, SeedableRng};
-    let mut next = xorshift(99);
+    let mut next = xorshift(seed);
     for g in 0..300u64 {
         let (states, _) = random_game(&mut next);
         for (i, state) in states.iter().enumerate() {
             let seed = g * 1_000 + i as u64;
             let mut fast = *state;
-            let status = fast.play_random(&mut SmallRng::seed_from_u64(seed));
+            let status = playout(&mut fast, &mut SmallRng::seed_from_u64(seed));
             let mut rng = SmallRng::seed_from_u64(seed);
             let mut slow = *state;
-            while let Some(played) = slow.pick(rng.next_u32()) {
+            while let Some(played) = pick(&slow, &mut rng) {
                 slow.play(played).unwrap();
             }
             assert_eq!(fast, slow, "game {g} from state {i}");
@@ -197,6 +239,138 @@ fn play_random_plays_the_moves_of_pick_from_every_state() {
             assert!(status.is_finished());
         }
     }
+}
+
+/// `play_random` keeps its own per-board state (`playout.rs`): it plays `pick`'s moves.
+#[cfg(feature = "rand")]
+#[test]
+fn play_random_plays_the_moves_of_pick_from_every_state() {
+    use rand::RngCore;
+    assert_playout_replays(99, Position::play_random, |p, rng| p.pick(rng.next_u32()));
+}
+
+/// `play_random_by_board` keeps the same state: it plays `pick_by_board`'s moves.
+#[cfg(feature = "rand")]
+#[test]
+fn play_random_by_board_plays_the_moves_of_pick_by_board_from_every_state() {
+    use rand::RngCore;
+    assert_playout_replays(98, Position::play_random_by_board, |p, rng| {
+        p.pick_by_board(rng.next_u64())
+    });
+}
+
+#[test]
+fn pick_by_board_picks_only_legal_moves_and_none_at_the_end() {
+    let mut next = xorshift(97);
+    for _ in 0..500 {
+        let (states, _) = random_game(&mut next);
+        for state in &states {
+            let legal = state.legal_moves();
+            for random in [
+                0,
+                u64::MAX,
+                u64::from(u32::MAX),
+                u64::MAX << 32,
+                next(),
+                next(),
+            ] {
+                match state.pick_by_board(random) {
+                    Some(played) => assert!(legal.contains(played), "{state} {played}"),
+                    None => assert!(legal.is_empty() && state.status().is_finished()),
+                }
+            }
+        }
+    }
+}
+
+/// Pearson's chi-square of `draws` over the moves of `position` against `expected` (a
+/// probability per legal move), and the bound it stays under with probability 1 - 3e-6 when
+/// the draws follow `expected` (Wilson and Hilferty's approximation at z = 4.5).
+fn chi_square(
+    position: &Position,
+    mut draw: impl FnMut() -> Move,
+    expected: impl Fn(Move) -> f64,
+    draws: usize,
+) -> (f64, f64) {
+    let mut seen = [0usize; 81];
+    for _ in 0..draws {
+        seen[draw().index()] += 1;
+    }
+    let legal = position.legal_moves();
+    let mut statistic = 0.0;
+    for played in legal {
+        let e = expected(played) * draws as f64;
+        let d = seen[played.index()] as f64 - e;
+        statistic += d * d / e;
+    }
+    assert_eq!(seen.iter().sum::<usize>(), draws);
+    let k = f64::from(legal.count() - 1);
+    let bound = k * (1.0 - 2.0 / (9.0 * k) + 4.5 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+    (statistic, bound)
+}
+
+/// `pick_by_board` follows its policy: on a position where the mover chooses among open boards
+/// with different numbers of empty cells, a move of open board `b` comes with probability
+/// `1 / (m * e_b)`; where the mover is sent, every empty cell of the board `1 / e`. The same
+/// test rejects `pick`'s uniform draws on the first position (so it can fail).
+#[test]
+fn pick_by_board_follows_its_distribution() {
+    // A state of a random game where the mover chooses, some boards are closed and the open
+    // ones differ in their numbers of empty cells.
+    let mut next = xorshift(96);
+    let chooses = loop {
+        let (states, _) = random_game(&mut next);
+        let found = states.into_iter().find(|s| {
+            let open = s.open_boards();
+            let empties: Vec<u32> = open.iter().map(|b| s.moves_in(b).count()).collect();
+            s.next_board().is_none()
+                && s.to_move().is_some()
+                && (3..9).contains(&open.count())
+                && empties.iter().min() != empties.iter().max()
+        });
+        if let Some(state) = found {
+            break state;
+        }
+    };
+    let m = f64::from(chooses.open_boards().count());
+    let by_board = |played: Move| 1.0 / (m * f64::from(chooses.moves_in(played.board()).count()));
+    let draws = 200_000;
+    let (statistic, bound) = chi_square(
+        &chooses,
+        || chooses.pick_by_board(next()).unwrap(),
+        by_board,
+        draws,
+    );
+    assert!(
+        statistic < bound,
+        "{chooses}: chi-square {statistic} >= {bound}"
+    );
+    let (uniform, bound) = chi_square(
+        &chooses,
+        || chooses.pick(next() as u32).unwrap(),
+        by_board,
+        draws,
+    );
+    assert!(
+        uniform > bound,
+        "{chooses}: uniform draws pass ({uniform} < {bound})"
+    );
+    // Sent to a board: each empty cell alike.
+    let mut sent = Position::EMPTY;
+    for index in [40, 36, 4] {
+        sent.play(Move::try_from(index).unwrap()).unwrap();
+    }
+    let e = f64::from(sent.legal_moves().count());
+    let (statistic, bound) = chi_square(
+        &sent,
+        || sent.pick_by_board(next()).unwrap(),
+        |_| 1.0 / e,
+        draws,
+    );
+    assert!(
+        statistic < bound,
+        "{sent}: chi-square {statistic} >= {bound}"
+    );
 }
 
 #[test]

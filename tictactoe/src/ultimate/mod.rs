@@ -65,4 +65,8 @@ pub use validate::{InvalidSetup, Violation, Violations};
 impl Position {
     /// The size of a [`Position`] in bytes.
     pub const BYTES: usize = core::mem::size_of::<Position>();
+    /// Bytes of the tables [`play`](Position::play) and
+    /// [`status_after`](Position::status_after) read besides the core's: the winning cells of
+    /// each 9-bit set (1,024) and each move's board and cell as indices and one-bit sets (648).
+    pub const PLAY_TABLE_BYTES: usize = position::PLAY_TABLE_BYTES;
 }

@@ -1,4 +1,6 @@
-//! Random playouts: [`Position::play_random`]'s loop, on a state shaped for it.
+//! Random playouts: the loop of [`Position::play_random`] (uniform moves) and of
+//! [`Position::play_random_by_board`] (a random open board, then a random cell of it), on a
+//! state shaped for it.
 //!
 //! A playout's time is one long chain: the cell just played names the board of the next move,
 //! whose empty cells give the number of choices, which with the random bits gives the cell.
@@ -11,7 +13,7 @@
 
 use rand::RngCore;
 
-use super::position::{ANY, Cells, FULL, Position, has_line, index_of};
+use super::position::{ANY, Cells, FULL, Position, WINS_WITH, index_of};
 use crate::{Player, Status};
 
 /// Where a [`PICK`] entry keeps its number of cells.
@@ -91,20 +93,57 @@ impl Position {
     /// `k`-th empty cell read from a table entry kept per board (see `playout.rs`).
     #[inline]
     pub fn play_random<R: RngCore + ?Sized>(&mut self, rng: &mut R) -> Status {
-        play_out(self, rng)
+        play_out::<R, false>(self, rng)
+    }
+
+    /// Plays random moves to the end of the game under the board-first policy of
+    /// [`pick_by_board`](Position::pick_by_board) (a random open board when the mover
+    /// chooses, then a random empty cell of the board; 64 bits of `next_u64` a move) and
+    /// returns how it ended. This is the playout of CodinGame bots (DiMasta's
+    /// `simulateRandomGame`, the peer in `docs/benchmarks.md`): cheaper than a uniform one,
+    /// and a different game: when the mover chooses, a cell of a board with few empty cells is
+    /// more likely than one of a board with many.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use rand::rngs::SmallRng;
+    /// use tictactoe::ultimate::Position;
+    ///
+    /// let mut rng = SmallRng::seed_from_u64(7);
+    /// let mut position = Position::EMPTY;
+    /// let status = position.play_random_by_board(&mut rng);
+    /// assert!(status.is_finished());
+    /// assert_eq!(position.status(), status);
+    /// // The same moves as pick_by_board from the same random numbers.
+    /// let (mut rng, mut again) = (SmallRng::seed_from_u64(7), Position::EMPTY);
+    /// while let Some(played) = again.pick_by_board(rand::RngCore::next_u64(&mut rng)) {
+    ///     again.play(played)?;
+    /// }
+    /// assert_eq!(again, position);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn play_random_by_board<R: RngCore + ?Sized>(&mut self, rng: &mut R) -> Status {
+        play_out::<R, true>(self, rng)
     }
 }
 
-/// Plays `position` to the end with uniformly random legal moves; see
-/// [`Position::play_random`].
+/// Plays `position` to the end with random legal moves: uniform ones
+/// ([`Position::play_random`]), or by board first when `BY_BOARD`
+/// ([`Position::play_random_by_board`]).
 #[inline]
-fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R) -> Status {
+fn play_out<R: RngCore + ?Sized, const BY_BOARD: bool>(
+    position: &mut Position,
+    rng: &mut R,
+) -> Status {
     if position.status.is_finished() {
         return position.status;
     }
-    let mut entries = [0u64; 9];
+    // Sixteen entries (boards 9 to 15 never used): a board index masked to 4 bits needs no
+    // bound check.
+    let mut entries = [0u64; 16];
     let mut counts = 0u64;
-    for (b, entry) in entries.iter_mut().enumerate() {
+    for (b, entry) in entries.iter_mut().enumerate().take(9) {
         if position.open >> b & 1 != 0 {
             *entry = PICK[position.empty_in(b) as usize];
             counts += (*entry >> COUNT_SHIFT) * LANE[b];
@@ -112,36 +151,57 @@ fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R) -> Status
     }
     let mut marks = position.marks;
     let (mut won, mut open, mut free) = (position.won, position.open, u64::from(position.free));
+    // The board to play is `next` unless the mover chooses (`chooses`): kept apart so that
+    // the next move's entry is loaded from the cell just played while the branch on
+    // `chooses` is predicted, not after a conditional move.
     let (mut next, mut p, mut plies) = (
-        position.next as usize,
+        position.next as usize & 15,
         index_of(position.side),
         position.plies,
     );
+    let mut chooses = position.next == ANY;
     let status = loop {
-        let random = rng.next_u32();
-        let (b, k) = if next == ANY as usize {
-            // The k-th empty cell of the open boards, boards in order.
-            locate(counts, scale(random, free))
+        let (b, k) = if BY_BOARD {
+            // The board from the low 32 bits (the j-th open board when the mover chooses),
+            // the cell from the high 32.
+            let random = rng.next_u64();
+            let b = if chooses {
+                let boards = PICK[open as usize];
+                cell_of(boards, scale(random as u32, boards >> COUNT_SHIFT))
+            } else {
+                next
+            };
+            (b, scale((random >> 32) as u32, entries[b] >> COUNT_SHIFT))
         } else {
-            (next, scale(random, entries[next] >> COUNT_SHIFT))
+            let random = rng.next_u32();
+            if chooses {
+                // The k-th empty cell of the open boards, boards in order.
+                locate(counts, scale(random, free))
+            } else {
+                (next, scale(random, entries[next] >> COUNT_SHIFT))
+            }
         };
         let c = cell_of(entries[b], k);
-        let set = marks[p][b] | 1 << c;
+        let mine = marks[p][b];
+        // Does the move win its board: a bit test in WINS_WITH, issued before the set is
+        // written.
+        let small = WINS_WITH[(mine & FULL) as usize] >> c & 1 != 0;
+        let set = mine | 1 << c;
         marks[p][b] = set;
         let empty = !(set | marks[1 - p][b]) & FULL;
         entries[b] = PICK[empty as usize];
         counts -= LANE[b];
         free -= 1;
         plies += 1;
-        let line = has_line(set);
-        if line | (empty == 0) {
+        if small | (empty == 0) {
             open &= !(1 << b);
             free -= entries[b] >> COUNT_SHIFT;
             entries[b] = 0;
             counts &= !(LANE[b] * 0xff);
-            if line {
+            if small {
+                let game = WINS_WITH[(won[p] & FULL) as usize] >> b & 1 != 0;
                 won[p] |= 1 << b;
-                if has_line(won[p]) {
+                if game {
                     break Status::Won(if p == 0 { Player::X } else { Player::O });
                 }
             }
@@ -149,7 +209,8 @@ fn play_out<R: RngCore + ?Sized>(position: &mut Position, rng: &mut R) -> Status
                 break Status::Draw;
             }
         }
-        next = if open >> c & 1 != 0 { c } else { ANY as usize };
+        next = c;
+        chooses = open >> c & 1 == 0;
         p ^= 1;
     };
     position.marks = marks;

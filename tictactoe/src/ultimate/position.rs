@@ -79,6 +79,62 @@ const BOARD_CELLS: [Cells; 10] = {
     table
 };
 
+/// `WINS_WITH[set]`: the cells `c` for which `set` with `c` added holds a line (all nine when
+/// `set` has one already), 1 KiB built at compile time from the core's line table. For a
+/// player's marks in a small board: the cells that win that board; for a player's won boards:
+/// the boards whose win completes a line of the meta-board. One table for both levels.
+pub(super) static WINS_WITH: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut set = 0;
+    while set < 512 {
+        let mut c = 0;
+        while c < 9 {
+            if has_line(set as u16 | 1 << c) {
+                table[set] |= 1 << c;
+            }
+            c += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// A move's board and cell as indices and as one-bit sets (8 bytes; see [`PARTS`]).
+#[derive(Clone, Copy)]
+struct Parts {
+    board: u16,
+    cell: u16,
+    board_bit: u16,
+    cell_bit: u16,
+}
+
+/// `PARTS[m]`: move `m`'s board and cell, and the two as one-bit sets (648 bytes): one load in
+/// place of the division by 9 and two variable shifts.
+static PARTS: [Parts; 81] = {
+    let mut table = [Parts {
+        board: 0,
+        cell: 0,
+        board_bit: 1,
+        cell_bit: 1,
+    }; 81];
+    let mut m = 0;
+    while m < 81 {
+        let (b, c) = (m / 9, m % 9);
+        table[m] = Parts {
+            board: b as u16,
+            cell: c as u16,
+            board_bit: 1 << b,
+            cell_bit: 1 << c,
+        };
+        m += 1;
+    }
+    table
+};
+
+/// Bytes of [`WINS_WITH`] and [`PARTS`].
+pub(super) const PLAY_TABLE_BYTES: usize =
+    core::mem::size_of::<[u16; 512]>() + core::mem::size_of::<[Parts; 81]>();
+
 /// A move that cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
@@ -136,9 +192,10 @@ impl Undo {
 /// It holds each player's marks in each small board as a 9-bit set (a [`Bitboard`] of the 3×3
 /// core: bit `i` is cell `i`), the boards each player has won, the open boards (neither won nor
 /// full), their empty cells as one 81-bit set (the legal moves when the mover chooses) and the
-/// board the side to move must play in. Playing a move costs one lookup in the
-/// core's 64-byte line table ([`Bitboard::has_line`]) for the small board, and a second one,
-/// for the meta-board, only when the move wins the small board.
+/// board the side to move must play in. Playing a move costs one bit test in a 1 KiB table of
+/// winning cells per 9-bit set (built from the core's line table, [`Bitboard::has_line`]) for
+/// the small board, and a second one in the same table, for the meta-board, only when the move
+/// wins the small board.
 ///
 /// It is 64 bytes aligned to 64: one cache line, so a copy is never split across two (in
 /// `peers/`, playing a move on a copy took 4.5 ns in one process and 9 in another, with the
@@ -508,11 +565,13 @@ impl Position {
     }
 
     /// The status the game would have after the legal move `played`, without playing it: the
-    /// question a search asks of every move (does it win?). A move that does not close its
-    /// small board leaves the game going; finding that costs one load of the mover's set of
-    /// that board and one lookup in the core's 64-byte line table, plus a compare with the
-    /// other player's set for a full board. Only a move that closes its board looks further
-    /// (the meta-board's line, the open boards).
+    /// question a search asks of every move (does it win?). The move's board and cell come as
+    /// one-bit sets from a 648-byte table (no division by 9, no variable shift); the two
+    /// lookups in a 1 KiB table of winning cells per 9-bit set (`WINS_WITH`), the cells that
+    /// win the mover's set of the move's board and the boards that win the mover's
+    /// meta-board, depend only on the position, not on each other, so they issue together.
+    /// The move wins the game when both name it; it draws when it closes (wins or fills) the
+    /// last open board without that.
     ///
     /// The move must be in [`legal_moves`](Position::legal_moves); debug builds check, release
     /// builds give an unspecified status for an illegal one (never memory-unsafe).
@@ -532,16 +591,17 @@ impl Position {
     #[inline]
     pub fn status_after(&self, played: Move) -> Status {
         debug_assert!(self.check(played).is_ok(), "{played} is not legal here");
-        let (b, c) = (played.board_index(), played.cell_index());
+        let parts = PARTS[played.index()];
+        let (b, board, cell) = (parts.board as usize, parts.board_bit, parts.cell_bit);
         let p = index_of(self.side);
-        let set = self.marks[p][b] | 1 << c;
-        let line = has_line(set);
-        if !line & (set | self.marks[1 - p][b] != FULL) {
-            return Status::Ongoing;
-        }
-        if line && has_line(self.won[p] | 1 << b) {
+        let small = WINS_WITH[(self.marks[p][b] & FULL) as usize] & cell != 0;
+        let game = small & (WINS_WITH[(self.won[p] & FULL) as usize] & board != 0);
+        let full = self.marks[0][b] | self.marks[1][b] | cell == FULL;
+        // The move closes board b, the only open one, and does not win the game.
+        let draw = (small | full) & (self.open == board) & !game;
+        if game {
             Status::Won(self.side)
-        } else if self.open & !(1 << b) == 0 {
+        } else if draw {
             Status::Draw
         } else {
             Status::Ongoing
@@ -572,31 +632,38 @@ impl Position {
             played,
             next: self.next,
         };
-        self.play_parts(played.board_index(), played.cell_index());
+        self.play_parts(PARTS[played.index()]);
         undo
     }
 
-    /// Plays cell `c` of board `b` (both below 9, the move legal) for the side to move.
+    /// Plays the move `parts` (legal) for the side to move.
     ///
-    /// One load and store of the mover's set, one lookup in the core's 64-byte line table, the
-    /// cell's removal from the open cells, and a second lookup (the meta-board's) only when the
-    /// small board is won.
+    /// One load and store of the mover's set, one lookup in [`WINS_WITH`] (does the move win
+    /// its board: a bit test, issued before the set is written), the cell's removal from the
+    /// open cells; only when the move closes its board, a second lookup in the same table (does
+    /// that board win the game) and the board's cells removed. The branch on closing stays: a
+    /// playout's next move reads what this writes, and a predicted branch lets it start before
+    /// the lookup is back (without the branch, every field waits for both lookups: `pick` +
+    /// `play` games took 1,100 ns instead of 800 in `peers/`).
     #[inline(always)]
-    fn play_parts(&mut self, b: usize, c: usize) {
+    fn play_parts(&mut self, parts: Parts) {
+        let (b, c) = (parts.board as usize, parts.cell as usize);
         let p = index_of(self.side);
-        let set = self.marks[p][b] | 1 << c;
+        let mine = self.marks[p][b];
+        let small = WINS_WITH[(mine & FULL) as usize] & parts.cell_bit != 0;
+        let set = mine | parts.cell_bit;
         self.marks[p][b] = set;
         self.plies += 1;
         self.free -= 1;
         self.open_cells.remove(9 * b + c);
         let full = set | self.marks[1 - p][b] == FULL;
-        if has_line(set) | full {
-            self.close(b, p, set);
+        if small | full {
+            self.close(b, p, small, parts.board_bit);
             if self.status.is_finished() {
                 return;
             }
         }
-        self.next = if self.open >> c & 1 != 0 {
+        self.next = if self.open & parts.cell_bit != 0 {
             c as u8
         } else {
             ANY
@@ -604,16 +671,18 @@ impl Position {
         self.side = self.side.opponent();
     }
 
-    /// Board `b` closes after the move of player `p` made `set`: won if `set` has a line, else
-    /// full. Ends the game when the meta-board has a line or no board is open.
+    /// Board `b` (`board`: as a one-bit set) closes after the move of player `p`: won if
+    /// `small`, else full. Ends the game when that completes a line of the meta-board or no
+    /// board is open.
     #[inline(always)]
-    fn close(&mut self, b: usize, p: usize, set: u16) {
-        self.open &= !(1 << b);
+    fn close(&mut self, b: usize, p: usize, small: bool, board: u16) {
+        self.open &= !board;
         self.free -= Bitboard::from_bits_truncate(self.empty_in(b)).count() as u8;
         self.open_cells.remove_all(BOARD_CELLS[b]);
-        if has_line(set) {
-            self.won[p] |= 1 << b;
-            if has_line(self.won[p]) {
+        if small {
+            let game = WINS_WITH[(self.won[p] & FULL) as usize] & board != 0;
+            self.won[p] |= board;
+            if game {
                 self.status = Status::Won(self.side);
                 self.next = ANY;
                 self.open_cells = Cells::NONE;
@@ -679,6 +748,46 @@ impl Position {
             return Some(Move::from_parts(b, cell.index()));
         }
         self.pick_any(random)
+    }
+
+    /// The legal move chosen by 64 random bits under the board-first policy of CodinGame bots'
+    /// playouts (not uniform over the legal moves), or `None` once the game is over:
+    ///
+    /// - the board: the one the mover is sent to; when the mover chooses, the `j`-th open board
+    ///   in index order, `j = (lo * m) >> 32`, where `lo` is the low 32 bits of `random` and
+    ///   `m` the number of open boards (each open board `1/m`);
+    /// - the cell: the `k`-th empty cell of that board in index order, `k = (hi * e) >> 32`,
+    ///   where `hi` is the high 32 bits and `e` the board's number of empty cells (each `1/e`).
+    ///
+    /// So when the mover chooses, cell `c` of open board `b` comes with probability
+    /// `1 / (m * e_b)`, where [`pick`](Position::pick) gives every legal move `1 / n`. This is
+    /// the policy of DiMasta's `simulateRandomGame` (the peer in `docs/benchmarks.md`);
+    /// `play_random_by_board` (feature `rand`) plays a whole game of it.
+    ///
+    /// ```
+    /// use tictactoe::ultimate::{Move, Position};
+    /// let mut position = Position::EMPTY;
+    /// // Board 0 (low bits 0: the first of the 9 open boards), cell 8 (high bits all ones).
+    /// let played = position.pick_by_board(u64::from(u32::MAX) << 32).unwrap();
+    /// assert_eq!(played, Move::try_from(8)?);
+    /// position.play(played)?;
+    /// // Sent to board 8: the low bits are not used, the high ones pick among its 9 cells.
+    /// assert_eq!(position.pick_by_board(0).map(|m| m.index()), Some(72));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn pick_by_board(&self, random: u64) -> Option<Move> {
+        if self.status.is_finished() {
+            return None;
+        }
+        let b = if self.next == ANY {
+            self.open_boards().pick(random as u32)?.index()
+        } else {
+            self.next as usize
+        };
+        let cell = Bitboard::from_bits_truncate(self.empty_in(b)).pick((random >> 32) as u32)?;
+        Some(Move::from_parts(b, cell.index()))
     }
 
     /// [`pick`](Position::pick) when the mover may choose the board: the `k`-th of the empty
