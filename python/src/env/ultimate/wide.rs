@@ -129,7 +129,10 @@ pub unsafe fn store81<const N: usize>(bits: u128, mut outs: [&mut [u8; 81]; N]) 
 /// The legal move chosen by 32 random bits from the 81-bit set `legal`: the `k`-th of its
 /// moves in increasing order, `k` the multiply-shift of `random` by their number, the same
 /// move as `Position::pick` (tested) in a few instructions: two population counts and one
-/// bit deposit (`pdep`) for the select. `None` for an empty set.
+/// bit deposit (`pdep`) for the select. `None` for an empty set. It lives here rather than in
+/// the library because choosing it at run time needs `is_x86_feature_detected!` (std), which
+/// the `no_std` library does not use; where the CPU lacks BMI2 the kernel calls
+/// `Position::pick` itself.
 ///
 /// # Safety
 ///
