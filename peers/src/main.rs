@@ -12,7 +12,7 @@
 //! Arguments after `--` pick groups (`single`, `play`, `array`, `selfplay`, `perfect`, the
 //! k-in-a-row family's `c4`, `c4-perft`, `gomoku`, `ttt-family`: see `family.rs`, the per-move
 //! API's `c4-moves`, `gomoku-moves`, `ttt-moves`: see `moves.rs`, and ultimate tic-tac-toe's
-//! `ultimate`, `ultimate-perft`: see `ultimate.rs`); none runs them all.
+//! `ultimate`, `ultimate-play`, `ultimate-perft`: see `ultimate.rs`); none runs them all.
 //!
 //! The peers are built with the same flags as ours (one `cargo` invocation builds them all).
 
@@ -270,7 +270,7 @@ fn main() {
 }
 
 /// The groups, by the names `main` takes as arguments.
-const GROUPS: [&str; 14] = [
+const GROUPS: [&str; 15] = [
     "single",
     "play",
     "array",
@@ -284,6 +284,7 @@ const GROUPS: [&str; 14] = [
     "gomoku-moves",
     "ttt-moves",
     "ultimate",
+    "ultimate-play",
     "ultimate-perft",
 ];
 
