@@ -382,6 +382,25 @@ fn bg_play(b: &STTTBoard, c: &Coord) -> Option<BgOutcome> {
     child.outcome()
 }
 
+/// For each position, its first legal move that leaves its board open (its random move `m`
+/// when every move closes it): with these, the branch of `play` on closing a board is not
+/// taken, so always predicted.
+fn quiet_moves(ours: &[Position], played: &[Move]) -> Vec<Move> {
+    ours.iter()
+        .zip(played)
+        .map(|(p, &m)| {
+            p.legal_moves()
+                .into_iter()
+                .find(|&q| {
+                    let mut child = *p;
+                    child.play_unchecked(q);
+                    !child.board_status(q.board()).is_finished()
+                })
+                .unwrap_or(m)
+        })
+        .collect()
+}
+
 /// Runs `one` on every pair, each result through `black_box`; returns the number of pairs.
 #[inline(always)]
 fn sink<'a, A: 'a, B: 'a, R>(
@@ -455,6 +474,7 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
     }
     let pairs = || ours.iter().zip(&played);
     let n = played.len();
+    let quiet = quiet_moves(ours, &played);
     let mut cases = vec![
         case("ours: copy, play_unchecked, status", n, || {
             sink(pairs(), copy_play)
@@ -463,6 +483,11 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
             "ours: status_after (the status the move would give, nothing played)",
             n,
             || sink(pairs(), after),
+        ),
+        case(
+            "ours: copy, play_unchecked, status; moves that close no board (its branch predicted)",
+            n,
+            || sink(ours.iter().zip(&quiet), copy_play),
         ),
         case("ours: play_unchecked, status, undo (in place)", n, || {
             sink(pairs(), |p, m| {
