@@ -351,9 +351,9 @@ fn dimasta_own_playouts(_: &mut Vec<Case<'_>>, _: usize) {}
 /// Play + status of `m` on a copy of `p` (the play + status groups' first row). These four
 /// are inlined into each loop, as the closures they replace were (called, they cost a call a
 /// move: `status_after` took 3.0 ns a move instead of 1.5 in the group held in L2). Each
-/// returns the engine's own status type, which the loop hands to `black_box` as it is: turned
-/// into a number by a `match` (as `code`), our branch-free `status_after` took 2.5-2.6 ns a
-/// move instead of 1.9 (LLVM made the match a chain of branches and conditional moves).
+/// returns the engine's own status type, which the loop hands to `black_box` as it is, as the
+/// floor's `bool`; two rows sum our `code` of it instead (a `match`, the form of earlier runs),
+/// which LLVM folds into the engine's code differently: see docs/benchmarks.md.
 #[inline(always)]
 fn copy_play(p: &Position, m: &Move) -> Status {
     let mut child = *p;
@@ -484,6 +484,14 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
             n,
             || sink(pairs(), after),
         ),
+        case(
+            "ours: copy, play_unchecked, status, summed as code (a match to 1, 2, 3, 0)",
+            n,
+            || pairs().map(|(p, m)| code(copy_play(p, m))).sum(),
+        ),
+        case("ours: status_after, summed as code", n, || {
+            pairs().map(|(p, m)| code(after(p, m))).sum()
+        }),
         case(
             "ours: copy, play_unchecked, status; moves that close no board (its branch predicted)",
             n,
