@@ -642,7 +642,8 @@ impl Position {
         let last_closed = (small | full) & (self.open == parts.board_bit);
         // The code is the compiler's layout of `Status` (Won(X) 0, Won(O) 1, Ongoing 2, Draw 3;
         // see the type), so the match below compiles to nothing.
-        let code = core::hint::select_unpredictable(small & meta, p as u8, 2 | last_closed as u8);
+        let code =
+            core::hint::select_unpredictable(small & meta, p as u8, 2 | u8::from(last_closed));
         match code {
             0 => Status::Won(Player::X),
             1 => Status::Won(Player::O),
