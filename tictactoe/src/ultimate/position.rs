@@ -610,7 +610,7 @@ impl Position {
     /// Without a branch: the status is chosen from the tests by conditional moves
     /// ([`select_unpredictable`](core::hint::select_unpredictable)). A branch on whether the
     /// move wins its board (12% of the moves of random games) mispredicts on positions that
-    /// follow no pattern, and cost more than the lookups (see `docs/benchmarks.md`).
+    /// follow no pattern; it cost more than the lookups (see `docs/benchmarks.md`).
     ///
     /// The move must be in [`legal_moves`](Position::legal_moves); debug builds check, release
     /// builds give an unspecified status for an illegal one (never memory-unsafe).
