@@ -16,7 +16,7 @@
 
 #![allow(unsafe_code)]
 
-use super::super::shared::{self, Out, Steps};
+use super::super::shared::{self, After, Out, Steps};
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
@@ -47,23 +47,36 @@ pub trait Sampler {
     fn sample(&self, game: &mut Self::Game) -> i64;
 }
 
-/// [`shared::step_all`], compiled with AVX2, BMI1, BMI2, POPCNT and LZCNT where the CPU has
-/// them (the kernel with [`store81`] inlined), as it is elsewhere.
-pub fn step_all<S: Steps>(s: &mut S, games: &mut [S::Game], actions: &[usize], out: &mut Out<'_>) {
+/// [`shared::step_all_then`], compiled with AVX2, BMI1, BMI2, POPCNT and LZCNT where the CPU
+/// has them (the kernel with [`store81`] and, in `after`, [`pick`] inlined), as it is
+/// elsewhere.
+pub fn step_all<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    actions: &[usize],
+    out: &mut Out<'_>,
+    after: &mut impl After<S>,
+) {
     #[cfg(target_arch = "x86_64")]
     if detected() {
         // SAFETY: the CPU has the features (checked just above), the only requirement of a
         // `#[target_feature]` function.
-        return unsafe { step_all_wide(s, games, actions, out) };
+        return unsafe { step_all_wide(s, games, actions, out, after) };
     }
-    shared::step_all(s, games, actions, out);
+    shared::step_all_then(s, games, actions, out, after);
 }
 
 /// [`step_all`] with the features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-fn step_all_wide<S: Steps>(s: &mut S, games: &mut [S::Game], actions: &[usize], out: &mut Out<'_>) {
-    shared::step_all(s, games, actions, out);
+fn step_all_wide<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    actions: &[usize],
+    out: &mut Out<'_>,
+    after: &mut impl After<S>,
+) {
+    shared::step_all_then(s, games, actions, out, after);
 }
 
 /// `s.sample(game)` of each game into `out`, compiled as [`step_all`] is (with [`pick`]
