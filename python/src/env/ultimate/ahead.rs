@@ -15,6 +15,7 @@ use super::super::shared::{self, After, Out, Steps};
 use super::super::tables::unsplitmix;
 use super::rules::{Core, Game};
 use super::wide::{self, Sampler};
+use super::wide::{AVX2, AVX512};
 
 /// Where the drawing ahead stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,38 @@ pub struct Ahead {
     state: State,
 }
 
+/// The compilations of the default options' loop this CPU can run: `fixed` (baseline),
+/// `wide` (AVX2 and BMI2), `wide_512` (AVX-512 too).
+#[derive(Clone, Copy)]
+pub struct Loops<'a> {
+    fixed: Core<'a, true>,
+    wide: Option<Core<'a, true, AVX2>>,
+    wide_512: Option<Core<'a, true, AVX512>>,
+}
+
+impl<'a> Loops<'a> {
+    /// Every compilation of `fixed` that this CPU runs.
+    pub fn of(fixed: Core<'a, true>) -> Loops<'a> {
+        Loops {
+            fixed,
+            wide: fixed.wide(),
+            wide_512: fixed.wide_512(),
+        }
+    }
+
+    /// One step of every game with the widest loop, `after` on each game after its step.
+    fn step<A>(self, games: &mut [Game], actions: &[usize], out: &mut Out<'_>, after: &mut A)
+    where
+        A: After<Core<'a, true>> + After<Core<'a, true, AVX2>> + After<Core<'a, true, AVX512>>,
+    {
+        match (self.wide_512, self.wide) {
+            (Some(mut wide), _) => wide::step_all_512(&mut wide, games, actions, out, after),
+            (None, Some(mut wide)) => wide::step_all(&mut wide, games, actions, out, after),
+            (None, None) => shared::step_all_then(&mut { self.fixed }, games, actions, out, after),
+        }
+    }
+}
+
 impl Ahead {
     /// Nothing drawn yet; `actions` holds one byte a game (its values do not matter).
     pub fn new(actions: Vec<u8>) -> Ahead {
@@ -45,26 +78,15 @@ impl Ahead {
 
     /// `sample_actions` with the default options: a uniformly random legal action of each game
     /// into `out`, the ones drawn ahead when there are.
-    pub fn sample(&mut self, fixed: Core<'_, true>, games: &mut [Game], out: &mut [i64]) {
-        self.sample_with(fixed, fixed.wide(), games, out);
-    }
-
-    /// [`Ahead::sample`] with the AVX2 compilation `wide` when given.
-    fn sample_with(
-        &mut self,
-        fixed: Core<'_, true>,
-        wide: Option<Core<'_, true, true>>,
-        games: &mut [Game],
-        out: &mut [i64],
-    ) {
+    pub fn sample(&mut self, loops: Loops<'_>, games: &mut [Game], out: &mut [i64]) {
         if self.state == State::Drawn {
             for (slot, &action) in out.iter_mut().zip(&self.actions) {
                 *slot = i64::from(action);
             }
         } else {
-            match wide {
+            match loops.wide {
                 Some(wide) => wide::sample_all(&wide, games, out),
-                None => wide::sample_all(&fixed, games, out),
+                None => wide::sample_all(&loops.fixed, games, out),
             }
         }
         self.state = State::Sampled;
@@ -81,25 +103,11 @@ impl Ahead {
         self.state = State::Idle;
     }
 
-    /// One step of every game with the default options' loop (`fixed`, or its AVX2 and BMI2
-    /// compilation where the CPU has them), drawing each game's next action after its move
-    /// when the last call was `sample_actions` and `allowed`.
+    /// One step of every game with the default options' widest loop, drawing each game's next
+    /// action after its move when the last call was `sample_actions` and `allowed`.
     pub fn step(
         &mut self,
-        fixed: Core<'_, true>,
-        allowed: bool,
-        games: &mut [Game],
-        actions: &[usize],
-        out: &mut Out<'_>,
-    ) {
-        self.step_with(fixed, fixed.wide(), allowed, games, actions, out);
-    }
-
-    /// [`Ahead::step`] with the AVX2 compilation `wide` when given.
-    fn step_with(
-        &mut self,
-        fixed: Core<'_, true>,
-        wide: Option<Core<'_, true, true>>,
+        loops: Loops<'_>,
         allowed: bool,
         games: &mut [Game],
         actions: &[usize],
@@ -107,19 +115,12 @@ impl Ahead {
     ) {
         let draw = allowed && self.state == State::Sampled && self.actions.len() == games.len();
         self.take_back(games);
-        if !draw {
-            match wide {
-                Some(mut wide) => wide::step_all(&mut wide, games, actions, out, &mut ()),
-                None => shared::step_all(&mut { fixed }, games, actions, out),
-            }
-            return;
+        if draw {
+            loops.step(games, actions, out, &mut DrawInto(&mut self.actions));
+            self.state = State::Drawn;
+        } else {
+            loops.step(games, actions, out, &mut ());
         }
-        let drawn = &mut DrawInto(&mut self.actions);
-        match wide {
-            Some(mut wide) => wide::step_all(&mut wide, games, actions, out, drawn),
-            None => shared::step_all_then(&mut { fixed }, games, actions, out, drawn),
-        }
-        self.state = State::Drawn;
     }
 }
 
@@ -162,8 +163,18 @@ mod tests {
                 };
                 // Cannot fail: flat actions and planes (test code).
                 let fixed = Core::plain(setup).flat_planes().unwrap();
-                for wide in [None, fixed.wide()] {
-                    calls_in_any_order(setup, fixed, wide);
+                let all = Loops::of(fixed);
+                let baseline = Loops {
+                    wide: None,
+                    wide_512: None,
+                    ..all
+                };
+                let avx2 = Loops {
+                    wide_512: None,
+                    ..all
+                };
+                for loops in [baseline, avx2, all] {
+                    calls_in_any_order(setup, loops);
                 }
             }
         }
@@ -171,7 +182,9 @@ mod tests {
 
     /// One kernel drawing ahead (`ahead`) and one sampling each game when asked (`plain`),
     /// through the same random calls, compared after each.
-    fn calls_in_any_order(setup: Setup, fixed: Core<'_, true>, wide: Option<Core<'_, true, true>>) {
+    fn calls_in_any_order(setup: Setup, loops: Loops<'_>) {
+        let fixed = loops.fixed;
+        let wide = (loops.wide.is_some(), loops.wide_512.is_some());
         let n = 24;
         let layout = setup.layout(n);
         let new = |seed: u64| Game::new(seed * 3 + 2);
@@ -193,10 +206,8 @@ mod tests {
         let mut actions = vec![0usize; n];
         for call in 0..1500 {
             let at = format!(
-                "{:?} {:?} wide {} call {call}",
-                setup.convention,
-                setup.autoreset,
-                wide.is_some()
+                "{:?} {:?} (AVX2, AVX-512) {wide:?} call {call}",
+                setup.convention, setup.autoreset
             );
             let kind = splitmix(&mut rng) % 20;
             if kind < 13 {
@@ -204,13 +215,13 @@ mod tests {
                 // what it drew, one action in ten replaced by any action.
                 let mut drawn = [vec![0i64; n], vec![0i64; n]];
                 for _ in 0..1 + usize::from(kind == 0) {
-                    ahead.sample_with(fixed, wide, &mut games[0], &mut drawn[0]);
+                    ahead.sample(loops, &mut games[0], &mut drawn[0]);
                     wide::sample_all(&fixed, &mut games[1], &mut drawn[1]);
                     assert_eq!(drawn[0], drawn[1], "{at}");
                 }
                 for (slot, &action) in actions.iter_mut().zip(&drawn[0]) {
                     let random = splitmix(&mut rng);
-                    *slot = if random % 10 == 0 {
+                    *slot = if random.is_multiple_of(10) {
                         (random >> 32) as usize % 81
                     } else {
                         action as usize
@@ -223,7 +234,9 @@ mod tests {
                 }
             } else if kind < 19 {
                 // `reset` of some games.
-                let mask: Vec<bool> = (0..n).map(|_| splitmix(&mut rng) % 3 == 0).collect();
+                let mask: Vec<bool> = (0..n)
+                    .map(|_| splitmix(&mut rng).is_multiple_of(3))
+                    .collect();
                 ahead.take_back(&mut games[0]);
                 for k in 0..2 {
                     let out = &mut layout.split(&mut bytes[k]);
@@ -235,9 +248,8 @@ mod tests {
                 ahead.take_back(&mut games[0]);
                 continue;
             }
-            ahead.step_with(
-                fixed,
-                wide,
+            ahead.step(
+                loops,
                 true,
                 &mut games[0],
                 &actions,

@@ -45,7 +45,7 @@ mod ahead;
 mod rules;
 mod wide;
 
-use ahead::Ahead;
+use ahead::{Ahead, Loops};
 use rules::{Actions, Core, Game, NONE, Observation, Opponent, Setup, write_mask, write_planes};
 
 /// The most games a kernel holds, so that no size computation overflows (a game takes under
@@ -255,7 +255,7 @@ impl UltimateKernel {
             with_games!(self, py, |core, games, out| {
                 // The default options' loop compiled for them (`Core::flat_planes`).
                 match core.flat_planes() {
-                    Some(fixed) => ahead.step(fixed, !external, games, &scratch, out),
+                    Some(fixed) => ahead.step(Loops::of(fixed), !external, games, &scratch, out),
                     None => {
                         ahead.take_back(games);
                         shared::step_all(&mut core, games, &scratch, out);
@@ -275,7 +275,7 @@ impl UltimateKernel {
         let ahead = &mut self.ahead;
         match core.flat_planes() {
             Some(fixed) => kernel::sample_all(py, out, &mut self.games, |games, out| {
-                ahead.sample(fixed, games, out);
+                ahead.sample(Loops::of(fixed), games, out);
             }),
             None => {
                 ahead.take_back(&mut self.games);

@@ -19,7 +19,7 @@ use super::super::shared::{
     Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
 use super::super::tables::{BYTES, splitmix, write_bits};
-use super::wide::Sampler;
+use super::wide::{AVX2, AVX512, PORTABLE, Sampler};
 
 /// "No board chosen" in [`Game::chosen`].
 pub const NONE: u8 = 9;
@@ -240,10 +240,13 @@ type Marks = [Option<(Move, u8)>; 2];
 /// `FLAT_PLANES` says at compile time that the setup has flat actions and `planes`
 /// observations (the default options): a kernel steps its batch through the one shared
 /// driver with [`Core::flat_planes`], so that the driver's loop is compiled for those
-/// settings, without a test of them in each game's step. `WIDE` (made by [`Core::wide`] only
-/// where the CPU has AVX2) writes the legal plane and mask with AVX2 ([`super::wide`]).
+/// settings, without a test of them in each game's step. `WIDE` is the level of the stores
+/// and picks ([`super::wide`]): `AVX2` (made by [`Core::wide`] only where the CPU has AVX2 and
+/// BMI2) writes the legal plane and mask with AVX2 and picks with `pdep`; `AVX512` (made by
+/// [`Core::wide_512`] only where the CPU has AVX-512 BW and VL too) swaps the mark planes and
+/// writes the legal plane and mask with AVX-512.
 #[derive(Clone, Copy)]
-pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
+pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: u8 = PORTABLE> {
     pub setup: Setup,
     /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
     /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
@@ -253,7 +256,8 @@ pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
     /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
     pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     /// Private, so that a `Core` is made only by the functions below: one with `WIDE` only by
-    /// [`Core::wide`], where the CPU has the features (the `unsafe` calls rely on it).
+    /// [`Core::wide`] and [`Core::wide_512`], where the CPU has the features (the `unsafe`
+    /// calls rely on it).
     _made: (),
 }
 
@@ -298,8 +302,18 @@ impl<'a> Core<'a> {
 impl<'a> Core<'a, true> {
     /// The same rules with the stores and picks of [`super::wide`], where the CPU has its
     /// features.
-    pub fn wide(self) -> Option<Core<'a, true, true>> {
+    pub fn wide(self) -> Option<Core<'a, true, AVX2>> {
         super::wide::detected().then_some(Core {
+            setup: self.setup,
+            agent: self.agent,
+            stop: self.stop,
+            _made: (),
+        })
+    }
+
+    /// The same rules with the AVX-512 stores of [`super::wide`] too, where the CPU has them.
+    pub fn wide_512(self) -> Option<Core<'a, true, AVX512>> {
+        super::wide::detected_512().then_some(Core {
             setup: self.setup,
             agent: self.agent,
             stop: self.stop,
@@ -308,7 +322,7 @@ impl<'a> Core<'a, true> {
     }
 }
 
-impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
+impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
     /// How actions are numbered.
     #[inline(always)]
     fn actions(self) -> Actions {
@@ -372,7 +386,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
         let obs = &mut out.obs[ob * i..ob * (i + 1)];
         match self.observation() {
             #[cfg(target_arch = "x86_64")]
-            Observation::Planes if WIDE => {
+            Observation::Planes if WIDE >= AVX2 => {
                 let (mine, theirs) = mark_sets(&game.position, game.player_of(viewer));
                 let (planes, _) = obs.as_chunks_mut::<81>();
                 if let [a, b, c] = planes {
@@ -486,7 +500,18 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                 };
                 for &(mv, id) in marks.iter().flatten() {
                     if self.setup.convention != Convention::Gym {
-                        std::mem::swap(mine, theirs);
+                        #[cfg(target_arch = "x86_64")]
+                        if WIDE == AVX512 {
+                            // SAFETY: a `Core` with `AVX512` exists only where the CPU has
+                            // AVX-512 F, BW and VL (`Core::wide_512`).
+                            #[allow(unsafe_code)]
+                            unsafe {
+                                super::wide::swap81_512(mine, theirs);
+                            }
+                        }
+                        if WIDE != AVX512 {
+                            std::mem::swap(mine, theirs);
+                        }
                     }
                     let marked = if id == viewer {
                         &mut *mine
@@ -499,17 +524,22 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                     Actions::Flat => {
                         let mask = &mut out.mask[81 * i..81 * (i + 1)];
                         #[cfg(target_arch = "x86_64")]
-                        if WIDE
+                        if WIDE >= AVX2
                             && let (Ok(plane), Ok(mask)) = (
                                 <&mut [u8; 81]>::try_from(&mut *plane),
                                 <&mut [u8; 81]>::try_from(&mut *mask),
                             )
                         {
-                            // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
-                            // (`Core::wide`).
+                            // SAFETY: a `Core` with `AVX2` exists only where the CPU has AVX2
+                            // (`Core::wide`), one with `AVX512` where it has AVX-512 F, BW
+                            // and VL too (`Core::wide_512`).
                             #[allow(unsafe_code)]
                             unsafe {
-                                super::wide::store81(legal, [plane, mask]);
+                                if WIDE == AVX512 {
+                                    super::wide::store81_512(legal, [plane, mask]);
+                                } else {
+                                    super::wide::store81(legal, [plane, mask]);
+                                }
                             }
                             return write_player(out, i, viewer);
                         }
@@ -565,7 +595,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
         }
         match self.actions() {
             #[cfg(target_arch = "x86_64")]
-            Actions::Flat if WIDE => {
+            Actions::Flat if WIDE >= AVX2 => {
                 // SAFETY: a `Core` with `WIDE` exists only where the CPU has the features of
                 // `wide::pick` (`Core::wide`).
                 #[allow(unsafe_code)]
@@ -586,7 +616,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
     }
 }
 
-impl<const FLAT_PLANES: bool, const WIDE: bool> Sampler for Core<'_, FLAT_PLANES, WIDE> {
+impl<const FLAT_PLANES: bool, const WIDE: u8> Sampler for Core<'_, FLAT_PLANES, WIDE> {
     type Game = Game;
 
     #[inline(always)]
@@ -608,7 +638,7 @@ impl Slot for Game {
     }
 }
 
-impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, WIDE> {
+impl<const FLAT_PLANES: bool, const WIDE: u8> Steps for Core<'_, FLAT_PLANES, WIDE> {
     type Game = Game;
     type Marks = Marks;
     const NO_MARKS: Marks = [None, None];
@@ -985,63 +1015,46 @@ mod tests {
         );
     }
 
-    /// The three compilations of the default options' loop (the plain `Core`, the one fixed
-    /// for flat actions and planes, and the AVX2 one) sample the same actions and write the
-    /// same bytes (every field of the buffer) and games, after every step of random games
-    /// with illegal moves, in every convention and auto-reset mode. Where the CPU lacks AVX2
-    /// the wide kernel cannot be made and only the two portable ones are compared.
+    /// The four compilations of the default options' loop (the plain `Core`, the one fixed
+    /// for flat actions and planes, the AVX2 one and the AVX-512 one) sample the same actions
+    /// and write the same bytes (every field of the buffer) and games, after every step of
+    /// random games with illegal moves, in every convention and auto-reset mode. Where the CPU
+    /// lacks AVX2 or AVX-512 the kernels that need them cannot be made and only the others are
+    /// compared.
     #[test]
-    fn the_wide_loop_samples_and_writes_what_the_plain_one_does() {
+    fn the_wide_loops_sample_and_write_what_the_plain_one_does() {
         for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
             for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
                 let setup = random_setup(convention, autoreset, Actions::Flat);
-                let n = 48;
-                let layout = setup.layout(n);
                 let plain = Core::plain(setup);
                 let fixed = plain.flat_planes().unwrap();
-                let wide = fixed.wide();
-                let kernels = if wide.is_some() { 3 } else { 2 };
-                let mut buffers = vec![vec![0u8; layout.offsets().1]; kernels];
+                let (wide, wide_512) = (fixed.wide(), fixed.wide_512());
+                let mut kernels = vec![0, 1];
+                kernels.extend(wide.map(|_| 2));
+                kernels.extend(wide_512.map(|_| 3));
+                let n = 48;
+                let layout = setup.layout(n);
+                let mut buffers = vec![vec![0u8; layout.offsets().1]; kernels.len()];
                 let new = |seed: u64| Game::new(seed * 7 + 1);
-                let mut games = vec![(0..n as u64).map(new).collect::<Vec<_>>(); kernels];
-                shared::reset_all(
-                    &mut { plain },
-                    &mut games[0],
-                    None,
-                    None,
-                    new,
-                    &mut layout.split(&mut buffers[0]),
-                );
-                shared::reset_all(
-                    &mut { fixed },
-                    &mut games[1],
-                    None,
-                    None,
-                    new,
-                    &mut layout.split(&mut buffers[1]),
-                );
-                if let Some(wide) = wide {
-                    shared::reset_all(
-                        &mut { wide },
-                        &mut games[2],
-                        None,
-                        None,
-                        new,
-                        &mut layout.split(&mut buffers[2]),
-                    );
+                let mut games = vec![(0..n as u64).map(new).collect::<Vec<_>>(); kernels.len()];
+                for (games, buffer) in games.iter_mut().zip(&mut buffers) {
+                    let out = &mut layout.split(buffer);
+                    shared::reset_all(&mut { plain }, games, None, None, new, out);
                 }
                 let mut rng = 5;
                 for step in 0..700 {
                     let at = format!("{convention:?} {autoreset:?} step {step}");
-                    let mut actions = vec![vec![0i64; n]; kernels];
-                    for (slot, game) in actions[0].iter_mut().zip(games[0].iter_mut()) {
-                        *slot = plain.sample(game);
-                    }
-                    for (slot, game) in actions[1].iter_mut().zip(games[1].iter_mut()) {
-                        *slot = fixed.sample(game);
-                    }
-                    if let Some(wide) = wide {
-                        wide::sample_all(&wide, &mut games[2], &mut actions[2]);
+                    let mut actions = vec![vec![0i64; n]; kernels.len()];
+                    for (&k, (games, actions)) in
+                        kernels.iter().zip(games.iter_mut().zip(&mut actions))
+                    {
+                        match (k, wide, wide_512) {
+                            (0, _, _) => wide::sample_all(&plain, games, actions),
+                            (1, _, _) => wide::sample_all(&fixed, games, actions),
+                            (2, Some(wide), _) => wide::sample_all(&wide, games, actions),
+                            (_, _, Some(wide)) => wide::sample_all(&wide, games, actions),
+                            _ => unreachable!(),
+                        }
                     }
                     assert!(actions.iter().all(|a| *a == actions[0]), "{at}");
                     let chosen: Vec<usize> = actions[0]
@@ -1055,24 +1068,24 @@ mod tests {
                             }
                         })
                         .collect();
-                    shared::step_all(
-                        &mut { plain },
-                        &mut games[0],
-                        &chosen,
-                        &mut layout.split(&mut buffers[0]),
-                    );
-                    shared::step_all(
-                        &mut { fixed },
-                        &mut games[1],
-                        &chosen,
-                        &mut layout.split(&mut buffers[1]),
-                    );
-                    if let Some(mut wide) = wide {
-                        let out = &mut layout.split(&mut buffers[2]);
-                        wide::step_all(&mut wide, &mut games[2], &chosen, out, &mut ());
+                    for (&k, (games, buffer)) in
+                        kernels.iter().zip(games.iter_mut().zip(&mut buffers))
+                    {
+                        let out = &mut layout.split(buffer);
+                        match (k, wide, wide_512) {
+                            (0, _, _) => shared::step_all(&mut { plain }, games, &chosen, out),
+                            (1, _, _) => shared::step_all(&mut { fixed }, games, &chosen, out),
+                            (2, Some(mut wide), _) => {
+                                wide::step_all(&mut wide, games, &chosen, out, &mut ());
+                            }
+                            (_, _, Some(mut wide)) => {
+                                wide::step_all_512(&mut wide, games, &chosen, out, &mut ());
+                            }
+                            _ => unreachable!(),
+                        }
                     }
-                    for k in 1..kernels {
-                        assert!(buffers[k] == buffers[0], "{at}: kernel {k}");
+                    for k in 1..kernels.len() {
+                        assert!(buffers[k] == buffers[0], "{at}: kernel {}", kernels[k]);
                         for (a, b) in games[k].iter().zip(&games[0]) {
                             assert_eq!(
                                 (a.position, a.done, a.sample_rng),
