@@ -104,9 +104,14 @@ impl Setup {
 /// One game.
 #[derive(Clone, Debug)]
 pub struct Game {
+    /// Changed only by [`Game::play`], [`Game::act`] and [`Game::clear`], which keep `legal`.
     pub position: Position,
     /// With `openspiel` actions, the board chosen by the mover's first step ([`NONE`] if none).
     pub chosen: u8,
+    /// [`Game::legal_moves`], kept with the position and the choice: computed once a move
+    /// instead of three times a step (the move's legality, the legal plane and mask, the next
+    /// draw).
+    pub legal: u128,
     /// The last move, for pyspiel's tensor of a finished game.
     pub last: Option<Move>,
     /// The id (0 or 1) that plays X.
@@ -131,6 +136,7 @@ impl Game {
         Game {
             position: Position::EMPTY,
             chosen: NONE,
+            legal: Position::EMPTY.legal_moves().bits(),
             last: None,
             first: 0,
             mover: 0,
@@ -141,6 +147,14 @@ impl Game {
             opponent_rng,
             quiet: false,
         }
+    }
+
+    /// An empty board, no board chosen, no last move.
+    pub fn clear(&mut self) {
+        self.position = Position::EMPTY;
+        self.chosen = NONE;
+        self.legal = self.position.legal_moves().bits();
+        self.last = None;
     }
 
     /// The mark of id `id`.
@@ -190,11 +204,12 @@ impl Game {
         let actor = self.mover;
         // Bit `mv` of the 81-bit set: a shift of two words, fewer instructions than
         // `Moves::contains`'s one-bit mask of two words.
-        if (self.position.legal_moves().bits() >> mv.index()) & 1 == 0 {
+        if (self.legal >> mv.index()) & 1 == 0 {
             return Outcome::Illegal(actor);
         }
         self.position.play_unchecked(mv);
         self.chosen = NONE;
+        self.legal = self.position.legal_moves().bits();
         self.last = Some(mv);
         self.mover = 1 - actor;
         match self.position.status() {
@@ -219,6 +234,7 @@ impl Game {
                             return Outcome::Illegal(self.mover);
                         }
                         self.chosen = board.index() as u8;
+                        self.legal = self.legal_moves();
                         return Outcome::Ongoing;
                     }
                 }
@@ -354,16 +370,6 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
         .obs_bytes()
     }
 
-    /// The legal flat moves of `game` ([`Game::legal_moves`]): with flat actions no board is
-    /// ever chosen, so the position's, without the test of a choice.
-    #[inline(always)]
-    fn legal(self, game: &Game) -> u128 {
-        match self.actions() {
-            Actions::Flat => game.position.legal_moves().bits(),
-            Actions::OpenSpiel => game.legal_moves(),
-        }
-    }
-
     /// The id whose view game `i` shows: the agent (id 0) in the gym convention, else the
     /// mover.
     #[inline(always)]
@@ -485,7 +491,7 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
     #[inline(always)]
     fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
         let viewer = self.viewer(game);
-        let legal = self.legal(game);
+        let legal = game.legal;
         match self.observation() {
             Observation::Planes => {
                 let obs = &mut out.obs[243 * i..243 * (i + 1)];
@@ -599,7 +605,7 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
                 // SAFETY: a `Core` with `WIDE` exists only where the CPU has the features of
                 // `wide::pick` (`Core::wide`).
                 #[allow(unsafe_code)]
-                let picked = unsafe { super::wide::pick(self.legal(game), random) };
+                let picked = unsafe { super::wide::pick(game.legal, random) };
                 picked.map_or(0, |k| k as i64)
             }
             Actions::Flat => game.position.pick(random).map_or(0, |m| m.index() as i64),
@@ -656,9 +662,7 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Steps for Core<'_, FLAT_PLANES, WI
 
     /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
     fn restart(&mut self, game: &mut Game) {
-        game.position = Position::EMPTY;
-        game.chosen = NONE;
-        game.last = None;
+        game.clear();
         game.done = false;
         game.pending = Pending::None;
         game.first = self.setup.seat.draw(&mut game.seat_rng);
@@ -929,6 +933,7 @@ mod tests {
                             return;
                         }
                         let legal = game.legal_moves();
+                        assert_eq!(game.legal, legal, "{at}: the legal moves kept");
                         for (k, &v) in obs[162..].iter().enumerate() {
                             assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
                         }
