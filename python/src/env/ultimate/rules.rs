@@ -202,9 +202,10 @@ impl Game {
     #[inline(always)]
     fn play(&mut self, mv: Move) -> Outcome {
         let actor = self.mover;
-        // Bit `mv` of the 81-bit set: a shift of two words, fewer instructions than
-        // `Moves::contains`'s one-bit mask of two words.
-        if (self.legal >> mv.index()) & 1 == 0 {
+        // Bit `mv` of the 81-bit set, from its byte: fewer instructions than a shift of two
+        // words (or `Moves::contains`'s one-bit mask of two words).
+        let k = mv.index();
+        if (self.legal.to_le_bytes()[k >> 3] >> (k & 7)) & 1 == 0 {
             return Outcome::Illegal(actor);
         }
         self.position.play_unchecked(mv);
