@@ -202,10 +202,10 @@ impl Game {
     #[inline(always)]
     fn play(&mut self, mv: Move) -> Outcome {
         let actor = self.mover;
-        // Bit `mv` of the 81-bit set, from its byte: fewer instructions than a shift of two
-        // words (or `Moves::contains`'s one-bit mask of two words).
-        let k = mv.index();
-        if (self.legal.to_le_bytes()[k >> 3] >> (k & 7)) & 1 == 0 {
+        // Bit `mv` of the 81-bit set: a shift of two words, fewer instructions than
+        // `Moves::contains`'s one-bit mask of two words. (Read from its byte instead, the gym
+        // convention's env-step measured 7% slower, interleaved, for no gain in the others.)
+        if (self.legal >> mv.index()) & 1 == 0 {
             return Outcome::Illegal(actor);
         }
         self.position.play_unchecked(mv);
@@ -463,6 +463,15 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
         if outcome != Outcome::Ongoing || game.mover != 1 {
             return Some(outcome);
         }
+        self.opponent_answers(game, marks)
+    }
+
+    /// [`Core::answer`] once the game goes on and the opponent is to move. With flat actions
+    /// that is every move of the agent that does not end the game (a gym step starts with the
+    /// agent, id 0, to move, and each of its legal flat moves hands the turn on): the loop of
+    /// the default options calls this inlined, with no test of the mover at all.
+    #[inline(always)]
+    fn opponent_answers(self, game: &mut Game, marks: &mut Marks) -> Option<Outcome> {
         let plies = game.position.plies();
         let outcome = self.opponent_turn(game, Pending::InStep);
         if game.pending != Pending::None {
@@ -698,7 +707,14 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Steps for Core<'_, FLAT_PLANES, WI
             }
         };
         if self.setup.convention == Convention::Gym {
-            outcome = self.answer(game, outcome, &mut marks)?;
+            outcome = if FLAT_PLANES {
+                match outcome {
+                    Outcome::Ongoing => self.opponent_answers(game, &mut marks)?,
+                    _ => outcome,
+                }
+            } else {
+                self.answer(game, outcome, &mut marks)?
+            };
         }
         Some((outcome, marks))
     }
