@@ -455,9 +455,9 @@ impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
     /// The gym convention's opponent answers the agent's move while the game goes on and it
     /// is its turn (its mark into `marks[1]`): the outcome, or `None` when the game now waits
     /// for an external opponent. Not inlined, so that the test of the mover (a coin flip in
-    /// random games) stays behind the test of the convention: inlined, the compiler merged
-    /// the two and tested the mover first, half the mispredicted branches of a pgx step
-    /// under callgrind's `--branch-sim`.
+    /// random games) stays behind the test of the convention: written as one condition, the
+    /// compiler may test the mover first, and did in a build of this loop (callgrind's
+    /// `--branch-sim` put it among the mispredicted branches of every pgx step).
     #[inline(never)]
     fn answer(self, game: &mut Game, outcome: Outcome, marks: &mut Marks) -> Option<Outcome> {
         if outcome != Outcome::Ongoing || game.mover != 1 {

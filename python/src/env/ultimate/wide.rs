@@ -270,11 +270,11 @@ pub unsafe fn pick(legal: u128, random: u32) -> Option<usize> {
         return None;
     }
     let k = ((u64::from(random) * u64::from(count)) >> 32) as u32;
-    // Which word holds the move is a coin flip in random games, so `high` (1 when it is the
-    // high word, k >= in_low) is arithmetic, the borrow of in_low - 1 - k, and the word and
-    // index are chosen by multiplying by it: written as a comparison or a select, the
-    // compiler made it a branch in some loops (a tenth of a step's mispredictions under
-    // callgrind's `--branch-sim`).
+    // Which word holds the move is a coin flip in random games, so `high_word` (1 when it is
+    // the high word, k >= in_low) is arithmetic, the borrow of in_low - 1 - k, and the word
+    // and index are chosen by multiplying by it: written as a comparison, a select or
+    // `select_unpredictable`, the compiler made it a branch in a build of this loop (seen with
+    // callgrind's `--branch-sim` and in the disassembly).
     let high_word = in_low.wrapping_sub(1).wrapping_sub(k) >> 31;
     let word = low.wrapping_add(high.wrapping_sub(low).wrapping_mul(u64::from(high_word)));
     let k = k - in_low * high_word;
