@@ -24,10 +24,11 @@
 //! the player from the 81-bit legal set; pyspiel's tensor is updated in place too (two values
 //! a mark, then the player and the forced board); a game that starts or ends is written whole.
 //!
-//! Three rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without
-//! an interpreter); [`wide`] the AVX2 and BMI2 stores and loops, which the default options
-//! (flat actions, `planes`) run where the CPU has them; this module is the PyO3 class:
-//! arguments checked and converted, the buffer, the GIL released for large batches.
+//! Four rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without
+//! an interpreter); [`wide`] the AVX2, BMI2 and AVX-512 stores and loops, which the default
+//! options (flat actions, `planes`) run where the CPU has them; [`ahead`] the default options'
+//! `sample_actions`, drawn by the step before it; this module is the PyO3 class: arguments
+//! checked and converted, the buffer, the GIL released for large batches.
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
