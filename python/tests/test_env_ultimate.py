@@ -169,7 +169,9 @@ def test_batched_samples_the_same_actions_whatever_the_calls_order(convention):
     back on any other call); ``observation="openspiel"`` does not: in any order of calls both
     sample the same actions and reach the same boards."""
     n = 16
-    envs = [BatchedEnv(n, convention=convention, seed=3, game="ultimate", observation=o) for o in ("planes", "openspiel")]
+    envs = [
+        BatchedEnv(n, convention=convention, seed=3, game="ultimate", observation=o) for o in ("planes", "openspiel")
+    ]
     rng = random.Random(4)
     actions = [np.zeros(n, np.int64) for _ in envs]
     for call in range(600):
