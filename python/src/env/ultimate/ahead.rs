@@ -8,8 +8,10 @@
 //! Any other call after such a step (a step without a `sample_actions` before it, a reset, a
 //! seat, an external move, a rollback) first takes the draws back: each game's stream steps
 //! back one draw ([`unsplitmix`]). So the streams, and every action drawn, are what they would
-//! be without drawing ahead, whatever the calls' order (tested below); a loop that never
-//! samples draws nothing after its first step.
+//! be without drawing ahead, whatever the calls' order (tested below). A loop that never
+//! samples never draws ahead; one that stops sampling draws once more (taken back at its next
+//! step). A kernel with an external opponent, which keeps a snapshot of the games for
+//! `rollback`, never draws ahead.
 
 use super::super::shared::{self, After, Out, Steps};
 use super::super::tables::unsplitmix;
