@@ -163,6 +163,38 @@ def test_batched_illegal_moves_and_autoreset_modes():
     assert pz.truncated[0] and pz.terminated[0] and pz.rewards[0].tolist() == [0.0, -1.0]
 
 
+@pytest.mark.parametrize("convention", ["pgx", "pettingzoo"])
+def test_batched_samples_the_same_actions_whatever_the_calls_order(convention):
+    """The default options draw the next ``sample_actions`` in the step (and take the draws
+    back on any other call); ``observation="openspiel"`` does not: in any order of calls both
+    sample the same actions and reach the same boards."""
+    n = 16
+    envs = [
+        BatchedEnv(n, convention=convention, seed=3, game="ultimate", observation=o) for o in ("planes", "openspiel")
+    ]
+    rng = random.Random(4)
+    actions = [np.zeros(n, np.int64) for _ in envs]
+    for call in range(600):
+        kind = rng.randrange(10)
+        if kind < 6:
+            for _ in range(1 + (kind == 0)):  # sometimes twice in a row
+                for env, out in zip(envs, actions):
+                    env.sample_actions(out)
+                assert actions[0].tolist() == actions[1].tolist(), call
+            step = actions[0].copy()
+        elif kind < 8:
+            step = np.array([rng.randrange(81) for _ in range(n)])  # no sample before: any moves
+        else:
+            mask = np.array([rng.random() < 0.3 for _ in range(n)])
+            for env in envs:
+                env.reset(mask=mask)
+            continue
+        for env in envs:
+            env.step(step)
+        assert envs[0].boards().tolist() == envs[1].boards().tolist(), call
+        assert envs[0].rewards.tolist() == envs[1].rewards.tolist(), call
+
+
 def test_batched_bad_input_raises_clear_errors():
     env = BatchedEnv(4, game="ultimate")
     with pytest.raises(TypeError, match="`actions` must be an integer array"):

@@ -326,8 +326,35 @@ pub fn reset_all<S: Steps>(
 /// One step of every game, game `i` with `actions[i]`.
 #[inline(always)]
 pub fn step_all<S: Steps>(s: &mut S, games: &mut [S::Game], actions: &[usize], out: &mut Out<'_>) {
+    step_all_then(s, games, actions, out, &mut ());
+}
+
+/// What [`step_all_then`] does with each game right after its step, while the game is at
+/// hand (the ultimate kernel draws the next `sample_actions` there: `super::ultimate`'s
+/// `Ahead`). A trait rather than a closure so that it is inlined into the loop (also into
+/// a loop compiled with more target features than it).
+pub trait After<S: Steps> {
+    fn after(&mut self, s: &S, game: &mut S::Game, i: usize);
+}
+
+/// Nothing after the step.
+impl<S: Steps> After<S> for () {
+    #[inline(always)]
+    fn after(&mut self, _: &S, _: &mut S::Game, _: usize) {}
+}
+
+/// [`step_all`], then `after` on each game once it has stepped.
+#[inline(always)]
+pub fn step_all_then<S: Steps>(
+    s: &mut S,
+    games: &mut [S::Game],
+    actions: &[usize],
+    out: &mut Out<'_>,
+    after: &mut impl After<S>,
+) {
     for (i, (game, &action)) in games.iter_mut().zip(actions).enumerate() {
         step(s, game, action, i, out);
+        after.after(s, game, i);
     }
 }
 

@@ -3,13 +3,21 @@
 
 use tictactoe::{Bitboard, Board, Player};
 
+/// The step of [`splitmix`]'s state: a draw adds it, [`unsplitmix`] takes it back.
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// splitmix64 (Steele, Lea, Flood 2014): one 64-bit draw.
 pub const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    *state = state.wrapping_add(GAMMA);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// Takes back the last [`splitmix`] draw of `state`: the next draw repeats it.
+pub const fn unsplitmix(state: &mut u64) {
+    *state = state.wrapping_sub(GAMMA);
 }
 
 /// `SPREAD[bits]`: cells 0 to 7 of `bits` as the even bytes of 16 little-endian bytes, the
@@ -98,6 +106,20 @@ mod tests {
     use super::*;
 
     // Test code (`#[cfg(test)]`): its `unwrap`s are assertions, out of a user's reach.
+    #[test]
+    fn unsplitmix_takes_back_a_draw() {
+        for seed in [0, 1, u64::MAX, 0x9e37_79b9_7f4a_7c15, 12345] {
+            let mut state = seed;
+            let first = splitmix(&mut state);
+            let second = splitmix(&mut state);
+            unsplitmix(&mut state);
+            assert_eq!(splitmix(&mut state), second);
+            unsplitmix(&mut state);
+            unsplitmix(&mut state);
+            assert_eq!((state, splitmix(&mut state)), (seed, first));
+        }
+    }
+
     #[test]
     fn tables_match_the_slow_twins() {
         for bits in 0..512u16 {

@@ -24,10 +24,11 @@
 //! the player from the 81-bit legal set; pyspiel's tensor is updated in place too (two values
 //! a mark, then the player and the forced board); a game that starts or ends is written whole.
 //!
-//! Three rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without
-//! an interpreter); [`wide`] the AVX2 and BMI2 stores and loops, which the default options
-//! (flat actions, `planes`) run where the CPU has them; this module is the PyO3 class:
-//! arguments checked and converted, the buffer, the GIL released for large batches.
+//! Four rooms: [`rules`] holds the games and the steps in plain Rust (its tests run without
+//! an interpreter); [`wide`] the AVX2, BMI2 and AVX-512 stores and loops, which the default
+//! options (flat actions, `planes`) run where the CPU has them; [`ahead`] the default options'
+//! `sample_actions`, drawn by the step before it; this module is the PyO3 class: arguments
+//! checked and converted, the buffer, the GIL released for large batches.
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -41,9 +42,11 @@ use crate::choice::{self, Choice};
 use std::sync::Mutex;
 use tictactoe::ultimate::agents::{Agent, Strategy};
 
+mod ahead;
 mod rules;
 mod wide;
 
+use ahead::{Ahead, Loops};
 use rules::{Actions, Core, Game, NONE, Observation, Opponent, Setup, write_mask, write_planes};
 
 /// The most games a kernel holds, so that no size computation overflows (a game takes under
@@ -104,6 +107,8 @@ pub struct UltimateKernel {
     scratch: Vec<usize>,
     /// The built-in player (`heuristic`, `mcts:N`; gym convention), shared by the games.
     agent: Option<Mutex<Agent>>,
+    /// The next `sample_actions` of the default options, drawn by the step before it.
+    ahead: Ahead,
 }
 
 /// Borrows the buffer and runs `$body` with `$core` (the games' rules, the driver's view) and
@@ -123,6 +128,11 @@ macro_rules! with_games {
 }
 
 impl UltimateKernel {
+    /// Whether the opponent is external (moves from Python, `finish`).
+    fn external(&self) -> bool {
+        self.setup.convention == Convention::Gym && self.setup.opponent == Opponent::External
+    }
+
     /// Reads `obj`, a 1-d integer array (or a list, as numpy reads it) of `n` actions below
     /// `limit`, into `values`; errors name `name`, the game and the value.
     fn read_actions(
@@ -190,6 +200,7 @@ impl UltimateKernel {
             buffer: Buffer::new(py, setup.layout(n), external)?,
             scratch: try_vec("n", n, 0)?,
             agent: agent(setup, seed.0),
+            ahead: Ahead::new(try_vec("n", n, 0)?),
         })
     }
 
@@ -218,6 +229,7 @@ impl UltimateKernel {
         {
             self.agent = agent(self.setup, seeds[0]);
         }
+        self.ahead.take_back(&mut self.games);
         self.buffer.save(py, &self.games);
         let (seeds, mask) = (seeds.as_deref(), mask.as_deref());
         with_games!(self, py, |core, games, out| {
@@ -235,15 +247,20 @@ impl UltimateKernel {
         let limit = self.setup.actions.count();
         let read = self.read_actions("actions", actions, limit, &mut scratch);
         let result = read.and_then(|()| {
+            // Only a kernel with an external opponent keeps a snapshot of the games for
+            // `rollback` (taken here): it never draws ahead, so the snapshot's streams are
+            // never ahead of the calls.
+            let external = self.external();
             self.buffer.save(py, &self.games);
+            let ahead = &mut self.ahead;
             with_games!(self, py, |core, games, out| {
                 // The default options' loop compiled for them (`Core::flat_planes`).
                 match core.flat_planes() {
-                    Some(mut fixed) => match fixed.wide() {
-                        Some(mut wide) => wide::step_all(&mut wide, games, &scratch, out),
-                        None => shared::step_all(&mut fixed, games, &scratch, out),
-                    },
-                    None => shared::step_all(&mut core, games, &scratch, out),
+                    Some(fixed) => ahead.step(Loops::of(fixed), !external, games, &scratch, out),
+                    None => {
+                        ahead.take_back(games);
+                        shared::step_all(&mut core, games, &scratch, out);
+                    }
                 }
             });
             Ok(())
@@ -256,20 +273,22 @@ impl UltimateKernel {
     /// array of shape `(n,)`), from each game's own stream; any action for a game that is over.
     fn sample_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let core = Core::plain(self.setup);
+        let ahead = &mut self.ahead;
         match core.flat_planes() {
-            Some(fixed) => match fixed.wide() {
-                Some(wide) => kernel::sample_all(py, out, &mut self.games, |games, out| {
-                    wide::sample_all(&wide, games, out);
-                }),
-                None => kernel::sample(py, out, &mut self.games, |game| fixed.sample(game)),
-            },
-            None => kernel::sample(py, out, &mut self.games, |game| core.sample(game)),
+            Some(fixed) => kernel::sample_all(py, out, &mut self.games, |games, out| {
+                ahead.sample(Loops::of(fixed), games, out);
+            }),
+            None => {
+                ahead.take_back(&mut self.games);
+                kernel::sample(py, out, &mut self.games, |game| core.sample(game))
+            }
         }
     }
 
     /// Restores the games and the buffer as they were before the last `reset` or `step`
     /// (external opponent only). Returns whether there was a state to restore.
     fn rollback(&mut self, py: Python<'_>) -> PyResult<bool> {
+        self.ahead.take_back(&mut self.games);
         self.buffer.rollback(py, &mut self.games)
     }
 
@@ -319,6 +338,7 @@ impl UltimateKernel {
     fn finish(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut values = Vec::new();
         self.read_actions("actions", actions, 81, &mut values)?;
+        self.ahead.take_back(&mut self.games);
         let illegal = with_games!(self, py, |core, games, out| {
             shared::finish_all(&mut core, games, &values, out)
         });
@@ -369,6 +389,7 @@ impl UltimateKernel {
             kernel::first_args(games.len(), self.setup.convention, first, mask, |i| {
                 games[i].position.plies() > 0
             })?;
+        self.ahead.take_back(&mut self.games);
         with_games!(self, py, |core, games, out| {
             shared::seat_all(&core, games, &first, &mask, out);
         });

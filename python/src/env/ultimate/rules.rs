@@ -19,7 +19,7 @@ use super::super::shared::{
     Autoreset, Convention, Layout, Out, Outcome, Pending, Seat, Settings, Slot, Steps, write_player,
 };
 use super::super::tables::{BYTES, splitmix, write_bits};
-use super::wide::Sampler;
+use super::wide::{AVX2, AVX512, PORTABLE, Sampler};
 
 /// "No board chosen" in [`Game::chosen`].
 pub const NONE: u8 = 9;
@@ -104,9 +104,14 @@ impl Setup {
 /// One game.
 #[derive(Clone, Debug)]
 pub struct Game {
+    /// Changed only by [`Game::play`], [`Game::act`] and [`Game::clear`], which keep `legal`.
     pub position: Position,
     /// With `openspiel` actions, the board chosen by the mover's first step ([`NONE`] if none).
     pub chosen: u8,
+    /// [`Game::legal_moves`], kept with the position and the choice: computed once a move
+    /// instead of three times a step (the move's legality, the legal plane and mask, the next
+    /// draw).
+    pub legal: u128,
     /// The last move, for pyspiel's tensor of a finished game.
     pub last: Option<Move>,
     /// The id (0 or 1) that plays X.
@@ -131,6 +136,7 @@ impl Game {
         Game {
             position: Position::EMPTY,
             chosen: NONE,
+            legal: Position::EMPTY.legal_moves().bits(),
             last: None,
             first: 0,
             mover: 0,
@@ -141,6 +147,14 @@ impl Game {
             opponent_rng,
             quiet: false,
         }
+    }
+
+    /// An empty board, no board chosen, no last move.
+    pub fn clear(&mut self) {
+        self.position = Position::EMPTY;
+        self.chosen = NONE;
+        self.legal = self.position.legal_moves().bits();
+        self.last = None;
     }
 
     /// The mark of id `id`.
@@ -188,11 +202,15 @@ impl Game {
     #[inline(always)]
     fn play(&mut self, mv: Move) -> Outcome {
         let actor = self.mover;
-        if !self.position.legal_moves().contains(mv) {
+        // Bit `mv` of the 81-bit set: a shift of two words, fewer instructions than
+        // `Moves::contains`'s one-bit mask of two words. (Read from its byte instead, the gym
+        // convention's env-step measured 7% slower, interleaved, for no gain in the others.)
+        if (self.legal >> mv.index()) & 1 == 0 {
             return Outcome::Illegal(actor);
         }
         self.position.play_unchecked(mv);
         self.chosen = NONE;
+        self.legal = self.position.legal_moves().bits();
         self.last = Some(mv);
         self.mover = 1 - actor;
         match self.position.status() {
@@ -217,6 +235,7 @@ impl Game {
                             return Outcome::Illegal(self.mover);
                         }
                         self.chosen = board.index() as u8;
+                        self.legal = self.legal_moves();
                         return Outcome::Ongoing;
                     }
                 }
@@ -238,10 +257,13 @@ type Marks = [Option<(Move, u8)>; 2];
 /// `FLAT_PLANES` says at compile time that the setup has flat actions and `planes`
 /// observations (the default options): a kernel steps its batch through the one shared
 /// driver with [`Core::flat_planes`], so that the driver's loop is compiled for those
-/// settings, without a test of them in each game's step. `WIDE` (made by [`Core::wide`] only
-/// where the CPU has AVX2) writes the legal plane and mask with AVX2 ([`super::wide`]).
+/// settings, without a test of them in each game's step. `WIDE` is the level of the stores
+/// and picks ([`super::wide`]): `AVX2` (made by [`Core::wide`] only where the CPU has AVX2 and
+/// BMI2) writes the legal plane and mask with AVX2 and picks with `pdep`; `AVX512` (made by
+/// [`Core::wide_512`] only where the CPU has AVX-512 BW and VL too) swaps the mark planes and
+/// writes the legal plane and mask with AVX-512.
 #[derive(Clone, Copy)]
-pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
+pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: u8 = PORTABLE> {
     pub setup: Setup,
     /// The built-in player of an [`Opponent::Builtin`] kernel, shared by its games (one search
     /// tree, not one a game); behind a lock so that a batch stepped without the GIL can hold
@@ -251,7 +273,8 @@ pub struct Core<'a, const FLAT_PLANES: bool = false, const WIDE: bool = false> {
     /// Ctrl-C stops a slow opponent; `None` where no opponent searches.
     pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     /// Private, so that a `Core` is made only by the functions below: one with `WIDE` only by
-    /// [`Core::wide`], where the CPU has the features (the `unsafe` calls rely on it).
+    /// [`Core::wide`] and [`Core::wide_512`], where the CPU has the features (the `unsafe`
+    /// calls rely on it).
     _made: (),
 }
 
@@ -296,8 +319,18 @@ impl<'a> Core<'a> {
 impl<'a> Core<'a, true> {
     /// The same rules with the stores and picks of [`super::wide`], where the CPU has its
     /// features.
-    pub fn wide(self) -> Option<Core<'a, true, true>> {
+    pub fn wide(self) -> Option<Core<'a, true, AVX2>> {
         super::wide::detected().then_some(Core {
+            setup: self.setup,
+            agent: self.agent,
+            stop: self.stop,
+            _made: (),
+        })
+    }
+
+    /// The same rules with the AVX-512 stores of [`super::wide`] too, where the CPU has them.
+    pub fn wide_512(self) -> Option<Core<'a, true, AVX512>> {
+        super::wide::detected_512().then_some(Core {
             setup: self.setup,
             agent: self.agent,
             stop: self.stop,
@@ -306,7 +339,7 @@ impl<'a> Core<'a, true> {
     }
 }
 
-impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
+impl<const FLAT_PLANES: bool, const WIDE: u8> Core<'_, FLAT_PLANES, WIDE> {
     /// How actions are numbered.
     #[inline(always)]
     fn actions(self) -> Actions {
@@ -360,7 +393,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
         let obs = &mut out.obs[ob * i..ob * (i + 1)];
         match self.observation() {
             #[cfg(target_arch = "x86_64")]
-            Observation::Planes if WIDE => {
+            Observation::Planes if WIDE >= AVX2 => {
                 let (mine, theirs) = mark_sets(&game.position, game.player_of(viewer));
                 let (planes, _) = obs.as_chunks_mut::<81>();
                 if let [a, b, c] = planes {
@@ -419,6 +452,37 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
         }
     }
 
+    /// The gym convention's opponent answers the agent's move while the game goes on and it
+    /// is its turn (its mark into `marks[1]`): the outcome, or `None` when the game now waits
+    /// for an external opponent. Not inlined, so that the test of the mover (a coin flip in
+    /// random games) stays behind the test of the convention: written as one condition, the
+    /// compiler may test the mover first, and did in a build of this loop (callgrind's
+    /// `--branch-sim` put it among the mispredicted branches of every pgx step).
+    #[inline(never)]
+    fn answer(self, game: &mut Game, outcome: Outcome, marks: &mut Marks) -> Option<Outcome> {
+        if outcome != Outcome::Ongoing || game.mover != 1 {
+            return Some(outcome);
+        }
+        self.opponent_answers(game, marks)
+    }
+
+    /// [`Core::answer`] once the game goes on and the opponent is to move. With flat actions
+    /// that is every move of the agent that does not end the game (a gym step starts with the
+    /// agent, id 0, to move, and each of its legal flat moves hands the turn on): the loop of
+    /// the default options calls this inlined, with no test of the mover at all.
+    #[inline(always)]
+    fn opponent_answers(self, game: &mut Game, marks: &mut Marks) -> Option<Outcome> {
+        let plies = game.position.plies();
+        let outcome = self.opponent_turn(game, Pending::InStep);
+        if game.pending != Pending::None {
+            return None;
+        }
+        if game.position.plies() > plies {
+            marks[1] = game.last.map(|mv| (mv, 1));
+        }
+        Some(outcome)
+    }
+
     /// Game `i` goes on after `marks`: its `planes` observation and mask updated in place. In
     /// the pgx and PettingZoo conventions the viewer is the mover, whom a mark changes: the
     /// two mark planes swap, and the mark lands in the second (the other player's); in the gym
@@ -437,7 +501,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
     #[inline(always)]
     fn advance(self, game: &Game, marks: &Marks, i: usize, out: &mut Out<'_>) {
         let viewer = self.viewer(game);
-        let legal = game.legal_moves();
+        let legal = game.legal;
         match self.observation() {
             Observation::Planes => {
                 let obs = &mut out.obs[243 * i..243 * (i + 1)];
@@ -452,7 +516,18 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                 };
                 for &(mv, id) in marks.iter().flatten() {
                     if self.setup.convention != Convention::Gym {
-                        std::mem::swap(mine, theirs);
+                        #[cfg(target_arch = "x86_64")]
+                        if WIDE == AVX512 {
+                            // SAFETY: a `Core` with `AVX512` exists only where the CPU has
+                            // AVX-512 F, BW and VL (`Core::wide_512`).
+                            #[allow(unsafe_code)]
+                            unsafe {
+                                super::wide::swap81_512(mine, theirs);
+                            }
+                        }
+                        if WIDE != AVX512 {
+                            std::mem::swap(mine, theirs);
+                        }
                     }
                     let marked = if id == viewer {
                         &mut *mine
@@ -465,17 +540,22 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
                     Actions::Flat => {
                         let mask = &mut out.mask[81 * i..81 * (i + 1)];
                         #[cfg(target_arch = "x86_64")]
-                        if WIDE
+                        if WIDE >= AVX2
                             && let (Ok(plane), Ok(mask)) = (
                                 <&mut [u8; 81]>::try_from(&mut *plane),
                                 <&mut [u8; 81]>::try_from(&mut *mask),
                             )
                         {
-                            // SAFETY: a `Core` with `WIDE` exists only where the CPU has AVX2
-                            // (`Core::wide`).
+                            // SAFETY: a `Core` with `AVX2` exists only where the CPU has AVX2
+                            // (`Core::wide`), one with `AVX512` where it has AVX-512 F, BW
+                            // and VL too (`Core::wide_512`).
                             #[allow(unsafe_code)]
                             unsafe {
-                                super::wide::store81(legal, [plane, mask]);
+                                if WIDE == AVX512 {
+                                    super::wide::store81_512(legal, [plane, mask]);
+                                } else {
+                                    super::wide::store81(legal, [plane, mask]);
+                                }
                             }
                             return write_player(out, i, viewer);
                         }
@@ -531,11 +611,11 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
         }
         match self.actions() {
             #[cfg(target_arch = "x86_64")]
-            Actions::Flat if WIDE => {
+            Actions::Flat if WIDE >= AVX2 => {
                 // SAFETY: a `Core` with `WIDE` exists only where the CPU has the features of
                 // `wide::pick` (`Core::wide`).
                 #[allow(unsafe_code)]
-                let picked = unsafe { super::wide::pick(game.legal_moves(), random) };
+                let picked = unsafe { super::wide::pick(game.legal, random) };
                 picked.map_or(0, |k| k as i64)
             }
             Actions::Flat => game.position.pick(random).map_or(0, |m| m.index() as i64),
@@ -552,7 +632,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Core<'_, FLAT_PLANES, WIDE> {
     }
 }
 
-impl<const FLAT_PLANES: bool, const WIDE: bool> Sampler for Core<'_, FLAT_PLANES, WIDE> {
+impl<const FLAT_PLANES: bool, const WIDE: u8> Sampler for Core<'_, FLAT_PLANES, WIDE> {
     type Game = Game;
 
     #[inline(always)]
@@ -574,7 +654,7 @@ impl Slot for Game {
     }
 }
 
-impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, WIDE> {
+impl<const FLAT_PLANES: bool, const WIDE: u8> Steps for Core<'_, FLAT_PLANES, WIDE> {
     type Game = Game;
     type Marks = Marks;
     const NO_MARKS: Marks = [None, None];
@@ -592,9 +672,7 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, 
 
     /// Starts `game` again: empty board, seat drawn, and the opponent opens if it is X.
     fn restart(&mut self, game: &mut Game) {
-        game.position = Position::EMPTY;
-        game.chosen = NONE;
-        game.last = None;
+        game.clear();
         game.done = false;
         game.pending = Pending::None;
         game.first = self.setup.seat.draw(&mut game.seat_rng);
@@ -609,24 +687,34 @@ impl<const FLAT_PLANES: bool, const WIDE: bool> Steps for Core<'_, FLAT_PLANES, 
     #[inline(always)]
     fn play(&mut self, game: &mut Game, action: usize) -> Option<(Outcome, Marks)> {
         let actor = game.mover;
-        let plies = game.position.plies();
-        let mut outcome = game.act(self.actions(), action);
         let mut marks: Marks = [None, None];
-        if game.position.plies() > plies {
-            marks[0] = game.last.map(|mv| (mv, actor));
-        }
-        if self.setup.convention == Convention::Gym
-            && outcome == Outcome::Ongoing
-            && game.mover == 1
-        {
-            let plies = game.position.plies();
-            outcome = self.opponent_turn(game, Pending::InStep);
-            if game.pending != Pending::None {
-                return None;
+        let mut outcome = match (self.actions(), Move::try_from(action)) {
+            // A flat move marks its cell unless it is illegal.
+            (Actions::Flat, Ok(mv)) => {
+                let outcome = game.play(mv);
+                if !matches!(outcome, Outcome::Illegal(_)) {
+                    marks[0] = Some((mv, actor));
+                }
+                outcome
             }
-            if game.position.plies() > plies {
-                marks[1] = game.last.map(|mv| (mv, 1));
+            _ => {
+                let plies = game.position.plies();
+                let outcome = game.act(self.actions(), action);
+                if game.position.plies() > plies {
+                    marks[0] = game.last.map(|mv| (mv, actor));
+                }
+                outcome
             }
+        };
+        if self.setup.convention == Convention::Gym {
+            outcome = if FLAT_PLANES {
+                match outcome {
+                    Outcome::Ongoing => self.opponent_answers(game, &mut marks)?,
+                    _ => outcome,
+                }
+            } else {
+                self.answer(game, outcome, &mut marks)?
+            };
         }
         Some((outcome, marks))
     }
@@ -862,6 +950,7 @@ mod tests {
                             return;
                         }
                         let legal = game.legal_moves();
+                        assert_eq!(game.legal, legal, "{at}: the legal moves kept");
                         for (k, &v) in obs[162..].iter().enumerate() {
                             assert_eq!(v == 1, legal >> k & 1 == 1, "{at}");
                         }
@@ -948,63 +1037,46 @@ mod tests {
         );
     }
 
-    /// The three compilations of the default options' loop (the plain `Core`, the one fixed
-    /// for flat actions and planes, and the AVX2 one) sample the same actions and write the
-    /// same bytes (every field of the buffer) and games, after every step of random games
-    /// with illegal moves, in every convention and auto-reset mode. Where the CPU lacks AVX2
-    /// the wide kernel cannot be made and only the two portable ones are compared.
+    /// The four compilations of the default options' loop (the plain `Core`, the one fixed
+    /// for flat actions and planes, the AVX2 one and the AVX-512 one) sample the same actions
+    /// and write the same bytes (every field of the buffer) and games, after every step of
+    /// random games with illegal moves, in every convention and auto-reset mode. Where the CPU
+    /// lacks AVX2 or AVX-512 the kernels that need them cannot be made and only the others are
+    /// compared.
     #[test]
-    fn the_wide_loop_samples_and_writes_what_the_plain_one_does() {
+    fn the_wide_loops_sample_and_write_what_the_plain_one_does() {
         for convention in [Convention::Pgx, Convention::PettingZoo, Convention::Gym] {
             for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
                 let setup = random_setup(convention, autoreset, Actions::Flat);
-                let n = 48;
-                let layout = setup.layout(n);
                 let plain = Core::plain(setup);
                 let fixed = plain.flat_planes().unwrap();
-                let wide = fixed.wide();
-                let kernels = if wide.is_some() { 3 } else { 2 };
-                let mut buffers = vec![vec![0u8; layout.offsets().1]; kernels];
+                let (wide, wide_512) = (fixed.wide(), fixed.wide_512());
+                let mut kernels = vec![0, 1];
+                kernels.extend(wide.map(|_| 2));
+                kernels.extend(wide_512.map(|_| 3));
+                let n = 48;
+                let layout = setup.layout(n);
+                let mut buffers = vec![vec![0u8; layout.offsets().1]; kernels.len()];
                 let new = |seed: u64| Game::new(seed * 7 + 1);
-                let mut games = vec![(0..n as u64).map(new).collect::<Vec<_>>(); kernels];
-                shared::reset_all(
-                    &mut { plain },
-                    &mut games[0],
-                    None,
-                    None,
-                    new,
-                    &mut layout.split(&mut buffers[0]),
-                );
-                shared::reset_all(
-                    &mut { fixed },
-                    &mut games[1],
-                    None,
-                    None,
-                    new,
-                    &mut layout.split(&mut buffers[1]),
-                );
-                if let Some(wide) = wide {
-                    shared::reset_all(
-                        &mut { wide },
-                        &mut games[2],
-                        None,
-                        None,
-                        new,
-                        &mut layout.split(&mut buffers[2]),
-                    );
+                let mut games = vec![(0..n as u64).map(new).collect::<Vec<_>>(); kernels.len()];
+                for (games, buffer) in games.iter_mut().zip(&mut buffers) {
+                    let out = &mut layout.split(buffer);
+                    shared::reset_all(&mut { plain }, games, None, None, new, out);
                 }
                 let mut rng = 5;
                 for step in 0..700 {
                     let at = format!("{convention:?} {autoreset:?} step {step}");
-                    let mut actions = vec![vec![0i64; n]; kernels];
-                    for (slot, game) in actions[0].iter_mut().zip(games[0].iter_mut()) {
-                        *slot = plain.sample(game);
-                    }
-                    for (slot, game) in actions[1].iter_mut().zip(games[1].iter_mut()) {
-                        *slot = fixed.sample(game);
-                    }
-                    if let Some(wide) = wide {
-                        wide::sample_all(&wide, &mut games[2], &mut actions[2]);
+                    let mut actions = vec![vec![0i64; n]; kernels.len()];
+                    for (&k, (games, actions)) in
+                        kernels.iter().zip(games.iter_mut().zip(&mut actions))
+                    {
+                        match (k, wide, wide_512) {
+                            (0, _, _) => wide::sample_all(&plain, games, actions),
+                            (1, _, _) => wide::sample_all(&fixed, games, actions),
+                            (2, Some(wide), _) => wide::sample_all(&wide, games, actions),
+                            (_, _, Some(wide)) => wide::sample_all(&wide, games, actions),
+                            _ => unreachable!(),
+                        }
                     }
                     assert!(actions.iter().all(|a| *a == actions[0]), "{at}");
                     let chosen: Vec<usize> = actions[0]
@@ -1018,24 +1090,24 @@ mod tests {
                             }
                         })
                         .collect();
-                    shared::step_all(
-                        &mut { plain },
-                        &mut games[0],
-                        &chosen,
-                        &mut layout.split(&mut buffers[0]),
-                    );
-                    shared::step_all(
-                        &mut { fixed },
-                        &mut games[1],
-                        &chosen,
-                        &mut layout.split(&mut buffers[1]),
-                    );
-                    if let Some(mut wide) = wide {
-                        let out = &mut layout.split(&mut buffers[2]);
-                        wide::step_all(&mut wide, &mut games[2], &chosen, out);
+                    for (&k, (games, buffer)) in
+                        kernels.iter().zip(games.iter_mut().zip(&mut buffers))
+                    {
+                        let out = &mut layout.split(buffer);
+                        match (k, wide, wide_512) {
+                            (0, _, _) => shared::step_all(&mut { plain }, games, &chosen, out),
+                            (1, _, _) => shared::step_all(&mut { fixed }, games, &chosen, out),
+                            (2, Some(mut wide), _) => {
+                                wide::step_all(&mut wide, games, &chosen, out, &mut ());
+                            }
+                            (_, _, Some(mut wide)) => {
+                                wide::step_all_512(&mut wide, games, &chosen, out, &mut ());
+                            }
+                            _ => unreachable!(),
+                        }
                     }
-                    for k in 1..kernels {
-                        assert!(buffers[k] == buffers[0], "{at}: kernel {k}");
+                    for k in 1..kernels.len() {
+                        assert!(buffers[k] == buffers[0], "{at}: kernel {}", kernels[k]);
                         for (a, b) in games[k].iter().zip(&games[0]) {
                             assert_eq!(
                                 (a.position, a.done, a.sample_rng),
