@@ -1049,6 +1049,7 @@ mod tests {
             for autoreset in [Autoreset::SameStep, Autoreset::NextStep] {
                 let setup = random_setup(convention, autoreset, Actions::Flat);
                 let plain = Core::plain(setup);
+                // Cannot fail: `random_setup` observes planes, and the actions here are flat (test code).
                 let fixed = plain.flat_planes().unwrap();
                 let (wide, wide_512) = (fixed.wide(), fixed.wide_512());
                 let mut kernels = vec![0, 1];

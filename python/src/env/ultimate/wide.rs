@@ -1,7 +1,8 @@
 //! The ultimate kernel's loops compiled for AVX2, BMI1, BMI2, POPCNT and LZCNT, and for
-//! AVX-512 F, BW and VL on top, chosen at run time: the only `unsafe` of the environments, in
-//! three kinds of place, each with its reason (calls of `#[target_feature]` functions after
-//! the CPU was checked, and the 32- and 64-byte loads and stores).
+//! AVX-512 F, BW and VL on top, chosen at run time: the reason for every `unsafe` of the
+//! environments, each block with its own comment (the 32- and 64-byte loads and stores here,
+//! and calls of this module's `#[target_feature]` functions after the CPU was checked, here
+//! and in `rules.rs`).
 //!
 //! The extension is built for baseline x86-64 (the abi3 wheel runs everywhere), so the loops
 //! of the default options (flat actions, `planes`: `Core<'_, true, _>`) are compiled three
@@ -307,6 +308,7 @@ mod tests {
                         position.pick(random).map(tictactoe::ultimate::Move::index)
                     );
                 }
+                // Cannot fail: `played` comes from `pick`, a legal move (test code).
                 position.play(played).unwrap();
             }
             // SAFETY: as above.
