@@ -134,13 +134,13 @@ def test_a_bare_string_or_none_is_no_sequence_of_positions() -> None:
 
 
 def test_the_budget_holds_for_connect_four() -> None:
-    # "171" is off the shipped books (the exact book scores 5 of the 121 positions of 3 stones):
-    # millions of nodes; the budget stops the search, strong and weak, on moves and on
+    # "6411771644" (ten stones) is off the shipped books (the exact book's deepest positions have
+    # nine): millions of nodes; the budget stops the search, strong and weak, on moves and on
     # Position objects alike.
-    three = Position("connect-four")
-    for column in (0, 6, 0):
-        three.play(column)
-    for positions in (["171"], [three]):
+    ten = Position("connect-four")
+    for digit in "6411771644":
+        ten.play(int(digit) - 1)
+    for positions in (["6411771644"], [ten]):
         cut = solve(positions, "connect-four", max_nodes=1000)
         assert cut.value.tolist() == [-1]
         assert cut.distance is not None and cut.distance.tolist() == [-1]
@@ -151,7 +151,7 @@ def test_the_budget_holds_for_connect_four() -> None:
     assert empty.value.tolist() == [1] and empty.best is not None
     assert empty.best[0].nonzero()[0].tolist() == [3]
     # A position solved after a cut one in the same call is solved right.
-    assert solve(["171", "4455"], "connect-four", max_nodes=1000).value.tolist() == [-1, 1]
+    assert solve(["6411771644", "4455"], "connect-four", max_nodes=1000).value.tolist() == [-1, 1]
 
 
 _LONG_SOLVE = """
@@ -159,7 +159,7 @@ import sys
 import tictactoe_rs.mnk as mnk
 print("ready", flush=True)
 try:
-    mnk.solve([{position!r}], {game!r}, max_nodes=10**15)
+    mnk.solve({positions!r}, {game!r}, max_nodes=10**15)
 except BaseException as error:
     print(type(error).__name__, flush=True)
     raise
@@ -168,20 +168,23 @@ print("finished", flush=True)
 
 
 @pytest.mark.parametrize(
-    ("position", "game"),
-    [("171", "connect-four"), ("/".join(["." * 15] * 15), "gomoku")],
+    ("positions", "game"),
+    [
+        (["6411771644", "6774313333", "1277317731", "1256376645"], "connect-four"),
+        (["/".join(["." * 15] * 15)], "gomoku"),
+    ],
     ids=["connect-four", "gomoku"],
 )
-def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(position: str, game: str) -> None:
-    """SIGINT (Ctrl-C) during a search that takes seconds to minutes (Connect Four's "171",
-    off the shipped books of exact scores; the empty gomoku board, far more) raises KeyboardInterrupt within
-    seconds."""
+def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(positions: list[str], game: str) -> None:
+    """SIGINT (Ctrl-C) during a search that takes seconds to minutes (four Connect Four
+    positions of ten stones, past the shipped books, about 7 * 10^7 nodes in all; the empty
+    gomoku board, far more) raises KeyboardInterrupt within seconds."""
     import signal
     import subprocess
     import sys
     import time
 
-    code = _LONG_SOLVE.format(position=position, game=game)
+    code = _LONG_SOLVE.format(positions=positions, game=game)
     process = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -47,7 +47,7 @@ fn long_runs_show_progress_on_a_terminal_and_never_in_json() {
         "connect-four",
         "--max-nodes",
         "30000000",
-        "171",
+        "6411771644",
     ]);
     assert!(solve.contains("searching: "), "{solve}");
     assert!(solve.contains(" nodes"), "{solve}");
@@ -74,7 +74,7 @@ fn progress_never_reaches_a_pipe() {
             "connect-four",
             "--max-nodes",
             "20000000",
-            "171",
+            "6411771644",
         ],
     ] {
         let output = ttt(args, "");
@@ -94,7 +94,7 @@ fn max_nodes_bounds_connect_four_and_its_default_does_not() {
             "--max-nodes",
             "1000",
             "--json",
-            "171",
+            "6411771644",
         ],
         "",
     );
@@ -116,13 +116,13 @@ fn max_nodes_bounds_connect_four_and_its_default_does_not() {
             "--weak",
             "--max-nodes",
             "1000",
-            "171",
+            "6411771644",
         ],
         "",
     );
     assert_eq!(
         stdout(&output),
-        "171: not solved within 1000 nodes (--max-nodes)\n"
+        "6411771644: not solved within 1000 nodes (--max-nodes)\n"
     );
     // Without --max-nodes Connect Four is solved: the empty board in 9 nodes with the book.
     let output = ttt(&["solve", "--game", "connect-four", "--json", ""], "");
