@@ -417,9 +417,8 @@ fn play_takes_every_level_of_the_ladder() {
 
 #[test]
 fn connect_four_opens_from_the_shipped_book() {
-    // After the centre opening the first player wins: `--weak` answers from the book's bounds
-    // instead of a search of 10^8 nodes (the strong answer also needs every reply's exact
-    // score, which the book does not hold).
+    // After the centre opening the first player wins: `--weak` answers from the books instead
+    // of a search of 10^8 nodes.
     let output = ttt(
         &["solve", "--game", "connect-four", "--weak", "--json"],
         "4\n",
