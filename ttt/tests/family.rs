@@ -326,8 +326,16 @@ fn play_a_scripted_game_to_a_win_with_undo() {
         "{text}"
     );
     assert!(text.contains("not a column: \"x\""), "{text}");
-    assert!(text.contains("X played 1."), "{text}");
-    assert!(text.contains("O played 2."), "{text}");
+    // The first moves' verdicts come from the shipped books (the rest as the solver finishes
+    // them in time, which depends on the machine).
+    assert!(
+        text.contains("X played 1: throws away the win; O wins with best play"),
+        "{text}"
+    );
+    assert!(
+        text.contains("O played 2: keeps the win; O wins with best play"),
+        "{text}"
+    );
     assert!(text.contains("X wins."), "{text}");
     assert!(text.contains("  [X] O  .  .  .  .  ."), "{text}");
     assert!(
