@@ -33,7 +33,7 @@ use tic_tac_toe_board::TicTacToe;
 use tictactoe::mnk::{ConnectFour as MnkConnectFour, Position as MnkPosition, Rules};
 use tictactoe::{Position as CorePosition, Status};
 
-use crate::{case, group, status_code};
+use crate::{Case, case, group, status_code};
 
 /// Marsaglia's xorshift64 (shifts 13, 7, 17), the generator every contender here draws from.
 pub struct Xorshift(u64);
@@ -93,6 +93,88 @@ impl<T: Copy, const N: usize> List<T, N> {
 fn games(games: usize, mut game: impl FnMut(&mut Xorshift) -> u64) -> u64 {
     let mut rng = Xorshift::new(11);
     (0..games).map(|_| game(&mut rng)).sum()
+}
+
+/// One game of the bit API's loop (`legal_moves`, `len` + `nth`, `play_bit`, `status`) from
+/// `rng`: its moves and the columns it filled.
+fn bit_api_game(rng: &mut Xorshift) -> (u32, u32) {
+    let mut p = MnkConnectFour::new();
+    let mut fills = 0;
+    while p.status() == Status::Ongoing {
+        let moves = p.legal_moves();
+        let k = rng.pick(moves.len());
+        let bit = moves.nth(k).expect("in range").bit();
+        // Bit 7c + 5 is the top cell of column c.
+        fills += u32::from(bit % 7 == 5);
+        p.play_bit(bit);
+    }
+    (p.plies(), fills)
+}
+
+/// The floors of the bit API's loop that say what its branches cost: the same loop with a
+/// generator seeded anew each game, over every game, over games that fill no column (the
+/// branch on a filled column never taken: only the game's end is mispredicted), and one game
+/// replayed (every branch predicted once it is learned). Prints the moves a game of each.
+fn bit_api_floors(games: usize) -> Vec<Case<'static>> {
+    let mut draws = Xorshift::new(99);
+    let mut seeds = |keep: fn(u32) -> bool| -> (Vec<u64>, f64) {
+        let (mut kept, mut moves) = (Vec::with_capacity(games), 0u64);
+        while kept.len() < games {
+            let seed = u64::from(draws.next_u32()) | 1 << 40;
+            let (plies, fills) = bit_api_game(&mut Xorshift::new(seed));
+            if keep(fills) {
+                kept.push(seed);
+                moves += u64::from(plies);
+            }
+        }
+        (kept, moves as f64 / games as f64)
+    };
+    let (all, all_moves) = seeds(|_| true);
+    let (unfilled, unfilled_moves) = seeds(|fills| fills == 0);
+    // A game of 21 moves, the length nearest the mean.
+    let replayed_moves = 21;
+    let replayed = *all
+        .iter()
+        .find(|&&seed| bit_api_game(&mut Xorshift::new(seed)).0 == replayed_moves)
+        .expect("a game of 21 moves among 20,000");
+    println!(
+        "Moves a game in the seeded floors: every game {all_moves:.2}, games that fill no column \
+         {unfilled_moves:.2}, the replayed game {replayed_moves}."
+    );
+    let seeded = |seeds: Vec<u64>| {
+        move || {
+            seeds
+                .iter()
+                .map(|&seed| {
+                    let mut rng = Xorshift::new(seed);
+                    let mut p = MnkConnectFour::new();
+                    while p.status() == Status::Ongoing {
+                        let moves = p.legal_moves();
+                        let k = rng.pick(moves.len());
+                        p.play_bit(moves.nth(k).expect("in range").bit());
+                    }
+                    status_code(p.status())
+                })
+                .sum()
+        }
+    };
+    vec![
+        case(
+            "floor: ours mnk::ConnectFour bit API loop, the generator seeded for each game (every game)",
+            games,
+            seeded(all),
+        ),
+        case(
+            "floor: ours mnk::ConnectFour bit API loop, the generator seeded for each game (games that fill no column)",
+            games,
+            seeded(unfilled),
+        ),
+        case(
+            "floor: ours mnk::ConnectFour bit API loop, the generator seeded for each game (one game of 21 moves replayed: every branch predicted)",
+            games,
+            seeded(vec![replayed; games]),
+        ),
+    ]
 }
 
 /// `games` games of a `board-game` board through its per-move API: `available_moves()` into a
@@ -309,6 +391,7 @@ fn connect_four() {
             },
         ),
     ]);
+    cases.extend(bit_api_floors(GAMES));
     cases.extend(family_cases::<1>(
         Rules::CONNECT_FOUR,
         GAMES,
