@@ -339,7 +339,9 @@ fn c4_playouts() {
                 c4_games(GAMES, |rng| status_code(new_c4().play_random(rng)))
             }),
             case("ours mnk::ConnectFour::play_random", GAMES, || {
-                c4_games(GAMES, |rng| status_code(MnkConnectFour::new().play_random(rng)))
+                c4_games(GAMES, |rng| {
+                    status_code(MnkConnectFour::new().play_random(rng))
+                })
             }),
             case(
                 "ours, the loop compiled for the build's CPU level (lab::connect_four::play_random_portable)",

@@ -117,20 +117,24 @@ fn bit_api_game(rng: &mut Xorshift) -> (u32, u32) {
 /// replayed (every branch predicted once it is learned). Prints the moves a game of each.
 fn bit_api_floors(games: usize) -> Vec<Case<'static>> {
     let mut draws = Xorshift::new(99);
-    let mut seeds = |keep: fn(u32) -> bool| -> (Vec<u64>, f64) {
-        let (mut kept, mut moves) = (Vec::with_capacity(games), 0u64);
+    // The seeds kept, and their games' mean moves and filled columns.
+    let mut seeds = |keep: fn(u32) -> bool| -> (Vec<u64>, f64, f64) {
+        let mut kept = Vec::with_capacity(games);
+        let (mut moves, mut filled) = (0u64, 0u64);
         while kept.len() < games {
             let seed = u64::from(draws.next_u32()) | 1 << 40;
             let (plies, fills) = bit_api_game(&mut Xorshift::new(seed));
             if keep(fills) {
                 kept.push(seed);
                 moves += u64::from(plies);
+                filled += u64::from(fills);
             }
         }
-        (kept, moves as f64 / games as f64)
+        let n = games as f64;
+        (kept, moves as f64 / n, filled as f64 / n)
     };
-    let (all, all_moves) = seeds(|_| true);
-    let (unfilled, unfilled_moves) = seeds(|fills| fills == 0);
+    let (all, all_moves, all_fills) = seeds(|_| true);
+    let (unfilled, unfilled_moves, _) = seeds(|fills| fills == 0);
     // A game of 21 moves, the length nearest the mean.
     let replayed_moves = 21;
     let replayed = *all
@@ -138,8 +142,9 @@ fn bit_api_floors(games: usize) -> Vec<Case<'static>> {
         .find(|&&seed| bit_api_game(&mut Xorshift::new(seed)).0 == replayed_moves)
         .expect("a game of 21 moves among 20,000");
     println!(
-        "Moves a game in the seeded floors: every game {all_moves:.2}, games that fill no column \
-         {unfilled_moves:.2}, the replayed game {replayed_moves}."
+        "Moves a game in the seeded floors: every game {all_moves:.2} ({all_fills:.2} columns \
+         filled), games that fill no column {unfilled_moves:.2}, the replayed game \
+         {replayed_moves}."
     );
     let seeded = |seeds: Vec<u64>| {
         move || {
