@@ -477,12 +477,12 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
     let quiet = quiet_moves(ours, &played);
     let mut cases = vec![
         case("ours: copy, play_unchecked, status", n, || {
-            sink(pairs(), copy_play)
+            sink(pairs(), |p, m| copy_play(p, m))
         }),
         case(
             "ours: status_after (the status the move would give, nothing played)",
             n,
-            || sink(pairs(), after),
+            || sink(pairs(), |p, m| after(p, m)),
         ),
         case(
             "ours: copy, play_unchecked, status, summed as code (a match to 1, 2, 3, 0)",
@@ -495,7 +495,7 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
         case(
             "ours: copy, play_unchecked, status; moves that close no board (its branch predicted)",
             n,
-            || sink(ours.iter().zip(&quiet), copy_play),
+            || sink(ours.iter().zip(&quiet), |p, m| copy_play(p, m)),
         ),
         case("ours: play_unchecked, status, undo (in place)", n, || {
             sink(pairs(), |p, m| {
@@ -509,7 +509,7 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
         case(
             "floor: one 3x3 line lookup (Bitboard::has_line) of the mover's board",
             n,
-            || sink(pairs(), floor),
+            || sink(pairs(), |p, m| floor(p, m)),
         ),
         case("ours: play, status, undo (in place)", n, || {
             sink(pairs(), |p, m| {
@@ -521,7 +521,7 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
             })
         }),
         case("board-game: clone, play, outcome", n, || {
-            sink(theirs.iter().zip(&coords), bg_play)
+            sink(theirs.iter().zip(&coords), |b, c| bg_play(b, c))
         }),
     ];
     for &peer in peers {
@@ -559,38 +559,34 @@ fn in_cache(ours: &[Position], theirs: &[STTTBoard], played: &[Move], coords: &[
                 .collect()
         })
         .collect();
-    let same = |one: fn(&Position, &Move) -> Status| {
-        (0..PASSES)
-            .map(|_| sink(ours.iter().zip(played), one))
-            .sum()
-    };
-    let drawn = |one: fn(&Position, &Move) -> Status| {
-        anew.iter()
-            .map(|moves| sink(ours.iter().zip(moves), one))
-            .sum()
-    };
+    let same = |one| passes(ours, (0..PASSES).map(|_| played), one);
+    let drawn = |one| passes(ours, anew.iter().map(Vec::as_slice), one);
     let n = IN_CACHE * PASSES;
     let cases = vec![
-        case("ours: copy, play_unchecked, status", n, || same(copy_play)),
+        case("ours: copy, play_unchecked, status", n, || {
+            same(Row::CopyPlay)
+        }),
         case(
             "ours: copy, play_unchecked, status, moves drawn anew",
             n,
-            || drawn(copy_play),
+            || drawn(Row::CopyPlay),
         ),
-        case("ours: status_after", n, || same(after)),
-        case("ours: status_after, moves drawn anew", n, || drawn(after)),
+        case("ours: status_after", n, || same(Row::After)),
+        case("ours: status_after, moves drawn anew", n, || {
+            drawn(Row::After)
+        }),
         case(
             "floor: one 3x3 line lookup (Bitboard::has_line) of the mover's board",
             n,
             || {
                 (0..PASSES)
-                    .map(|_| sink(ours.iter().zip(played), floor))
+                    .map(|_| sink(ours.iter().zip(played), |p, m| floor(p, m)))
                     .sum()
             },
         ),
         case("board-game: clone, play, outcome", n, || {
             (0..PASSES)
-                .map(|_| sink(theirs.iter().zip(coords), bg_play))
+                .map(|_| sink(theirs.iter().zip(coords), |b, c| bg_play(b, c)))
                 .sum()
         }),
     ];
@@ -602,6 +598,29 @@ fn in_cache(ours: &[Position], theirs: &[STTTBoard], played: &[Move], coords: &[
         "move",
         cases,
     );
+}
+
+/// The rows of ours that the L2 group runs in passes.
+#[derive(Clone, Copy)]
+enum Row {
+    CopyPlay,
+    After,
+}
+
+/// `row` over the positions with each pass's moves, every result through `black_box`. Each
+/// row's engine code is inlined into its own loop: a `fn` pointer or a `fn` item handed to
+/// `sink` can leave a call a move (`Fn::call`, out of line), which the rows measured before
+/// 2026-11-29 14:00 UTC paid for copy + play.
+#[inline(always)]
+fn passes<'a>(ours: &[Position], moves: impl Iterator<Item = &'a [Move]>, row: Row) -> u64 {
+    match row {
+        Row::CopyPlay => moves
+            .map(|moves| sink(ours.iter().zip(moves), |p, m| copy_play(p, m)))
+            .sum(),
+        Row::After => moves
+            .map(|moves| sink(ours.iter().zip(moves), |p, m| after(p, m)))
+            .sum(),
+    }
 }
 
 /// Loads the games into a compiled engine, which must agree with ours.
