@@ -48,7 +48,7 @@ fn sizes_are_as_documented() {
     assert_eq!(Position::PLAY_TABLE_BYTES, 1_024 + 648);
     assert_eq!(std::mem::size_of::<Setup>(), 38);
     assert_eq!(std::mem::size_of::<Move>(), 1);
-    assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 2);
+    assert_eq!(std::mem::size_of::<tictactoe::ultimate::Undo>(), 24);
 }
 
 #[test]
