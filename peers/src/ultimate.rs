@@ -415,6 +415,22 @@ fn sink<'a, A: 'a, B: 'a, R>(
     n
 }
 
+/// Play + status + undo on each stored position itself, no copy: what a search does with its
+/// one position. The position after the move goes to `black_box` (a search reads it), then
+/// each position is taken back to how it began. Returns the number of moves.
+#[inline(always)]
+fn in_place(positions: &mut [Position], moves: &[Move]) -> u64 {
+    let mut n = 0;
+    for (p, m) in positions.iter_mut().zip(moves) {
+        let undo = p.play_unchecked(*black_box(m));
+        black_box(p.status());
+        black_box(&*p);
+        p.undo(undo);
+        n += 1;
+    }
+    n
+}
+
 /// Move generation (when `moves`) and play + status over the states of random games.
 fn moves_and_play(games: &Games, moves: bool) {
     let peers = compiled();
@@ -475,6 +491,7 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
     let pairs = || ours.iter().zip(&played);
     let n = played.len();
     let quiet = quiet_moves(ours, &played);
+    let mut stored = ours.to_vec();
     let mut cases = vec![
         case("ours: copy, play_unchecked, status", n, || {
             sink(pairs(), |p, m| copy_play(p, m))
@@ -496,6 +513,11 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
             "ours: copy, play_unchecked, status; moves that close no board (its branch predicted)",
             n,
             || sink(ours.iter().zip(&quiet), |p, m| copy_play(p, m)),
+        ),
+        case(
+            "ours: play_unchecked, status, undo on the stored position (no copy)",
+            n,
+            || in_place(&mut stored, &played),
         ),
         case("ours: play_unchecked, status, undo (in place)", n, || {
             sink(pairs(), |p, m| {
@@ -562,6 +584,7 @@ fn in_cache(ours: &[Position], theirs: &[STTTBoard], played: &[Move], coords: &[
     let same = |one| passes(ours, (0..PASSES).map(|_| played), one);
     let drawn = |one| passes(ours, anew.iter().map(Vec::as_slice), one);
     let n = IN_CACHE * PASSES;
+    let mut stored = ours.to_vec();
     let cases = vec![
         case("ours: copy, play_unchecked, status", n, || {
             same(Row::CopyPlay)
@@ -570,6 +593,11 @@ fn in_cache(ours: &[Position], theirs: &[STTTBoard], played: &[Move], coords: &[
             "ours: copy, play_unchecked, status, moves drawn anew",
             n,
             || drawn(Row::CopyPlay),
+        ),
+        case(
+            "ours: play_unchecked, status, undo on the stored position (no copy), moves drawn anew",
+            n,
+            || anew.iter().map(|moves| in_place(&mut stored, moves)).sum(),
         ),
         case("ours: status_after", n, || same(Row::After)),
         case("ours: status_after, moves drawn anew", n, || {
