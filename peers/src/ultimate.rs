@@ -638,7 +638,7 @@ enum Row {
 /// `row` over the positions with each pass's moves, every result through `black_box`. Each
 /// row's engine code is inlined into its own loop: a `fn` pointer or a `fn` item handed to
 /// `sink` can leave a call a move (`Fn::call`, out of line), which the rows measured before
-/// 2026-11-29 14:00 UTC paid for copy + play.
+/// 2026-11-29 13:23 UTC paid for copy + play.
 #[inline(always)]
 fn passes<'a>(ours: &[Position], moves: impl Iterator<Item = &'a [Move]>, row: Row) -> u64 {
     match row {
