@@ -96,19 +96,25 @@ fn games(games: usize, mut game: impl FnMut(&mut Xorshift) -> u64) -> u64 {
 }
 
 /// One game of the bit API's loop (`legal_moves`, `len` + `nth`, `play_bit`, `status`) from
-/// `rng`: its moves and the columns it filled.
-fn bit_api_game(rng: &mut Xorshift) -> (u32, u32) {
+/// `rng`, from the empty board to its end: the row "ours ... play_bit" and its floors.
+#[inline(always)]
+fn bit_api_game(rng: &mut Xorshift) -> MnkConnectFour {
     let mut p = MnkConnectFour::new();
-    let mut fills = 0;
     while p.status() == Status::Ongoing {
         let moves = p.legal_moves();
         let k = rng.pick(moves.len());
-        let bit = moves.nth(k).expect("in range").bit();
-        // Bit 7c + 5 is the top cell of column c.
-        fills += u32::from(bit % 7 == 5);
-        p.play_bit(bit);
+        p.play_bit(moves.nth(k).expect("in range").bit());
     }
-    (p.plies(), fills)
+    p
+}
+
+/// The moves of the bit API's game from `seed` and the columns it filled (a filled column
+/// stays filled: its top cell, bit `7c + 5`, is occupied at the end).
+fn moves_and_fills(seed: u64) -> (u32, u32) {
+    let end = bit_api_game(&mut Xorshift::new(seed));
+    let occupied = end.board().occupied();
+    let fills = (0..7).filter(|c| occupied.contains(7 * c + 5)).count();
+    (end.plies(), fills as u32)
 }
 
 /// The floors of the bit API's loop that say what its branches cost: the same loop with a
@@ -123,7 +129,7 @@ fn bit_api_floors(games: usize) -> Vec<Case<'static>> {
         let (mut moves, mut filled) = (0u64, 0u64);
         while kept.len() < games {
             let seed = u64::from(draws.next_u32()) | 1 << 40;
-            let (plies, fills) = bit_api_game(&mut Xorshift::new(seed));
+            let (plies, fills) = moves_and_fills(seed);
             if keep(fills) {
                 kept.push(seed);
                 moves += u64::from(plies);
@@ -139,7 +145,7 @@ fn bit_api_floors(games: usize) -> Vec<Case<'static>> {
     let replayed_moves = 21;
     let replayed = *all
         .iter()
-        .find(|&&seed| bit_api_game(&mut Xorshift::new(seed)).0 == replayed_moves)
+        .find(|&&seed| moves_and_fills(seed).0 == replayed_moves)
         .expect("a game of 21 moves among 20,000");
     println!(
         "Moves a game in the seeded floors: every game {all_moves:.2} ({all_fills:.2} columns \
@@ -150,16 +156,7 @@ fn bit_api_floors(games: usize) -> Vec<Case<'static>> {
         move || {
             seeds
                 .iter()
-                .map(|&seed| {
-                    let mut rng = Xorshift::new(seed);
-                    let mut p = MnkConnectFour::new();
-                    while p.status() == Status::Ongoing {
-                        let moves = p.legal_moves();
-                        let k = rng.pick(moves.len());
-                        p.play_bit(moves.nth(k).expect("in range").bit());
-                    }
-                    status_code(p.status())
-                })
+                .map(|&seed| status_code(bit_api_game(&mut Xorshift::new(seed)).status()))
                 .sum()
         }
     };
@@ -290,17 +287,7 @@ fn connect_four() {
         case(
             "ours mnk::ConnectFour legal_moves() len + nth(pick) + play_bit + status",
             GAMES,
-            || {
-                games(GAMES, |rng| {
-                    let mut p = MnkConnectFour::new();
-                    while p.status() == Status::Ongoing {
-                        let moves = p.legal_moves();
-                        let k = rng.pick(moves.len());
-                        p.play_bit(moves.nth(k).expect("in range").bit());
-                    }
-                    status_code(p.status())
-                })
-            },
+            || games(GAMES, |rng| status_code(bit_api_game(rng).status())),
         ),
     ];
     // The floors of the shape (not contenders): what the loop costs without the generator,
@@ -311,17 +298,7 @@ fn connect_four() {
     // replayed by a counted loop.
     let lengths: Vec<u32> = {
         let mut rng = Xorshift::new(11);
-        (0..GAMES)
-            .map(|_| {
-                let mut p = MnkConnectFour::new();
-                while p.status() == Status::Ongoing {
-                    let moves = p.legal_moves();
-                    let k = rng.pick(moves.len());
-                    p.play_bit(moves.nth(k).expect("in range").bit());
-                }
-                p.plies()
-            })
-            .collect()
+        (0..GAMES).map(|_| bit_api_game(&mut rng).plies()).collect()
     };
     cases.extend([
         case(

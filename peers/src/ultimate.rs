@@ -473,6 +473,10 @@ fn legal_moves(games: &Games, peers: &[&'static Compiled]) {
 }
 
 /// The play + status groups: over all the states (streamed), then the first ones (in L2).
+#[allow(
+    clippy::redundant_closure,
+    reason = "a closure inlines the engine into each row's loop; a fn item left Fn::call out of line"
+)]
 fn play_status(games: &Games, peers: &[&'static Compiled]) {
     let (ours, theirs) = (&games.ours, &games.theirs);
     // One legal move per position, picked the same for every engine; each engine's states and
@@ -568,6 +572,10 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
 /// from memory, where the rows above also pay for the loads. The same moves every pass let
 /// the branch predictor learn the 4,000 outcomes of a data-dependent branch; the rows "moves
 /// drawn anew" play another random legal move in every pass, which it cannot learn.
+#[allow(
+    clippy::redundant_closure,
+    reason = "a closure inlines the engine into each row's loop; a fn item left Fn::call out of line"
+)]
 fn in_cache(ours: &[Position], theirs: &[STTTBoard], played: &[Move], coords: &[Coord]) {
     const IN_CACHE: usize = 4_000;
     const PASSES: usize = 10;
@@ -639,6 +647,10 @@ enum Row {
 /// row's engine code is inlined into its own loop: a `fn` pointer or a `fn` item handed to
 /// `sink` can leave a call a move (`Fn::call`, out of line), which the rows measured before
 /// 2026-11-29 13:23 UTC paid for copy + play.
+#[allow(
+    clippy::redundant_closure,
+    reason = "a closure inlines the engine into each row's loop; a fn item left Fn::call out of line"
+)]
 #[inline(always)]
 fn passes<'a>(ours: &[Position], moves: impl Iterator<Item = &'a [Move]>, row: Row) -> u64 {
     match row {

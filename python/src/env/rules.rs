@@ -137,26 +137,18 @@ impl Config {
         }
     }
 
-    /// The opponent (id 1) moves now, or the game waits for Python.
+    /// The opponent (id 1) moves now, or the game waits for Python. The game's own agent
+    /// decides: a kernel with a built-in opponent makes every game with one
+    /// (`Game::new(seed, config.builtin())`), an external opponent's games have none.
     pub fn opponent_turn(&self, game: &mut Game, pending: Pending) -> Outcome {
-        match self.opponent {
-            Opponent::Builtin(_) => {
-                // Cannot fail: a kernel with a built-in opponent makes every game with its
-                // agent (`Game::new(seed, config.builtin())`, the only constructor the kernel
-                // calls), and it calls this only for the gym convention, where `builtin()`
-                // is `Some`.
-                let agent = game
-                    .opponent
-                    .as_mut()
-                    .expect("a built-in opponent has its agent");
-                match agent.choose(game.position) {
-                    Some(cell) => game.play(cell.index() as i64),
-                    // Called only on an empty board or after an `Ongoing` outcome, so a move
-                    // exists; were the game over, its outcome stands as it is.
-                    None => game.outcome(1 - game.mover()),
-                }
-            }
-            Opponent::External => {
+        match game.opponent.as_mut() {
+            Some(agent) => match agent.choose(game.position) {
+                Some(cell) => game.play(cell.index() as i64),
+                // Called only on an empty board or after an `Ongoing` outcome, so a move
+                // exists; were the game over, its outcome stands as it is.
+                None => game.outcome(1 - game.mover()),
+            },
+            None => {
                 game.pending = pending;
                 Outcome::Ongoing
             }
