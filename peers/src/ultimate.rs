@@ -523,29 +523,37 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
             n,
             || in_place(&mut stored, &played),
         ),
-        case("ours: play_unchecked, status, undo (in place)", n, || {
-            sink(pairs(), |p, m| {
-                let mut position = *p;
-                let undo = position.play_unchecked(*black_box(m));
-                let status = position.status();
-                position.undo(undo);
-                (status, position.plies())
-            })
-        }),
+        case(
+            "ours: copy, then play_unchecked, status, undo in place",
+            n,
+            || {
+                sink(pairs(), |p, m| {
+                    let mut position = *p;
+                    let undo = position.play_unchecked(*black_box(m));
+                    let status = position.status();
+                    position.undo(undo);
+                    (status, position.plies())
+                })
+            },
+        ),
         case(
             "floor: one 3x3 line lookup (Bitboard::has_line) of the mover's board",
             n,
             || sink(pairs(), |p, m| floor(p, m)),
         ),
-        case("ours: play, status, undo (in place)", n, || {
-            sink(pairs(), |p, m| {
-                let mut position = *p;
-                let undo = position.play(*black_box(m)).expect("legal");
-                let status = position.status();
-                position.undo(undo);
-                (status, position.plies())
-            })
-        }),
+        case(
+            "ours: copy, then play (checked), status, undo in place",
+            n,
+            || {
+                sink(pairs(), |p, m| {
+                    let mut position = *p;
+                    let undo = position.play(*black_box(m)).expect("legal");
+                    let status = position.status();
+                    position.undo(undo);
+                    (status, position.plies())
+                })
+            },
+        ),
         case("board-game: clone, play, outcome", n, || {
             sink(theirs.iter().zip(&coords), |b, c| bg_play(b, c))
         }),
