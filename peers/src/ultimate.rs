@@ -501,6 +501,18 @@ fn play_status(games: &Games, peers: &[&'static Compiled]) {
             sink(pairs(), |p, m| copy_play(p, m))
         }),
         case(
+            "ours: copy, play_unchecked, status, the whole position to black_box",
+            n,
+            || {
+                sink(pairs(), |p, m| {
+                    let mut child = *p;
+                    child.play_unchecked(*black_box(m));
+                    black_box(&child);
+                    child.status()
+                })
+            },
+        ),
+        case(
             "ours: status_after (the status the move would give, nothing played)",
             n,
             || sink(pairs(), |p, m| after(p, m)),
