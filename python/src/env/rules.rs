@@ -114,6 +114,24 @@ impl Game {
             Err(_) => Outcome::Illegal(mover),
         }
     }
+
+    /// The opponent (id 1) moves now, or the game waits for Python. The game's own agent
+    /// decides: a kernel with a built-in opponent makes every game with one
+    /// (`Game::new(seed, config.builtin())`), an external opponent's games have none.
+    pub fn opponent_turn(&mut self, pending: Pending) -> Outcome {
+        match self.opponent.as_mut() {
+            Some(agent) => match agent.choose(self.position) {
+                Some(cell) => self.play(cell.index() as i64),
+                // Called only on an empty board or after an `Ongoing` outcome, so a move
+                // exists; were the game over, its outcome stands as it is.
+                None => self.outcome(1 - self.mover()),
+            },
+            None => {
+                self.pending = pending;
+                Outcome::Ongoing
+            }
+        }
+    }
 }
 
 impl Config {
@@ -133,25 +151,7 @@ impl Config {
         game.pending = Pending::None;
         game.first = self.seat.draw(&mut game.seat_rng);
         if self.convention == Convention::Gym && game.first == 1 {
-            self.opponent_turn(game, Pending::AfterReset);
-        }
-    }
-
-    /// The opponent (id 1) moves now, or the game waits for Python. The game's own agent
-    /// decides: a kernel with a built-in opponent makes every game with one
-    /// (`Game::new(seed, config.builtin())`), an external opponent's games have none.
-    pub fn opponent_turn(&self, game: &mut Game, pending: Pending) -> Outcome {
-        match game.opponent.as_mut() {
-            Some(agent) => match agent.choose(game.position) {
-                Some(cell) => game.play(cell.index() as i64),
-                // Called only on an empty board or after an `Ongoing` outcome, so a move
-                // exists; were the game over, its outcome stands as it is.
-                None => game.outcome(1 - game.mover()),
-            },
-            None => {
-                game.pending = pending;
-                Outcome::Ongoing
-            }
+            game.opponent_turn(Pending::AfterReset);
         }
     }
 
@@ -222,7 +222,7 @@ impl Config {
         }
         let mut outcome = game.play(action);
         if self.convention == Convention::Gym && outcome == Outcome::Ongoing {
-            outcome = self.opponent_turn(game, Pending::InStep);
+            outcome = game.opponent_turn(Pending::InStep);
             if game.pending != Pending::None {
                 return;
             }
